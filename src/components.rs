@@ -1,0 +1,319 @@
+//! `Components`: the one description of a parsed URL.
+//!
+//! A URL is kept as its normalized serialization (an ASCII string) plus the byte offsets
+//! where each component starts and ends — the layout ada calls a "URL aggregator". Every
+//! getter of the URL API is written once here, over `(&str, &Components)`, and shared by
+//! [`crate::Url`] and every later view of a URL.
+//!
+//! ```text
+//! https://user:pass@example.com:8080/a/b?q=1#frag
+//!       |     |    |           |    |   |   |
+//!       |     |    host_start  |    |   |   fragment_start
+//!       |     username_end     |    |   query_start
+//!       scheme_end             |    path_start
+//!                              host_end
+//! ```
+//!
+//! * `scheme_end` is the index of the `:` that ends the scheme.
+//! * When the URL has a host (`host_kind != HostKind::None`) the serialization continues
+//!   with `//`; the username runs from `scheme_end + 3` to `username_end`; when the URL has
+//!   credentials, the byte at `host_start - 1` is `@` and a password, if any, runs from
+//!   `username_end + 1` (after a `:`) to `host_start - 1`. Without credentials
+//!   `username_end == host_start`.
+//! * When the URL has no host, `username_end == host_start == host_end == scheme_end + 1`,
+//!   and `path_start` is either that too or, when the path begins with an empty segment,
+//!   two bytes later (the serializer's `/.` prefix, URL Standard §4.5 step 3).
+//! * The port, when there is one, is written after `host_end` as `:` and its digits.
+//! * `query_start` and `fragment_start` are the indices of `?` and `#`.
+
+/// Which kind of host a URL has (URL Standard §3.1), or `None` for a null host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HostKind {
+    /// The URL has no host (a null host): `mailto:x`, `sc:/path`.
+    None,
+    /// The empty host: `file:///etc`, `sc://`.
+    Empty,
+    /// A domain, serialized in ASCII (after UTS #46 processing): `example.com`.
+    Domain,
+    /// An IPv4 address, serialized in dotted decimal.
+    Ipv4,
+    /// An IPv6 address, serialized in brackets with the longest zero run compressed.
+    Ipv6,
+    /// An opaque host (non-special URLs): percent-encoded, case preserved.
+    Opaque,
+}
+
+/// A URL's scheme, as far as the Standard treats schemes differently (§4.1 special schemes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SchemeKind {
+    /// `http`, default port 80.
+    Http,
+    /// `https`, default port 443.
+    Https,
+    /// `ws`, default port 80.
+    Ws,
+    /// `wss`, default port 443.
+    Wss,
+    /// `ftp`, default port 21.
+    Ftp,
+    /// `file`, no default port.
+    File,
+    /// Any scheme that is not special.
+    NotSpecial,
+}
+
+impl SchemeKind {
+    /// Classifies an ASCII-lowercase scheme.
+    #[inline]
+    pub fn from_scheme(scheme: &str) -> SchemeKind {
+        match scheme {
+            "http" => SchemeKind::Http,
+            "https" => SchemeKind::Https,
+            "ws" => SchemeKind::Ws,
+            "wss" => SchemeKind::Wss,
+            "ftp" => SchemeKind::Ftp,
+            "file" => SchemeKind::File,
+            _ => SchemeKind::NotSpecial,
+        }
+    }
+
+    /// Whether the scheme is special (§4.1): ftp, file, http, https, ws, wss.
+    #[inline]
+    pub const fn is_special(self) -> bool {
+        !matches!(self, SchemeKind::NotSpecial)
+    }
+
+    /// The scheme's default port (§4.1), if it has one.
+    #[inline]
+    pub const fn default_port(self) -> Option<u16> {
+        match self {
+            SchemeKind::Http | SchemeKind::Ws => Some(80),
+            SchemeKind::Https | SchemeKind::Wss => Some(443),
+            SchemeKind::Ftp => Some(21),
+            SchemeKind::File | SchemeKind::NotSpecial => None,
+        }
+    }
+}
+
+/// Offsets of a URL's components in its serialization, plus its host kind and flags.
+///
+/// See the module documentation for the layout. All offsets are `u32`: a serialization
+/// longer than `u32::MAX` bytes is refused with [`crate::ErrorKind::InputTooLong`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Components {
+    pub(crate) scheme_end: u32,
+    pub(crate) username_end: u32,
+    pub(crate) host_start: u32,
+    pub(crate) host_end: u32,
+    pub(crate) path_start: u32,
+    pub(crate) query_start: Option<u32>,
+    pub(crate) fragment_start: Option<u32>,
+    pub(crate) port: Option<u16>,
+    pub(crate) host_kind: HostKind,
+    pub(crate) scheme_kind: SchemeKind,
+    pub(crate) opaque_path: bool,
+}
+
+impl Components {
+    /// Components of a URL whose serialization is still being written.
+    pub(crate) const fn empty() -> Components {
+        Components {
+            scheme_end: 0,
+            username_end: 0,
+            host_start: 0,
+            host_end: 0,
+            path_start: 0,
+            query_start: None,
+            fragment_start: None,
+            port: None,
+            host_kind: HostKind::None,
+            scheme_kind: SchemeKind::NotSpecial,
+            opaque_path: false,
+        }
+    }
+
+    /// Index of the `:` that ends the scheme.
+    pub const fn scheme_end(&self) -> u32 {
+        self.scheme_end
+    }
+    /// End of the username (see the module docs).
+    pub const fn username_end(&self) -> u32 {
+        self.username_end
+    }
+    /// Start of the serialized host.
+    pub const fn host_start(&self) -> u32 {
+        self.host_start
+    }
+    /// End of the serialized host.
+    pub const fn host_end(&self) -> u32 {
+        self.host_end
+    }
+    /// Start of the path.
+    pub const fn path_start(&self) -> u32 {
+        self.path_start
+    }
+    /// Index of the `?` that starts the query, if the query is not null.
+    pub const fn query_start(&self) -> Option<u32> {
+        self.query_start
+    }
+    /// Index of the `#` that starts the fragment, if the fragment is not null.
+    pub const fn fragment_start(&self) -> Option<u32> {
+        self.fragment_start
+    }
+    /// The port, or `None` when it is null (absent, or the scheme's default).
+    pub const fn port(&self) -> Option<u16> {
+        self.port
+    }
+    /// The kind of host.
+    pub const fn host_kind(&self) -> HostKind {
+        self.host_kind
+    }
+    /// The kind of scheme.
+    pub const fn scheme_kind(&self) -> SchemeKind {
+        self.scheme_kind
+    }
+    /// Whether the URL has an opaque path (§4.1), e.g. `mailto:a@b`.
+    pub const fn has_opaque_path(&self) -> bool {
+        self.opaque_path
+    }
+    /// Whether the URL is special (§4.1).
+    pub const fn is_special(&self) -> bool {
+        self.scheme_kind.is_special()
+    }
+
+    /// End of the path: where the query, the fragment or the string begins.
+    #[inline]
+    pub(crate) fn path_end(&self, s: &str) -> usize {
+        match (self.query_start, self.fragment_start) {
+            (Some(q), _) => q as usize,
+            (None, Some(f)) => f as usize,
+            (None, None) => s.len(),
+        }
+    }
+
+    /// End of the authority (host and port): the start of the path, less the `/.`
+    /// prefix a host-less URL may carry.
+    #[inline]
+    pub(crate) fn authority_end(&self) -> usize {
+        if self.host_kind == HostKind::None {
+            self.host_end as usize
+        } else {
+            self.path_start as usize
+        }
+    }
+
+    // ---- The URL API getters (URL Standard §6.1), written once. ----
+
+    /// `protocol`: the scheme followed by `:`.
+    #[inline]
+    pub(crate) fn protocol<'s>(&self, s: &'s str) -> &'s str {
+        &s[..self.scheme_end as usize + 1]
+    }
+
+    /// The scheme without `:`.
+    #[inline]
+    pub(crate) fn scheme<'s>(&self, s: &'s str) -> &'s str {
+        &s[..self.scheme_end as usize]
+    }
+
+    /// `username`.
+    #[inline]
+    pub(crate) fn username<'s>(&self, s: &'s str) -> &'s str {
+        if self.host_kind == HostKind::None {
+            return "";
+        }
+        &s[self.scheme_end as usize + 3..self.username_end as usize]
+    }
+
+    /// `password`.
+    #[inline]
+    pub(crate) fn password<'s>(&self, s: &'s str) -> &'s str {
+        let (ue, hs) = (self.username_end as usize, self.host_start as usize);
+        if hs > ue + 1 && s.as_bytes()[ue] == b':' {
+            &s[ue + 1..hs - 1]
+        } else {
+            ""
+        }
+    }
+
+    /// Whether the URL includes credentials (a non-empty username or password).
+    #[inline]
+    pub(crate) fn has_credentials(&self) -> bool {
+        self.host_start > self.username_end
+    }
+
+    /// `hostname`: the serialized host, `""` when it is null.
+    #[inline]
+    pub(crate) fn hostname<'s>(&self, s: &'s str) -> &'s str {
+        &s[self.host_start as usize..self.host_end as usize]
+    }
+
+    /// `host`: hostname and, when the port is not null, `:` and the port.
+    #[inline]
+    pub(crate) fn host<'s>(&self, s: &'s str) -> &'s str {
+        &s[self.host_start as usize..self.authority_end()]
+    }
+
+    /// `port`: the port's digits, or `""`.
+    #[inline]
+    pub(crate) fn port_str<'s>(&self, s: &'s str) -> &'s str {
+        if self.port.is_some() {
+            &s[self.host_end as usize + 1..self.path_start as usize]
+        } else {
+            ""
+        }
+    }
+
+    /// `pathname`: the URL path serializer's result.
+    #[inline]
+    pub(crate) fn pathname<'s>(&self, s: &'s str) -> &'s str {
+        &s[self.path_start as usize..self.path_end(s)]
+    }
+
+    /// The query without `?`, or `None` when it is null.
+    #[inline]
+    pub(crate) fn query<'s>(&self, s: &'s str) -> Option<&'s str> {
+        let q = self.query_start? as usize;
+        let end = self.fragment_start.map_or(s.len(), |f| f as usize);
+        Some(&s[q + 1..end])
+    }
+
+    /// The fragment without `#`, or `None` when it is null.
+    #[inline]
+    pub(crate) fn fragment<'s>(&self, s: &'s str) -> Option<&'s str> {
+        Some(&s[self.fragment_start? as usize + 1..])
+    }
+
+    /// `search`: `""` when the query is null or empty, else `?` and the query.
+    #[inline]
+    pub(crate) fn search<'s>(&self, s: &'s str) -> &'s str {
+        let Some(q) = self.query_start else { return "" };
+        let end = self.fragment_start.map_or(s.len(), |f| f as usize);
+        if end - q as usize == 1 {
+            ""
+        } else {
+            &s[q as usize..end]
+        }
+    }
+
+    /// `hash`: `""` when the fragment is null or empty, else `#` and the fragment.
+    #[inline]
+    pub(crate) fn hash<'s>(&self, s: &'s str) -> &'s str {
+        match self.fragment_start {
+            Some(f) if s.len() - f as usize > 1 => &s[f as usize..],
+            _ => "",
+        }
+    }
+
+    /// The serialization without the fragment (§4.5 with exclude fragment).
+    #[inline]
+    pub(crate) fn without_fragment<'s>(&self, s: &'s str) -> &'s str {
+        &s[..self.fragment_start.map_or(s.len(), |f| f as usize)]
+    }
+
+    /// The port, or the scheme's default port when the port is null.
+    #[inline]
+    pub(crate) fn port_or_known_default(&self) -> Option<u16> {
+        self.port.or(self.scheme_kind.default_port())
+    }
+}

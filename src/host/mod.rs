@@ -1,0 +1,168 @@
+//! Hosts: parsing (URL Standard §3.5), serializing (§3.6) and IDNA (§3.3).
+//!
+//! A special URL's host is percent-decoded, run through UTS #46 ToASCII ("domain to
+//! ASCII", done by the `idna` crate with the Standard's flags) and then, when it ends in
+//! a number, read as an IPv4 address. A non-special URL's host is an opaque host:
+//! only checked for forbidden code points and percent-encoded. Either may be an IPv6
+//! address in brackets.
+
+pub mod idna;
+pub mod ipv4;
+pub mod ipv6;
+
+pub use self::idna::{domain_to_ascii, domain_to_unicode};
+pub use self::ipv4::{ends_in_a_number, parse_ipv4, serialize_ipv4};
+pub use self::ipv6::{parse_ipv6, serialize_ipv6};
+
+use crate::components::HostKind;
+use crate::error::{ErrorKind, ParseError};
+use crate::percent;
+use std::fmt;
+
+/// A parsed host (URL Standard §3.1).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Host {
+    /// A domain, in its ASCII serialization (lower case, Punycode for non-ASCII labels).
+    Domain(String),
+    /// An IPv4 address.
+    Ipv4(u32),
+    /// An IPv6 address as eight 16-bit pieces.
+    Ipv6([u16; 8]),
+    /// An opaque host (non-special URLs), percent-encoded.
+    Opaque(String),
+    /// The empty host.
+    Empty,
+}
+
+impl Host {
+    /// URL Standard §3.5 host parser. `is_opaque` is true for non-special URLs.
+    ///
+    /// ```
+    /// use rapidurl::host::Host;
+    /// assert_eq!(Host::parse("EXAMPLE.com", false).unwrap(), Host::Domain("example.com".into()));
+    /// assert_eq!(Host::parse("0x7f.1", false).unwrap(), Host::Ipv4(0x7f000001));
+    /// assert_eq!(Host::parse("[::1]", false).unwrap().to_string(), "[::1]");
+    /// assert!(Host::parse("exa mple", false).is_err());
+    /// ```
+    pub fn parse(input: &str, is_opaque: bool) -> Result<Host, ParseError> {
+        let mut out = String::new();
+        let kind = parse_host_into(input, is_opaque, &mut out)?;
+        Ok(match kind {
+            HostKind::Ipv4 => Host::Ipv4(parse_ipv4(&out)?),
+            HostKind::Ipv6 => Host::Ipv6(parse_ipv6(&out[1..out.len() - 1])?),
+            HostKind::Domain => Host::Domain(out),
+            HostKind::Opaque => Host::Opaque(out),
+            HostKind::Empty | HostKind::None => Host::Empty,
+        })
+    }
+}
+
+impl fmt::Display for Host {
+    /// URL Standard §3.6 host serializer.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = String::new();
+        match self {
+            Host::Domain(s) | Host::Opaque(s) => return f.write_str(s),
+            Host::Empty => return Ok(()),
+            Host::Ipv4(a) => serialize_ipv4(*a, &mut out),
+            Host::Ipv6(a) => {
+                out.push('[');
+                serialize_ipv6(a, &mut out);
+                out.push(']');
+            }
+        }
+        f.write_str(&out)
+    }
+}
+
+/// A forbidden host code point (§3.2), for ASCII bytes.
+#[inline]
+pub(crate) const fn is_forbidden_host_byte(b: u8) -> bool {
+    matches!(
+        b,
+        0x00 | b'\t'
+            | b'\n'
+            | b'\r'
+            | b' '
+            | b'#'
+            | b'/'
+            | b':'
+            | b'<'
+            | b'>'
+            | b'?'
+            | b'@'
+            | b'['
+            | b'\\'
+            | b']'
+            | b'^'
+            | b'|'
+    )
+}
+
+/// A forbidden domain code point (§3.2), for ASCII bytes.
+#[inline]
+pub(crate) const fn is_forbidden_domain_byte(b: u8) -> bool {
+    is_forbidden_host_byte(b) || b <= 0x1f || b == b'%' || b == 0x7f
+}
+
+/// URL Standard §3.5 host parser, writing the host's serialization (§3.6) to `out`.
+///
+/// Returns the kind of host written. Error offsets are relative to the start of `input`.
+pub(crate) fn parse_host_into(
+    input: &str,
+    is_opaque: bool,
+    out: &mut String,
+) -> Result<HostKind, ParseError> {
+    let bytes = input.as_bytes();
+    // Step 1: IPv6 in brackets.
+    if bytes.first() == Some(&b'[') {
+        if bytes.last() != Some(&b']') || bytes.len() < 2 {
+            return Err(ParseError::at(ErrorKind::Ipv6Unclosed, 0));
+        }
+        let addr = parse_ipv6(&input[1..input.len() - 1]).map_err(|e| e.shifted(1))?;
+        out.push('[');
+        serialize_ipv6(&addr, out);
+        out.push(']');
+        return Ok(HostKind::Ipv6);
+    }
+    // Step 2: opaque host.
+    if is_opaque {
+        return parse_opaque_host_into(input, out);
+    }
+    // Steps 4-8: domain, or IPv4.
+    let start = out.len();
+    let decoded;
+    let domain = if input.contains('%') {
+        decoded = percent::decode_utf8_lossy(input);
+        &*decoded
+    } else {
+        input
+    };
+    if domain.is_ascii() {
+        idna::ascii_domain_into(domain, out)?;
+    } else {
+        out.push_str(&domain_to_ascii(domain, false)?);
+    }
+    if ends_in_a_number(&out[start..]) {
+        let addr = parse_ipv4(&out[start..])?;
+        out.truncate(start);
+        serialize_ipv4(addr, out);
+        return Ok(HostKind::Ipv4);
+    }
+    Ok(HostKind::Domain)
+}
+
+/// URL Standard §3.5 opaque-host parser, writing the result to `out`.
+pub(crate) fn parse_opaque_host_into(
+    input: &str,
+    out: &mut String,
+) -> Result<HostKind, ParseError> {
+    if let Some(i) = input.bytes().position(is_forbidden_host_byte) {
+        return Err(ParseError::at(ErrorKind::HostInvalidCodePoint, i));
+    }
+    if input.is_empty() {
+        return Ok(HostKind::Empty);
+    }
+    percent::encode_into(input, &percent::C0_CONTROL, out);
+    Ok(HostKind::Opaque)
+}

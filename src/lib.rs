@@ -1,0 +1,42 @@
+//! # rapidurl
+//!
+//! A URL parser that follows the [WHATWG URL Standard](https://url.spec.whatwg.org/)
+//! exactly — every getter returns what a browser's `new URL()` returns — built for
+//! parsing URLs in bulk.
+//!
+//! A parsed [`Url`] is one normalized string plus the offsets of its components
+//! ([`Components`]), not a string per component: cheap to build, move, compare and hash.
+//!
+//! ```
+//! use rapidurl::Url;
+//!
+//! let base = Url::parse("https://example.com/docs/index.html").unwrap();
+//! let url = base.join("../img/Logo.PNG?size=2#x").unwrap();
+//! assert_eq!(url.href(), "https://example.com/img/Logo.PNG?size=2#x");
+//! assert_eq!(url.origin(), "https://example.com");
+//!
+//! let idn = Url::parse("http://Bücher.example:8080/ä").unwrap();
+//! assert_eq!(idn.host(), "xn--bcher-kva.example:8080");
+//! assert_eq!(idn.pathname(), "/%C3%A4");
+//!
+//! let err = Url::parse("http://example.com:99999/").unwrap_err();
+//! assert_eq!(err.name(), "port-out-of-range");
+//! assert!(!rapidurl::can_parse("no scheme here", None));
+//! ```
+//!
+//! Section numbers in this crate's documentation refer to the URL Standard.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod components;
+mod error;
+pub mod host;
+mod origin;
+mod parser;
+pub mod percent;
+mod url;
+
+pub use crate::components::{Components, HostKind, SchemeKind};
+pub use crate::error::{ErrorKind, ParseError};
+pub use crate::origin::{OpaqueOrigin, Origin};
+pub use crate::url::{Url, can_parse};

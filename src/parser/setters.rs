@@ -1,0 +1,369 @@
+//! The URL API setters (URL Standard §6.1), as state-override runs of the parser.
+//!
+//! A setter takes the URL apart into its components ([`Pieces`]), replaces one (or two:
+//! the host setter may set the port too), and writes the serialization again (§4.5).
+//! Where the Standard runs the basic URL parser with a state override, the same state
+//! methods as the parser's are run here ([`Parser::for_setter`]), so paths, queries and
+//! fragments are normalized by one piece of code.
+
+use super::remove_tab_and_newline;
+use super::state::{Parser, itoa_u16, scan_port};
+use crate::components::{Components, HostKind, SchemeKind};
+use crate::host;
+use crate::percent;
+use std::borrow::Cow;
+
+/// A URL taken apart into its components (§4.1), each already normalized.
+#[derive(Clone, Debug)]
+pub(crate) struct Pieces<'a> {
+    scheme: Cow<'a, str>,
+    username: Cow<'a, str>,
+    password: Cow<'a, str>,
+    host: Option<(Cow<'a, str>, HostKind)>,
+    port: Option<u16>,
+    path: Cow<'a, str>,
+    opaque_path: bool,
+    query: Option<Cow<'a, str>>,
+    fragment: Option<Cow<'a, str>>,
+}
+
+impl<'a> Pieces<'a> {
+    /// Takes the URL `(s, c)` apart.
+    pub(crate) fn of(s: &'a str, c: &Components) -> Pieces<'a> {
+        Pieces {
+            scheme: Cow::Borrowed(c.scheme(s)),
+            username: Cow::Borrowed(c.username(s)),
+            password: Cow::Borrowed(c.password(s)),
+            host: (c.host_kind != HostKind::None)
+                .then(|| (Cow::Borrowed(c.hostname(s)), c.host_kind)),
+            port: c.port,
+            path: Cow::Borrowed(c.pathname(s)),
+            opaque_path: c.opaque_path,
+            query: c.query(s).map(Cow::Borrowed),
+            fragment: c.fragment(s).map(Cow::Borrowed),
+        }
+    }
+
+    /// The URL serializer (§4.5), recording the offsets.
+    pub(crate) fn build(&self) -> (String, Components) {
+        let mut out = String::with_capacity(
+            self.scheme.len()
+                + self.username.len()
+                + self.password.len()
+                + self.host.as_ref().map_or(0, |h| h.0.len())
+                + self.path.len()
+                + self.query.as_ref().map_or(0, |q| q.len())
+                + self.fragment.as_ref().map_or(0, |f| f.len())
+                + 16,
+        );
+        let mut c = Components::empty();
+        out.push_str(&self.scheme);
+        c.scheme_end = out.len() as u32;
+        c.scheme_kind = SchemeKind::from_scheme(&self.scheme);
+        out.push(':');
+        match &self.host {
+            Some((host, kind)) => {
+                out.push_str("//");
+                out.push_str(&self.username);
+                c.username_end = out.len() as u32;
+                if !self.password.is_empty() {
+                    out.push(':');
+                    out.push_str(&self.password);
+                }
+                if !self.username.is_empty() || !self.password.is_empty() {
+                    out.push('@');
+                }
+                c.host_start = out.len() as u32;
+                out.push_str(host);
+                c.host_end = out.len() as u32;
+                c.host_kind = *kind;
+                if let Some(port) = self.port {
+                    out.push(':');
+                    out.push_str(itoa_u16(port).as_str());
+                }
+                c.port = self.port;
+            }
+            None => {
+                let at = out.len() as u32;
+                c.username_end = at;
+                c.host_start = at;
+                c.host_end = at;
+                if !self.opaque_path && self.path.starts_with("//") {
+                    out.push_str("/.");
+                }
+            }
+        }
+        c.path_start = out.len() as u32;
+        c.opaque_path = self.opaque_path;
+        out.push_str(&self.path);
+        if let Some(q) = &self.query {
+            c.query_start = Some(out.len() as u32);
+            out.push('?');
+            out.push_str(q);
+        }
+        if let Some(f) = &self.fragment {
+            c.fragment_start = Some(out.len() as u32);
+            out.push('#');
+            out.push_str(f);
+        }
+        (out, c)
+    }
+}
+
+/// A URL being changed by a setter: its serialization and components.
+pub(crate) type Target<'u> = (&'u mut String, &'u mut Components);
+
+/// Takes the URL apart, lets `edit` change the pieces, and writes it again — unless
+/// `edit` returns `false` (the setter's "return" without change).
+fn rewrite(url: Target<'_>, edit: impl FnOnce(&mut Pieces<'_>) -> bool) {
+    let (s, c) = url;
+    let rebuilt = {
+        let mut pieces = Pieces::of(s, c);
+        if !edit(&mut pieces) {
+            return;
+        }
+        pieces.build()
+    };
+    *s = rebuilt.0;
+    *c = rebuilt.1;
+}
+
+/// Cannot have a username/password/port (§4.2): the host is null or empty, or the
+/// scheme is `file`.
+fn cannot_have_username_password_port(c: &Components) -> bool {
+    matches!(c.host_kind, HostKind::None | HostKind::Empty) || c.scheme_kind == SchemeKind::File
+}
+
+/// The `protocol` setter: scheme start state with a state override on `value` + `:`.
+pub(crate) fn set_protocol(url: Target<'_>, value: &str) {
+    let value = remove_tab_and_newline(value);
+    let v = value.as_bytes();
+    if !v.first().is_some_and(u8::is_ascii_alphabetic) {
+        return;
+    }
+    let end = v
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))
+        .unwrap_or(v.len());
+    // The scheme state sees `:` (the one the setter appends, or one in the value) or
+    // anything else, which is failure.
+    if end < v.len() && v[end] != b':' {
+        return;
+    }
+    let scheme = value[..end].to_ascii_lowercase();
+    let new_kind = SchemeKind::from_scheme(&scheme);
+    let c = *url.1;
+    if c.scheme_kind.is_special() != new_kind.is_special()
+        || ((c.has_credentials() || c.port.is_some()) && new_kind == SchemeKind::File)
+        || (c.scheme_kind == SchemeKind::File && c.host_kind == HostKind::Empty)
+    {
+        return;
+    }
+    rewrite(url, |p| {
+        p.scheme = Cow::Owned(scheme);
+        if p.port.is_some() && p.port == new_kind.default_port() {
+            p.port = None;
+        }
+        true
+    });
+}
+
+/// The `username` setter.
+pub(crate) fn set_username(url: Target<'_>, value: &str) {
+    if cannot_have_username_password_port(url.1) {
+        return;
+    }
+    rewrite(url, |p| {
+        p.username = Cow::Owned(percent::encode(value, &percent::USERINFO).into_owned());
+        true
+    });
+}
+
+/// The `password` setter.
+pub(crate) fn set_password(url: Target<'_>, value: &str) {
+    if cannot_have_username_password_port(url.1) {
+        return;
+    }
+    rewrite(url, |p| {
+        p.password = Cow::Owned(percent::encode(value, &percent::USERINFO).into_owned());
+        true
+    });
+}
+
+/// Host-parses `input` for the URL `c`, returning the serialization and kind.
+fn parse_host(input: &str, c: &Components) -> Option<(String, HostKind)> {
+    let mut out = String::new();
+    let kind = host::parse_host_into(input, !c.is_special(), &mut out).ok()?;
+    Some((out, kind))
+}
+
+/// The `host` setter (`hostname_only` false) and the `hostname` setter (true): the host
+/// state, or for file URLs the file host state, with a state override.
+pub(crate) fn set_host(url: Target<'_>, value: &str, hostname_only: bool) {
+    let c = *url.1;
+    if c.opaque_path {
+        return;
+    }
+    let value = remove_tab_and_newline(value);
+    let v = value.as_bytes();
+    let special = c.is_special();
+    if c.scheme_kind == SchemeKind::File {
+        // File host state with a state override.
+        let end = v
+            .iter()
+            .position(|&b| matches!(b, b'/' | b'\\' | b'?' | b'#'))
+            .unwrap_or(v.len());
+        let (mut host, mut kind) = (String::new(), HostKind::Empty);
+        if end > 0 {
+            let Some(parsed) = parse_host(&value[..end], &c) else {
+                return;
+            };
+            if parsed.0 != "localhost" {
+                (host, kind) = parsed;
+            }
+        }
+        return rewrite(url, |p| {
+            p.host = Some((Cow::Owned(host), kind));
+            true
+        });
+    }
+    // Host state with a state override.
+    let mut inside_brackets = false;
+    let mut end = v.len();
+    for (i, &b) in v.iter().enumerate() {
+        match b {
+            b':' if !inside_brackets => {
+                end = i;
+                break;
+            }
+            b'/' | b'?' | b'#' => {
+                end = i;
+                break;
+            }
+            b'\\' if special => {
+                end = i;
+                break;
+            }
+            b'[' => inside_brackets = true,
+            b']' => inside_brackets = false,
+            _ => {}
+        }
+    }
+    let buffer = &value[..end];
+    if v.get(end) == Some(&b':') {
+        if buffer.is_empty() || hostname_only {
+            return;
+        }
+        let Some((host, kind)) = parse_host(buffer, &c) else {
+            return;
+        };
+        // Port state with a state override: the host is set even if the port fails.
+        let (port_end, port) = scan_port(v, end + 1);
+        let new_port = if port_end == end + 1 || port > u16::MAX as u32 {
+            None
+        } else {
+            Some(port as u16)
+        };
+        return rewrite(url, |p| {
+            p.host = Some((Cow::Owned(host), kind));
+            if let Some(port) = new_port {
+                p.port = (Some(port) != c.scheme_kind.default_port()).then_some(port);
+            }
+            true
+        });
+    }
+    if buffer.is_empty() && (special || c.has_credentials() || c.port.is_some()) {
+        return;
+    }
+    let Some((host, kind)) = parse_host(buffer, &c) else {
+        return;
+    };
+    rewrite(url, |p| {
+        p.host = Some((Cow::Owned(host), kind));
+        true
+    });
+}
+
+/// The `port` setter.
+pub(crate) fn set_port(url: Target<'_>, value: &str) {
+    let c = *url.1;
+    if cannot_have_username_password_port(&c) {
+        return;
+    }
+    if value.is_empty() {
+        return rewrite(url, |p| {
+            p.port = None;
+            true
+        });
+    }
+    let value = remove_tab_and_newline(value);
+    let (end, port) = scan_port(value.as_bytes(), 0);
+    if end == 0 || port > u16::MAX as u32 {
+        return;
+    }
+    let port = port as u16;
+    rewrite(url, |p| {
+        p.port = (Some(port) != c.scheme_kind.default_port()).then_some(port);
+        true
+    });
+}
+
+/// The `pathname` setter: path start state with a state override.
+pub(crate) fn set_pathname(url: Target<'_>, value: &str) {
+    let c = *url.1;
+    if c.opaque_path {
+        return;
+    }
+    let value = remove_tab_and_newline(value);
+    let mut parser = Parser::for_setter(&value, c.scheme_kind, c.host_kind);
+    if parser.path_start_state(0).is_err() {
+        return;
+    }
+    let path = parser.out;
+    rewrite(url, |p| {
+        p.path = Cow::Owned(path);
+        true
+    });
+}
+
+/// The `search` setter: query state with a state override.
+pub(crate) fn set_search(url: Target<'_>, value: &str) {
+    let c = *url.1;
+    if value.is_empty() {
+        return rewrite(url, |p| {
+            p.query = None;
+            true
+        });
+    }
+    let value = remove_tab_and_newline(value.strip_prefix('?').unwrap_or(value));
+    let mut parser = Parser::for_setter(&value, c.scheme_kind, c.host_kind);
+    if parser.query_state(0).is_err() {
+        return;
+    }
+    let query = parser.out.split_off(1);
+    rewrite(url, |p| {
+        p.query = Some(Cow::Owned(query));
+        true
+    });
+}
+
+/// The `hash` setter: fragment state with a state override.
+pub(crate) fn set_hash(url: Target<'_>, value: &str) {
+    let c = *url.1;
+    if value.is_empty() {
+        return rewrite(url, |p| {
+            p.fragment = None;
+            true
+        });
+    }
+    let value = remove_tab_and_newline(value.strip_prefix('#').unwrap_or(value));
+    let mut parser = Parser::for_setter(&value, c.scheme_kind, c.host_kind);
+    if parser.fragment_state(0).is_err() {
+        return;
+    }
+    let fragment = parser.out.split_off(1);
+    rewrite(url, |p| {
+        p.fragment = Some(Cow::Owned(fragment));
+        true
+    });
+}

@@ -1,0 +1,708 @@
+//! The basic URL parser's state machine (URL Standard §4.4).
+//!
+//! Each state of the Standard is a method here, named after it. Rather than feeding one
+//! code point at a time through a `match` on the state, each method finds the end of the
+//! component it handles (the next delimiter) and writes the normalized component into
+//! the output string in one go; the transitions between states are method calls. The
+//! input has already been trimmed and cleared of tabs and newlines (§4.4 steps 1–3), so
+//! every delimiter is an ASCII byte and every slice taken at one is valid UTF-8.
+//!
+//! Where a state's steps are equivalent to something shorter, a comment says why. The
+//! main ones: the authority state's handling of `@` (the last `@` ends the userinfo, the
+//! first `:` before it splits username from password, earlier `@`s are encoded — the
+//! same result as the Standard's buffer-and-prepend-`%40` steps), and paths, which are
+//! kept as their serialization (`/seg/seg`) so that "shorten a path" is a truncation.
+
+use super::UrlParts;
+use crate::components::{Components, HostKind, SchemeKind};
+use crate::error::{ErrorKind, ParseError};
+use crate::host;
+use crate::percent::{self, AsciiSet};
+
+/// The parser: input (already cleaned), optional base, and the URL being written.
+pub(crate) struct Parser<'i, 'b> {
+    input: &'i str,
+    bytes: &'i [u8],
+    base: Option<UrlParts<'b>>,
+    /// The serialization written so far.
+    pub(crate) out: String,
+    /// The offsets of what has been written.
+    pub(crate) c: Components,
+    /// Set when a setter runs a state with a state override (§4.4): then `?` and `#` do
+    /// not end a path, and `#` does not end a query.
+    state_override: bool,
+}
+
+/// Whether `b` ends an authority, host or port: `/`, `?`, `#`, and `\` in special URLs.
+#[inline]
+fn ends_authority(b: u8, special: bool) -> bool {
+    matches!(b, b'/' | b'?' | b'#') || (special && b == b'\\')
+}
+
+/// Length of the scheme at the start of `b` when one is there (an ASCII alpha, then
+/// ASCII alphanumerics, `+`, `-` or `.`, then `:`): the scheme start and scheme states.
+#[inline]
+pub(crate) fn scheme_len(b: &[u8]) -> Option<usize> {
+    if !b.first()?.is_ascii_alphabetic() {
+        return None;
+    }
+    let len = b
+        .iter()
+        .position(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')))?;
+    (b[len] == b':').then_some(len)
+}
+
+/// Reads the port state's ASCII digits from `pos`: returns where they end and their value
+/// (saturated at 65536, so that any out-of-range port stays out of range).
+#[inline]
+pub(crate) fn scan_port(b: &[u8], pos: usize) -> (usize, u32) {
+    let mut value: u32 = 0;
+    let mut end = pos;
+    while end < b.len() && b[end].is_ascii_digit() {
+        value = (value * 10 + (b[end] - b'0') as u32).min(65536);
+        end += 1;
+    }
+    (end, value)
+}
+
+/// A Windows drive letter (§4.3): an ASCII alpha followed by `:` or `|`.
+#[inline]
+pub(crate) fn is_windows_drive_letter(s: &[u8]) -> bool {
+    s.len() == 2 && s[0].is_ascii_alphabetic() && matches!(s[1], b':' | b'|')
+}
+
+/// A normalized Windows drive letter (§4.3): an ASCII alpha followed by `:`.
+#[inline]
+pub(crate) fn is_normalized_windows_drive_letter(s: &[u8]) -> bool {
+    s.len() == 2 && s[0].is_ascii_alphabetic() && s[1] == b':'
+}
+
+/// Starts with a Windows drive letter (§4.3): a drive letter that is the whole string or
+/// is followed by `/`, `\`, `?` or `#`.
+#[inline]
+pub(crate) fn starts_with_windows_drive_letter(s: &[u8]) -> bool {
+    s.len() >= 2
+        && is_windows_drive_letter(&s[..2])
+        && (s.len() == 2 || matches!(s[2], b'/' | b'\\' | b'?' | b'#'))
+}
+
+/// A single-dot URL path segment (§4.1): `.` or `%2e`, any case.
+#[inline]
+fn is_single_dot(seg: &[u8]) -> bool {
+    seg == b"." || seg.eq_ignore_ascii_case(b"%2e")
+}
+
+/// A double-dot URL path segment (§4.1): `..`, `.%2e`, `%2e.` or `%2e%2e`, any case.
+#[inline]
+fn is_double_dot(seg: &[u8]) -> bool {
+    match seg.len() {
+        2 => seg == b"..",
+        4 => seg.eq_ignore_ascii_case(b".%2e") || seg.eq_ignore_ascii_case(b"%2e."),
+        6 => seg.eq_ignore_ascii_case(b"%2e%2e"),
+        _ => false,
+    }
+}
+
+impl<'i, 'b> Parser<'i, 'b> {
+    /// A parser for a whole URL (no state override).
+    pub(crate) fn new(input: &'i str, base: Option<UrlParts<'b>>) -> Self {
+        Parser {
+            input,
+            bytes: input.as_bytes(),
+            base,
+            out: String::with_capacity(input.len() + 8),
+            c: Components::empty(),
+            state_override: false,
+        }
+    }
+
+    /// A parser that a setter runs on `input` with a state override, writing just the
+    /// component it sets; `scheme_kind` and `host_kind` are those of the URL being set.
+    pub(crate) fn for_setter(input: &'i str, scheme_kind: SchemeKind, host_kind: HostKind) -> Self {
+        let mut p = Parser::new(input, None);
+        p.state_override = true;
+        p.c.scheme_kind = scheme_kind;
+        p.c.host_kind = host_kind;
+        p
+    }
+
+    /// Runs the machine from the scheme start state and returns the URL.
+    pub(crate) fn run(mut self) -> Result<(String, Components), ParseError> {
+        self.scheme_start_state()?;
+        self.finish()
+    }
+
+    #[inline]
+    fn len(&self) -> u32 {
+        self.out.len() as u32
+    }
+
+    #[inline]
+    fn special(&self) -> bool {
+        self.c.scheme_kind.is_special()
+    }
+
+    /// The serializer's `/.` rule (§4.5 step 3) and the offset limit.
+    fn finish(mut self) -> Result<(String, Components), ParseError> {
+        let c = &mut self.c;
+        if c.host_kind == HostKind::None && !c.opaque_path {
+            let ps = c.path_start as usize;
+            if self.out[ps..].starts_with("//") {
+                self.out.insert_str(ps, "/.");
+                c.path_start += 2;
+                c.query_start = c.query_start.map(|q| q + 2);
+                c.fragment_start = c.fragment_start.map(|f| f + 2);
+            }
+        }
+        if self.out.len() > u32::MAX as usize {
+            return Err(ParseError::new(ErrorKind::InputTooLong));
+        }
+        Ok((self.out, self.c))
+    }
+
+    /// Scheme start state and scheme state: a scheme is there, or we go to no scheme state.
+    fn scheme_start_state(&mut self) -> Result<(), ParseError> {
+        let b = self.bytes;
+        let Some(end) = scheme_len(b) else {
+            return self.no_scheme_state();
+        };
+        self.out
+            .extend(b[..end].iter().map(|c| c.to_ascii_lowercase() as char));
+        self.c.scheme_kind = SchemeKind::from_scheme(&self.out);
+        self.c.scheme_end = end as u32;
+        self.out.push(':');
+        let pos = end + 1;
+        if self.c.scheme_kind == SchemeKind::File {
+            return self.file_state(pos);
+        }
+        if self.special() {
+            if let Some(base) = self.base
+                && base.c.scheme(base.s) == &self.out[..end]
+            {
+                // Special relative or authority state.
+                if b[pos..].starts_with(b"//") {
+                    return self.special_authority_ignore_slashes_state(pos + 2);
+                }
+                return self.relative_state(base, pos);
+            }
+            // Special authority slashes state: it and the ignore-slashes state skip any
+            // run of `/` and `\`.
+            return self.special_authority_ignore_slashes_state(pos);
+        }
+        if b.get(pos) == Some(&b'/') {
+            // Path or authority state.
+            if b.get(pos + 1) == Some(&b'/') {
+                return self.authority_state(pos + 2);
+            }
+            self.null_host();
+            self.c.path_start = self.len();
+            return self.path_state(pos + 1);
+        }
+        self.opaque_path_state(pos)
+    }
+
+    /// No scheme state.
+    fn no_scheme_state(&mut self) -> Result<(), ParseError> {
+        let missing = ParseError::at(ErrorKind::MissingSchemeNonRelativeUrl, 0);
+        let Some(base) = self.base else {
+            return Err(missing);
+        };
+        let first = self.bytes.first().copied();
+        if base.c.opaque_path {
+            if first != Some(b'#') {
+                return Err(missing);
+            }
+            // Base's scheme, path and query; an empty fragment to be filled.
+            self.out.push_str(base.c.without_fragment(base.s));
+            self.c = *base.c;
+            return self.fragment_state(1);
+        }
+        self.out.push_str(base.c.protocol(base.s));
+        self.c.scheme_end = base.c.scheme_end;
+        self.c.scheme_kind = base.c.scheme_kind;
+        if base.c.scheme_kind == SchemeKind::File {
+            self.file_state(0)
+        } else {
+            self.relative_state(base, 0)
+        }
+    }
+
+    /// Records a null host: no `//`, all authority offsets at the end of the scheme.
+    fn null_host(&mut self) {
+        let at = self.len();
+        self.c.username_end = at;
+        self.c.host_start = at;
+        self.c.host_end = at;
+        self.c.host_kind = HostKind::None;
+    }
+
+    /// Writes `//` and records the empty host (file URLs).
+    fn empty_host(&mut self) {
+        self.out.push_str("//");
+        let at = self.len();
+        self.c.username_end = at;
+        self.c.host_start = at;
+        self.c.host_end = at;
+        self.c.host_kind = HostKind::Empty;
+    }
+
+    /// Copies base's userinfo, host and port (the scheme written so far is base's, so
+    /// base's offsets hold as they are).
+    fn copy_base_authority(&mut self, base: UrlParts<'_>) {
+        let bc = base.c;
+        self.out
+            .push_str(&base.s[bc.scheme_end as usize + 1..bc.authority_end()]);
+        self.c.username_end = bc.username_end;
+        self.c.host_start = bc.host_start;
+        self.c.host_end = bc.host_end;
+        self.c.port = bc.port;
+        self.c.host_kind = bc.host_kind;
+    }
+
+    /// Copies base's path (without any `/.` prefix: `finish` adds it again if needed).
+    fn copy_base_path(&mut self, base: UrlParts<'_>) {
+        self.c.path_start = self.len();
+        self.out.push_str(base.c.pathname(base.s));
+    }
+
+    /// Copies base's query, if it is not null.
+    fn copy_base_query(&mut self, base: UrlParts<'_>) {
+        if let Some(q) = base.c.query(base.s) {
+            self.c.query_start = Some(self.len());
+            self.out.push('?');
+            self.out.push_str(q);
+        }
+    }
+
+    /// Relative state (the input has no scheme of its own, or the same special scheme
+    /// as base without `//`).
+    fn relative_state(&mut self, base: UrlParts<'_>, pos: usize) -> Result<(), ParseError> {
+        let c = self.bytes.get(pos).copied();
+        match c {
+            Some(b'/') => self.relative_slash_state(base, pos + 1),
+            Some(b'\\') if self.special() => self.relative_slash_state(base, pos + 1),
+            _ => {
+                self.copy_base_authority(base);
+                self.copy_base_path(base);
+                match c {
+                    None => {
+                        self.copy_base_query(base);
+                        Ok(())
+                    }
+                    Some(b'?') => self.query_state(pos + 1),
+                    Some(b'#') => {
+                        self.copy_base_query(base);
+                        self.fragment_state(pos + 1)
+                    }
+                    Some(_) => {
+                        self.shorten_path();
+                        self.path_state(pos)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Relative slash state.
+    fn relative_slash_state(&mut self, base: UrlParts<'_>, pos: usize) -> Result<(), ParseError> {
+        match self.bytes.get(pos) {
+            Some(b'/' | b'\\') if self.special() => {
+                self.special_authority_ignore_slashes_state(pos + 1)
+            }
+            Some(b'/') => self.authority_state(pos + 1),
+            _ => {
+                self.copy_base_authority(base);
+                self.c.path_start = self.len();
+                self.path_state(pos)
+            }
+        }
+    }
+
+    /// Special authority ignore slashes state: skips every `/` and `\`.
+    fn special_authority_ignore_slashes_state(&mut self, mut pos: usize) -> Result<(), ParseError> {
+        while matches!(self.bytes.get(pos), Some(b'/' | b'\\')) {
+            pos += 1;
+        }
+        self.authority_state(pos)
+    }
+
+    /// Authority state. The userinfo is everything before the last `@` of the authority;
+    /// its first `:` separates username from password.
+    fn authority_state(&mut self, pos: usize) -> Result<(), ParseError> {
+        let b = self.bytes;
+        let special = self.special();
+        let end = b[pos..]
+            .iter()
+            .position(|&c| ends_authority(c, special))
+            .map_or(b.len(), |i| pos + i);
+        self.out.push_str("//");
+        let user_start = self.out.len();
+        let mut host_pos = pos;
+        if let Some(at) = b[pos..end].iter().rposition(|&c| c == b'@').map(|i| pos + i) {
+            if at + 1 == end {
+                return Err(ParseError::at(ErrorKind::HostMissing, end));
+            }
+            let userinfo = &self.input[pos..at];
+            let (user, pass) = match userinfo.find(':') {
+                Some(i) => (&userinfo[..i], &userinfo[i + 1..]),
+                None => (userinfo, ""),
+            };
+            percent::encode_into(user, &percent::USERINFO, &mut self.out);
+            self.c.username_end = self.len();
+            if !pass.is_empty() {
+                self.out.push(':');
+                percent::encode_into(pass, &percent::USERINFO, &mut self.out);
+            }
+            if self.out.len() > user_start {
+                self.out.push('@');
+            }
+            host_pos = at + 1;
+        } else {
+            self.c.username_end = self.len();
+        }
+        self.c.host_start = self.len();
+        self.host_state(host_pos, end)
+    }
+
+    /// Host state, up to `end` (the end of the authority).
+    fn host_state(&mut self, pos: usize, end: usize) -> Result<(), ParseError> {
+        let b = self.bytes;
+        let mut inside_brackets = false;
+        let mut colon = None;
+        for (i, &c) in b[pos..end].iter().enumerate() {
+            match c {
+                b'[' => inside_brackets = true,
+                b']' => inside_brackets = false,
+                b':' if !inside_brackets => {
+                    colon = Some(pos + i);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let host_end = colon.unwrap_or(end);
+        if host_end == pos && (colon.is_some() || self.special()) {
+            return Err(ParseError::at(ErrorKind::HostMissing, pos));
+        }
+        self.write_host(pos, host_end)?;
+        match colon {
+            Some(colon) => self.port_state(colon + 1),
+            None => self.path_start_state(end),
+        }
+    }
+
+    /// Host-parses `input[pos..end]` into the output and records it.
+    fn write_host(&mut self, pos: usize, end: usize) -> Result<(), ParseError> {
+        let start = self.len();
+        let kind = host::parse_host_into(&self.input[pos..end], !self.special(), &mut self.out)
+            .map_err(|e| e.shifted(pos).or_at(pos))?;
+        self.c.host_start = start;
+        self.c.host_end = self.len();
+        self.c.host_kind = kind;
+        Ok(())
+    }
+
+    /// Port state.
+    fn port_state(&mut self, pos: usize) -> Result<(), ParseError> {
+        let b = self.bytes;
+        let (end, value) = scan_port(b, pos);
+        if end < b.len() && !ends_authority(b[end], self.special()) {
+            return Err(ParseError::at(ErrorKind::PortInvalid, end));
+        }
+        if end > pos {
+            if value > u16::MAX as u32 {
+                return Err(ParseError::at(ErrorKind::PortOutOfRange, pos));
+            }
+            self.write_port(value as u16);
+        }
+        self.path_start_state(end)
+    }
+
+    /// Sets the port (null when it is the scheme's default) and writes it.
+    fn write_port(&mut self, port: u16) {
+        if Some(port) == self.c.scheme_kind.default_port() {
+            self.c.port = None;
+        } else {
+            self.out.push(':');
+            let mut buf = itoa_u16(port);
+            self.out.push_str(buf.as_str());
+            buf.clear();
+            self.c.port = Some(port);
+        }
+    }
+
+    /// File state (the scheme is `file`, whether from the input or from base).
+    fn file_state(&mut self, pos: usize) -> Result<(), ParseError> {
+        let c = self.bytes.get(pos).copied();
+        let base = self
+            .base
+            .filter(|base| base.c.scheme_kind == SchemeKind::File);
+        if matches!(c, Some(b'/' | b'\\')) {
+            return self.file_slash_state(base, pos + 1);
+        }
+        let Some(base) = base else {
+            self.empty_host();
+            self.c.path_start = self.len();
+            return self.path_state(pos);
+        };
+        self.copy_base_authority(base);
+        self.copy_base_path(base);
+        match c {
+            None => {
+                self.copy_base_query(base);
+                Ok(())
+            }
+            Some(b'?') => self.query_state(pos + 1),
+            Some(b'#') => {
+                self.copy_base_query(base);
+                self.fragment_state(pos + 1)
+            }
+            Some(_) => {
+                if starts_with_windows_drive_letter(&self.bytes[pos..]) {
+                    // Windows drive letter quirk: the path starts afresh.
+                    self.out.truncate(self.c.path_start as usize);
+                } else {
+                    self.shorten_path();
+                }
+                self.path_state(pos)
+            }
+        }
+    }
+
+    /// File slash state.
+    fn file_slash_state(&mut self, base: Option<UrlParts<'_>>, pos: usize) -> Result<(), ParseError> {
+        if matches!(self.bytes.get(pos), Some(b'/' | b'\\')) {
+            return self.file_host_state(pos + 1);
+        }
+        match base {
+            Some(base) => {
+                self.copy_base_authority(base);
+                self.c.path_start = self.len();
+                // Windows drive letter quirk: keep base's drive letter.
+                let base_path = base.c.pathname(base.s).as_bytes();
+                if !starts_with_windows_drive_letter(&self.bytes[pos..])
+                    && base_path.len() >= 3
+                    && is_normalized_windows_drive_letter(&base_path[1..3])
+                    && (base_path.len() == 3 || base_path[3] == b'/')
+                {
+                    self.out.push_str(&base.c.pathname(base.s)[..3]);
+                }
+            }
+            None => {
+                self.empty_host();
+                self.c.path_start = self.len();
+            }
+        }
+        self.path_state(pos)
+    }
+
+    /// File host state.
+    fn file_host_state(&mut self, pos: usize) -> Result<(), ParseError> {
+        let b = self.bytes;
+        let end = b[pos..]
+            .iter()
+            .position(|&c| matches!(c, b'/' | b'\\' | b'?' | b'#'))
+            .map_or(b.len(), |i| pos + i);
+        if is_windows_drive_letter(&b[pos..end]) {
+            // Windows drive letter quirk: the "host" is the path's first segment.
+            self.empty_host();
+            self.c.path_start = self.len();
+            return self.path_state(pos);
+        }
+        self.empty_host();
+        if end > pos {
+            self.write_host(pos, end)?;
+            if &self.out[self.c.host_start as usize..] == "localhost" {
+                self.out.truncate(self.c.host_start as usize);
+                self.c.host_end = self.c.host_start;
+                self.c.host_kind = HostKind::Empty;
+            }
+        }
+        self.path_start_state(end)
+    }
+
+    /// Path start state.
+    pub(crate) fn path_start_state(&mut self, pos: usize) -> Result<(), ParseError> {
+        self.c.path_start = self.len();
+        let b = self.bytes;
+        if self.special() {
+            let pos = if matches!(b.get(pos), Some(b'/' | b'\\')) {
+                pos + 1
+            } else {
+                pos
+            };
+            return self.path_state(pos);
+        }
+        match b.get(pos) {
+            Some(b'?') if !self.state_override => self.query_state(pos + 1),
+            Some(b'#') if !self.state_override => self.fragment_state(pos + 1),
+            Some(b'/') => self.path_state(pos + 1),
+            Some(_) => self.path_state(pos),
+            None => {
+                if self.state_override && self.c.host_kind == HostKind::None {
+                    self.out.push('/');
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Path state: one segment per turn of the loop, written as `/` and the segment.
+    fn path_state(&mut self, mut pos: usize) -> Result<(), ParseError> {
+        let b = self.bytes;
+        let special = self.special();
+        let file = self.c.scheme_kind == SchemeKind::File;
+        loop {
+            let seg_start = pos;
+            while pos < b.len() {
+                let c = b[pos];
+                if c == b'/'
+                    || (special && c == b'\\')
+                    || (!self.state_override && (c == b'?' || c == b'#'))
+                {
+                    break;
+                }
+                pos += 1;
+            }
+            let seg = &b[seg_start..pos];
+            let at_slash = pos < b.len() && (b[pos] == b'/' || (special && b[pos] == b'\\'));
+            if is_double_dot(seg) {
+                self.shorten_path();
+                if !at_slash {
+                    self.out.push('/');
+                }
+            } else if is_single_dot(seg) {
+                if !at_slash {
+                    self.out.push('/');
+                }
+            } else {
+                let path_empty = self.out.len() == self.c.path_start as usize;
+                self.out.push('/');
+                if file && path_empty && is_windows_drive_letter(seg) {
+                    // Windows drive letter quirk: `C|` becomes `C:`.
+                    self.out.push(seg[0] as char);
+                    self.out.push(':');
+                } else {
+                    percent::encode_into(&self.input[seg_start..pos], &percent::PATH, &mut self.out);
+                }
+            }
+            match b.get(pos) {
+                None => return Ok(()),
+                Some(b'?') => return self.query_state(pos + 1),
+                Some(b'#') => return self.fragment_state(pos + 1),
+                Some(_) => pos += 1,
+            }
+        }
+    }
+
+    /// Shorten a URL's path (§4.1): drop the last segment, except a lone normalized
+    /// Windows drive letter of a file URL.
+    fn shorten_path(&mut self) {
+        let ps = self.c.path_start as usize;
+        let path = &self.out.as_bytes()[ps..];
+        if self.c.scheme_kind == SchemeKind::File
+            && path.len() == 3
+            && is_normalized_windows_drive_letter(&path[1..])
+        {
+            return;
+        }
+        if let Some(last) = path.iter().rposition(|&c| c == b'/') {
+            self.out.truncate(ps + last);
+        }
+    }
+
+    /// Opaque path state. The path is written percent-encoded with the C0 control set; a
+    /// space just before `?` or `#` is written as `%20` so that it survives re-parsing.
+    fn opaque_path_state(&mut self, pos: usize) -> Result<(), ParseError> {
+        self.null_host();
+        self.c.path_start = self.len();
+        self.c.opaque_path = true;
+        let b = self.bytes;
+        let end = b[pos..]
+            .iter()
+            .position(|&c| c == b'?' || c == b'#')
+            .map_or(b.len(), |i| pos + i);
+        let space_before_delimiter = end < b.len() && end > pos && b[end - 1] == b' ';
+        let text_end = if space_before_delimiter { end - 1 } else { end };
+        percent::encode_into(&self.input[pos..text_end], &percent::C0_CONTROL, &mut self.out);
+        if space_before_delimiter {
+            self.out.push_str("%20");
+        }
+        match b.get(end) {
+            Some(b'?') => self.query_state(end + 1),
+            Some(b'#') => self.fragment_state(end + 1),
+            _ => Ok(()),
+        }
+    }
+
+    /// The percent-encode set for the query of this URL.
+    #[inline]
+    fn query_set(&self) -> &'static AsciiSet {
+        if self.special() {
+            &percent::SPECIAL_QUERY
+        } else {
+            &percent::QUERY
+        }
+    }
+
+    /// Query state: writes `?` and the encoded query, up to `#` (or to the end with a
+    /// state override).
+    pub(crate) fn query_state(&mut self, pos: usize) -> Result<(), ParseError> {
+        let b = self.bytes;
+        self.c.query_start = Some(self.len());
+        self.out.push('?');
+        let end = if self.state_override {
+            b.len()
+        } else {
+            b[pos..]
+                .iter()
+                .position(|&c| c == b'#')
+                .map_or(b.len(), |i| pos + i)
+        };
+        percent::encode_into(&self.input[pos..end], self.query_set(), &mut self.out);
+        if end < b.len() {
+            return self.fragment_state(end + 1);
+        }
+        Ok(())
+    }
+
+    /// Fragment state: writes `#` and the rest of the input, encoded.
+    pub(crate) fn fragment_state(&mut self, pos: usize) -> Result<(), ParseError> {
+        self.c.fragment_start = Some(self.len());
+        self.out.push('#');
+        percent::encode_into(&self.input[pos..], &percent::FRAGMENT, &mut self.out);
+        Ok(())
+    }
+}
+
+/// A small stack buffer holding a `u16` in decimal.
+pub(crate) struct U16Text {
+    buf: [u8; 5],
+    start: usize,
+}
+
+impl U16Text {
+    /// The digits.
+    pub(crate) fn as_str(&self) -> &str {
+        // The buffer holds ASCII digits only.
+        std::str::from_utf8(&self.buf[self.start..]).unwrap_or("")
+    }
+    fn clear(&mut self) {
+        self.start = self.buf.len();
+    }
+}
+
+/// Serializes an integer (§4.5 "serialize an integer") without allocating.
+pub(crate) fn itoa_u16(mut n: u16) -> U16Text {
+    let mut buf = [0u8; 5];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    U16Text { buf, start: i }
+}

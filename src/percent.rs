@@ -1,0 +1,242 @@
+//! Percent-encoding and decoding, URL Standard §1.3.
+//!
+//! A percent-encode set is a set of code points. Every set the Standard defines contains
+//! all code points above U+007E, so an [`AsciiSet`] only has to say which ASCII bytes it
+//! holds: any byte ≥ 0x80 (a piece of a UTF-8 sequence) is always encoded.
+
+use std::borrow::Cow;
+
+/// A percent-encode set, as a 128-bit mask of the ASCII bytes it contains.
+///
+/// Bytes ≥ 0x80 are always in the set (the Standard's sets all contain every code point
+/// above U+007E).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AsciiSet {
+    mask: u128,
+}
+
+impl AsciiSet {
+    /// The empty set of ASCII bytes (non-ASCII is still encoded).
+    pub const EMPTY: AsciiSet = AsciiSet { mask: 0 };
+
+    /// This set plus the byte `b` (which must be ASCII).
+    pub const fn add(self, b: u8) -> AsciiSet {
+        AsciiSet {
+            mask: self.mask | (1u128 << (b & 0x7f)),
+        }
+    }
+
+    /// This set plus every byte of `bytes` (which must be ASCII).
+    pub const fn add_all(self, bytes: &[u8]) -> AsciiSet {
+        let mut set = self;
+        let mut i = 0;
+        while i < bytes.len() {
+            set = set.add(bytes[i]);
+            i += 1;
+        }
+        set
+    }
+
+    /// This set plus every byte in `lo..=hi`.
+    pub const fn add_range(self, lo: u8, hi: u8) -> AsciiSet {
+        let mut set = self;
+        let mut b = lo;
+        while b <= hi {
+            set = set.add(b);
+            b += 1;
+        }
+        set
+    }
+
+    /// Whether `byte` is in the set (always true for bytes ≥ 0x80).
+    #[inline]
+    pub const fn contains(&self, byte: u8) -> bool {
+        byte >= 0x80 || (self.mask >> byte) & 1 == 1
+    }
+}
+
+/// The C0 control percent-encode set: C0 controls and everything above U+007E.
+pub const C0_CONTROL: AsciiSet = AsciiSet::EMPTY.add_range(0x00, 0x1f).add(0x7f);
+
+/// The fragment percent-encode set: C0 control set and space, `"`, `<`, `>`, `` ` ``.
+pub const FRAGMENT: AsciiSet = C0_CONTROL.add_all(b" \"<>`");
+
+/// The query percent-encode set: C0 control set and space, `"`, `#`, `<`, `>`.
+pub const QUERY: AsciiSet = C0_CONTROL.add_all(b" \"#<>");
+
+/// The special-query percent-encode set: the query set and `'`.
+pub const SPECIAL_QUERY: AsciiSet = QUERY.add(b'\'');
+
+/// The path percent-encode set: the query set and `?`, `^`, `` ` ``, `{`, `}`.
+pub const PATH: AsciiSet = QUERY.add_all(b"?^`{}");
+
+/// The userinfo percent-encode set: the path set and `/`, `:`, `;`, `=`, `@`, `[` to `]`, `|`.
+pub const USERINFO: AsciiSet = PATH.add_all(b"/:;=@[\\]|");
+
+/// The component percent-encode set: the userinfo set and `$` to `&`, `+`, `,`.
+/// Gives the same results as JavaScript's `encodeURIComponent()`.
+pub const COMPONENT: AsciiSet = USERINFO.add_all(b"$%&+,");
+
+/// The application/x-www-form-urlencoded percent-encode set: the component set and `!`,
+/// `'` to `)`, `~`.
+pub const FORM_URLENCODED: AsciiSet = COMPONENT.add_all(b"!'()~");
+
+const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
+
+/// Appends `%XX` (upper-case hex) for `byte` to `out`.
+#[inline]
+pub(crate) fn push_pct(out: &mut String, byte: u8) {
+    out.push('%');
+    out.push(HEX_UPPER[(byte >> 4) as usize] as char);
+    out.push(HEX_UPPER[(byte & 15) as usize] as char);
+}
+
+/// UTF-8 percent-encodes `input` with `set` and appends the result to `out`
+/// (URL Standard §1.3, "UTF-8 percent-encode" applied to each code point of a string).
+pub fn encode_into(input: &str, set: &AsciiSet, out: &mut String) {
+    let bytes = input.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if set.contains(b) {
+            // Every byte >= 0x80 is in every set, so a non-empty `start..i` is ASCII and
+            // starts and ends on char boundaries (an empty one may not: don't slice it).
+            if start < i {
+                out.push_str(&input[start..i]);
+            }
+            push_pct(out, b);
+            start = i + 1;
+        }
+    }
+    out.push_str(&input[start..]);
+}
+
+/// UTF-8 percent-encodes `input` with `set` (URL Standard §1.3).
+///
+/// Borrows `input` when nothing needs encoding.
+///
+/// ```
+/// use rapidurl::percent::{encode, COMPONENT};
+/// assert_eq!(encode("a b/ü", &COMPONENT), "a%20b%2F%C3%BC");
+/// ```
+pub fn encode<'a>(input: &'a str, set: &AsciiSet) -> Cow<'a, str> {
+    match input.bytes().position(|b| set.contains(b)) {
+        None => Cow::Borrowed(input),
+        Some(first) => {
+            let mut out = String::with_capacity(input.len() + 16);
+            out.push_str(&input[..first]);
+            encode_into(&input[first..], set, &mut out);
+            Cow::Owned(out)
+        }
+    }
+}
+
+/// The value of an ASCII hex digit, or `None`.
+#[inline]
+pub(crate) const fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Percent-decodes a byte sequence (URL Standard §1.3 "percent-decode"): each `%XX` with
+/// two hex digits becomes the byte `0xXX`; any other `%` stays as it is.
+///
+/// Borrows `input` when it holds no `%`.
+///
+/// ```
+/// use rapidurl::percent::decode;
+/// assert_eq!(&*decode(b"%41%zz%4"), b"A%zz%4");
+/// ```
+pub fn decode(input: &[u8]) -> Cow<'_, [u8]> {
+    let Some(first) = input.iter().position(|&b| b == b'%') else {
+        return Cow::Borrowed(input);
+    };
+    let mut out = Vec::with_capacity(input.len());
+    out.extend_from_slice(&input[..first]);
+    let mut i = first;
+    while i < input.len() {
+        let b = input[i];
+        if b == b'%' && i + 2 < input.len() {
+            if let (Some(h), Some(l)) = (hex_value(input[i + 1]), hex_value(input[i + 2])) {
+                out.push(h << 4 | l);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b);
+        i += 1;
+    }
+    Cow::Owned(out)
+}
+
+/// Percent-decodes a string (URL Standard §1.3 "string percent-decode") and decodes the
+/// bytes as UTF-8 without BOM, replacing invalid sequences with U+FFFD.
+pub fn decode_utf8_lossy(input: &str) -> Cow<'_, str> {
+    match decode(input.as_bytes()) {
+        Cow::Borrowed(_) => Cow::Borrowed(input),
+        Cow::Owned(bytes) => match String::from_utf8(bytes) {
+            Ok(s) => Cow::Owned(s),
+            Err(e) => Cow::Owned(String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_match_the_standard() {
+        // C0 control set: 0x00-0x1F and 0x7F, nothing else in ASCII.
+        for b in 0u8..0x80 {
+            assert_eq!(C0_CONTROL.contains(b), b < 0x20 || b == 0x7f, "byte {b:#x}");
+        }
+        assert!(C0_CONTROL.contains(0x80) && C0_CONTROL.contains(0xff));
+        assert!(FRAGMENT.contains(b'`') && !QUERY.contains(b'`'));
+        assert!(QUERY.contains(b'#') && !FRAGMENT.contains(b'#'));
+        assert!(SPECIAL_QUERY.contains(b'\'') && !QUERY.contains(b'\''));
+        for b in b"?^`{}" {
+            assert!(PATH.contains(*b));
+        }
+        for b in b"/:;=@[\\]|" {
+            assert!(USERINFO.contains(*b) && !PATH.contains(*b) || *b == b'?');
+        }
+        // The form set leaves only alphanumerics and *-._ alone.
+        for b in 0u8..0x80 {
+            let kept = b.is_ascii_alphanumeric() || b"*-._".contains(&b);
+            assert_eq!(!FORM_URLENCODED.contains(b), kept, "byte {b:#x}");
+        }
+    }
+
+    #[test]
+    fn component_set_is_encode_uri_component() {
+        // encodeURIComponent leaves A-Z a-z 0-9 - _ . ! ~ * ' ( ) unescaped.
+        for b in 0u8..0x80 {
+            let kept = b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b);
+            assert_eq!(!COMPONENT.contains(b), kept, "byte {b:#x}");
+        }
+    }
+
+    #[test]
+    fn encode_examples_from_the_standard() {
+        // §1.3 example: percent-encode after encoding with the userinfo set.
+        assert_eq!(encode("≡", &USERINFO), "%E2%89%A1");
+        assert_eq!(encode("‽", &USERINFO), "%E2%80%BD");
+        assert_eq!(encode("Say what‽", &USERINFO), "Say%20what%E2%80%BD");
+        assert!(matches!(encode("plain", &PATH), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn decode_examples_from_the_standard() {
+        // §1.3 example: percent-decode "%25%s%1G" is "%%s%1G"; "‽%25%2E" is 0xE2 0x80 0xBD 0x25 0x2E.
+        assert_eq!(&*decode(b"%25%s%1G"), b"%%s%1G");
+        assert_eq!(&*decode("‽%25%2E".as_bytes()), &[0xE2, 0x80, 0xBD, 0x25, 0x2E]);
+        assert_eq!(&*decode(b"%"), b"%");
+        assert_eq!(&*decode(b"%4"), b"%4");
+        assert_eq!(&*decode(b"%41"), b"A");
+        assert_eq!(decode_utf8_lossy("%FF%41"), "\u{FFFD}A");
+    }
+}

@@ -1,0 +1,401 @@
+//! [`Url`]: an owned, parsed URL.
+
+use crate::components::{Components, HostKind, SchemeKind};
+use crate::error::ParseError;
+use crate::origin::Origin;
+use crate::parser::{self, UrlParts, setters};
+use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::str::FromStr;
+
+/// A parsed URL: its normalized serialization and the offsets of its components.
+///
+/// Every getter returns exactly what the JavaScript URL API returns for the same URL.
+///
+/// ```
+/// use rapidurl::Url;
+/// let url = Url::parse("HTTPS://User@Example.COM:443/a/./b/../c?q=1#top").unwrap();
+/// assert_eq!(url.href(), "https://User@example.com/a/c?q=1#top");
+/// assert_eq!(url.hostname(), "example.com");
+/// assert_eq!(url.port(), "");
+/// assert_eq!(url.pathname(), "/a/c");
+/// assert_eq!(url.search(), "?q=1");
+/// let link = url.join("../d").unwrap();
+/// assert_eq!(link.as_str(), "https://User@example.com/d");
+/// ```
+#[derive(Clone)]
+pub struct Url {
+    serialization: String,
+    components: Components,
+}
+
+impl Url {
+    /// Parses an absolute URL (URL Standard §4.4, with no base).
+    pub fn parse(input: &str) -> Result<Url, ParseError> {
+        Self::from_parts(parser::parse(input, None)?)
+    }
+
+    /// Parses `input` against `base` (the API URL parser with a base).
+    pub fn parse_with_base(input: &str, base: &Url) -> Result<Url, ParseError> {
+        Self::from_parts(parser::parse(input, Some(base.parts()))?)
+    }
+
+    /// Resolves `input` against this URL: `Url::parse_with_base(input, self)`.
+    pub fn join(&self, input: &str) -> Result<Url, ParseError> {
+        Self::parse_with_base(input, self)
+    }
+
+    /// Parses raw bytes, e.g. a line of a log file. Invalid UTF-8 is decoded as the
+    /// Encoding Standard's UTF-8 decode does: each maximal invalid sequence becomes
+    /// U+FFFD (which the parser then percent-encodes, or rejects in a domain).
+    pub fn parse_bytes(input: &[u8]) -> Result<Url, ParseError> {
+        match String::from_utf8_lossy(input) {
+            Cow::Borrowed(s) => Self::parse(s),
+            Cow::Owned(s) => Self::parse(&s),
+        }
+    }
+
+    fn from_parts((serialization, components): (String, Components)) -> Result<Url, ParseError> {
+        Ok(Url {
+            serialization,
+            components,
+        })
+    }
+
+    pub(crate) fn parts(&self) -> UrlParts<'_> {
+        UrlParts {
+            s: &self.serialization,
+            c: &self.components,
+        }
+    }
+
+    /// The component offsets.
+    pub fn components(&self) -> &Components {
+        &self.components
+    }
+
+    /// The serialization (§4.5): same as [`Url::href`].
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        &self.serialization
+    }
+
+    /// Consumes the URL, returning its serialization.
+    pub fn into_string(self) -> String {
+        self.serialization
+    }
+
+    /// `href`: the serialization.
+    #[inline]
+    pub fn href(&self) -> &str {
+        &self.serialization
+    }
+
+    /// `origin`: the ASCII serialization of the URL's origin (§4.7): `"null"` for an
+    /// opaque origin.
+    pub fn origin(&self) -> String {
+        self.to_origin().to_string()
+    }
+
+    /// The URL's origin (§4.7) as a value.
+    pub fn to_origin(&self) -> Origin {
+        Origin::of(self)
+    }
+
+    /// `protocol`: the scheme and `:`.
+    #[inline]
+    pub fn protocol(&self) -> &str {
+        self.components.protocol(&self.serialization)
+    }
+
+    /// The scheme, lower case, without `:`.
+    #[inline]
+    pub fn scheme(&self) -> &str {
+        self.components.scheme(&self.serialization)
+    }
+
+    /// `username`, percent-encoded.
+    #[inline]
+    pub fn username(&self) -> &str {
+        self.components.username(&self.serialization)
+    }
+
+    /// `password`, percent-encoded.
+    #[inline]
+    pub fn password(&self) -> &str {
+        self.components.password(&self.serialization)
+    }
+
+    /// `host`: the serialized host and, if the port is not null, `:` and the port.
+    #[inline]
+    pub fn host(&self) -> &str {
+        self.components.host(&self.serialization)
+    }
+
+    /// `hostname`: the serialized host (`""` when the host is null).
+    #[inline]
+    pub fn hostname(&self) -> &str {
+        self.components.hostname(&self.serialization)
+    }
+
+    /// `port`: the port's digits, or `""` when the port is null (absent or default).
+    #[inline]
+    pub fn port(&self) -> &str {
+        self.components.port_str(&self.serialization)
+    }
+
+    /// The port as a number, `None` when it is null.
+    #[inline]
+    pub fn port_number(&self) -> Option<u16> {
+        self.components.port
+    }
+
+    /// The port, or the scheme's default port when it is null (`None` for schemes with
+    /// no default port).
+    #[inline]
+    pub fn port_or_known_default(&self) -> Option<u16> {
+        self.components.port_or_known_default()
+    }
+
+    /// `pathname`: the URL path serializer's result.
+    #[inline]
+    pub fn pathname(&self) -> &str {
+        self.components.pathname(&self.serialization)
+    }
+
+    /// `search`: `""` when the query is null or empty, else `?` and the query.
+    #[inline]
+    pub fn search(&self) -> &str {
+        self.components.search(&self.serialization)
+    }
+
+    /// The query without `?`; `None` when it is null (`Some("")` for `?` alone).
+    #[inline]
+    pub fn query(&self) -> Option<&str> {
+        self.components.query(&self.serialization)
+    }
+
+    /// `hash`: `""` when the fragment is null or empty, else `#` and the fragment.
+    #[inline]
+    pub fn hash(&self) -> &str {
+        self.components.hash(&self.serialization)
+    }
+
+    /// The fragment without `#`; `None` when it is null.
+    #[inline]
+    pub fn fragment(&self) -> Option<&str> {
+        self.components.fragment(&self.serialization)
+    }
+
+    /// The kind of host.
+    #[inline]
+    pub fn host_kind(&self) -> HostKind {
+        self.components.host_kind
+    }
+
+    /// Whether the URL is special (§4.1: ftp, file, http, https, ws, wss).
+    #[inline]
+    pub fn is_special(&self) -> bool {
+        self.components.is_special()
+    }
+
+    /// The kind of scheme.
+    #[inline]
+    pub fn scheme_kind(&self) -> SchemeKind {
+        self.components.scheme_kind
+    }
+
+    /// Whether the URL has an opaque path (§4.1), like `mailto:` or `data:` URLs.
+    #[inline]
+    pub fn has_opaque_path(&self) -> bool {
+        self.components.opaque_path
+    }
+
+    /// Whether the URL includes credentials (a non-empty username or password).
+    #[inline]
+    pub fn has_credentials(&self) -> bool {
+        self.components.has_credentials()
+    }
+
+    /// URL equivalence (§4.6): equal serializations, optionally ignoring fragments.
+    pub fn equals(&self, other: &Url, exclude_fragments: bool) -> bool {
+        if exclude_fragments {
+            self.without_fragment() == other.without_fragment()
+        } else {
+            self.serialization == other.serialization
+        }
+    }
+
+    /// The serialization without the fragment (§4.5 with exclude fragment).
+    pub fn without_fragment(&self) -> &str {
+        self.components.without_fragment(&self.serialization)
+    }
+
+    fn target(&mut self) -> setters::Target<'_> {
+        (&mut self.serialization, &mut self.components)
+    }
+
+    /// The `href` setter: parses `value` as a new absolute URL; on failure the URL is
+    /// unchanged and the error is returned.
+    pub fn set_href(&mut self, value: &str) -> Result<(), ParseError> {
+        *self = Url::parse(value)?;
+        Ok(())
+    }
+
+    /// The `protocol` setter. Switching between special and non-special schemes, or to
+    /// `file` with credentials or a port, is ignored, as the Standard says.
+    pub fn set_protocol(&mut self, value: &str) {
+        setters::set_protocol(self.target(), value)
+    }
+
+    /// The `username` setter (ignored when the URL cannot have a username).
+    pub fn set_username(&mut self, value: &str) {
+        setters::set_username(self.target(), value)
+    }
+
+    /// The `password` setter (ignored when the URL cannot have a password).
+    pub fn set_password(&mut self, value: &str) {
+        setters::set_password(self.target(), value)
+    }
+
+    /// The `host` setter: host and, if given, port (ignored for opaque paths and
+    /// invalid hosts).
+    pub fn set_host(&mut self, value: &str) {
+        setters::set_host(self.target(), value, false)
+    }
+
+    /// The `hostname` setter: host only (ignored for opaque paths, invalid hosts, and
+    /// values with a port).
+    pub fn set_hostname(&mut self, value: &str) {
+        setters::set_host(self.target(), value, true)
+    }
+
+    /// The `port` setter (`""` removes the port).
+    pub fn set_port(&mut self, value: &str) {
+        setters::set_port(self.target(), value)
+    }
+
+    /// The `pathname` setter (ignored for opaque paths).
+    pub fn set_pathname(&mut self, value: &str) {
+        setters::set_pathname(self.target(), value)
+    }
+
+    /// The `search` setter (`""` makes the query null).
+    pub fn set_search(&mut self, value: &str) {
+        setters::set_search(self.target(), value)
+    }
+
+    /// The `hash` setter (`""` makes the fragment null).
+    pub fn set_hash(&mut self, value: &str) {
+        setters::set_hash(self.target(), value)
+    }
+}
+
+/// Whether `input` parses as a URL, against `base` if given (the static `URL.canParse`).
+///
+/// A `base` that does not parse makes the answer `false`.
+///
+/// ```
+/// assert!(rapidurl::can_parse("https://example.com", None));
+/// assert!(rapidurl::can_parse("/path", Some("https://example.com")));
+/// assert!(!rapidurl::can_parse("/path", None));
+/// ```
+pub fn can_parse(input: &str, base: Option<&str>) -> bool {
+    match base {
+        None => parser::parse(input, None).is_ok(),
+        Some(base) => match Url::parse(base) {
+            Ok(base) => parser::parse(input, Some(base.parts())).is_ok(),
+            Err(_) => false,
+        },
+    }
+}
+
+impl FromStr for Url {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Url, ParseError> {
+        Url::parse(s)
+    }
+}
+
+impl TryFrom<&str> for Url {
+    type Error = ParseError;
+    fn try_from(s: &str) -> Result<Url, ParseError> {
+        Url::parse(s)
+    }
+}
+
+impl fmt::Display for Url {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.serialization)
+    }
+}
+
+impl fmt::Debug for Url {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Url").field(&self.serialization).finish()
+    }
+}
+
+impl AsRef<str> for Url {
+    fn as_ref(&self) -> &str {
+        &self.serialization
+    }
+}
+
+impl PartialEq for Url {
+    fn eq(&self, other: &Url) -> bool {
+        self.serialization == other.serialization
+    }
+}
+
+impl Eq for Url {}
+
+impl Hash for Url {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.serialization.hash(state)
+    }
+}
+
+impl PartialOrd for Url {
+    fn partial_cmp(&self, other: &Url) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Url {
+    fn cmp(&self, other: &Url) -> Ordering {
+        self.serialization.cmp(&other.serialization)
+    }
+}
+
+impl From<Url> for String {
+    fn from(url: Url) -> String {
+        url.serialization
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Url {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.serialization)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Url {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Url, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Url;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a URL string")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Url, E> {
+                Url::parse(s).map_err(E::custom)
+            }
+        }
+        deserializer.deserialize_str(Visitor)
+    }
+}
