@@ -213,7 +213,13 @@ impl From<ErrorKind> for ParseError {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.offset {
-            Some(o) => write!(f, "{} at byte {}: {}", self.kind.name(), o, self.kind.description()),
+            Some(o) => write!(
+                f,
+                "{} at byte {}: {}",
+                self.kind.name(),
+                o,
+                self.kind.description()
+            ),
             None => write!(f, "{}: {}", self.kind.name(), self.kind.description()),
         }
     }

@@ -29,14 +29,18 @@
 #![warn(missing_docs)]
 
 mod components;
+pub mod encoding;
 mod error;
+pub mod form;
 pub mod host;
 mod origin;
 mod parser;
 pub mod percent;
+pub mod search_params;
 mod url;
 
 pub use crate::components::{Components, HostKind, SchemeKind};
 pub use crate::error::{ErrorKind, ParseError};
 pub use crate::origin::{OpaqueOrigin, Origin};
-pub use crate::url::{Url, can_parse};
+pub use crate::search_params::SearchParams;
+pub use crate::url::{ParseOptions, SearchParamsMut, Url, can_parse};

@@ -233,7 +233,10 @@ mod tests {
     fn decode_examples_from_the_standard() {
         // §1.3 example: percent-decode "%25%s%1G" is "%%s%1G"; "‽%25%2E" is 0xE2 0x80 0xBD 0x25 0x2E.
         assert_eq!(&*decode(b"%25%s%1G"), b"%%s%1G");
-        assert_eq!(&*decode("‽%25%2E".as_bytes()), &[0xE2, 0x80, 0xBD, 0x25, 0x2E]);
+        assert_eq!(
+            &*decode("‽%25%2E".as_bytes()),
+            &[0xE2, 0x80, 0xBD, 0x25, 0x2E]
+        );
         assert_eq!(&*decode(b"%"), b"%");
         assert_eq!(&*decode(b"%4"), b"%4");
         assert_eq!(&*decode(b"%41"), b"A");

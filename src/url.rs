@@ -4,6 +4,8 @@ use crate::components::{Components, HostKind, SchemeKind};
 use crate::error::ParseError;
 use crate::origin::Origin;
 use crate::parser::{self, UrlParts, setters};
+use crate::search_params::SearchParams;
+use encoding_rs::{Encoding, UTF_8};
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
@@ -34,12 +36,12 @@ pub struct Url {
 impl Url {
     /// Parses an absolute URL (URL Standard §4.4, with no base).
     pub fn parse(input: &str) -> Result<Url, ParseError> {
-        Self::from_parts(parser::parse(input, None)?)
+        Self::from_parts(parser::parse(input, None, UTF_8)?)
     }
 
     /// Parses `input` against `base` (the API URL parser with a base).
     pub fn parse_with_base(input: &str, base: &Url) -> Result<Url, ParseError> {
-        Self::from_parts(parser::parse(input, Some(base.parts()))?)
+        Self::from_parts(parser::parse(input, Some(base.parts()), UTF_8)?)
     }
 
     /// Resolves `input` against this URL: `Url::parse_with_base(input, self)`.
@@ -54,6 +56,22 @@ impl Url {
         match String::from_utf8_lossy(input) {
             Cow::Borrowed(s) => Self::parse(s),
             Cow::Owned(s) => Self::parse(&s),
+        }
+    }
+
+    /// A builder for parsing with a base URL and an encoding override:
+    ///
+    /// ```
+    /// use rapidurl::Url;
+    /// let base = Url::parse("https://example.com/dir/page").unwrap();
+    /// let windows_1252 = encoding_rs::WINDOWS_1252;
+    /// let url = Url::options().base(&base).encoding(windows_1252).parse("?q=é").unwrap();
+    /// assert_eq!(url.href(), "https://example.com/dir/page?q=%E9");
+    /// ```
+    pub fn options<'a>() -> ParseOptions<'a> {
+        ParseOptions {
+            base: None,
+            encoding: UTF_8,
         }
     }
 
@@ -233,6 +251,32 @@ impl Url {
         self.components.without_fragment(&self.serialization)
     }
 
+    /// The query as a [`SearchParams`] list (the `searchParams` getter, detached: changes
+    /// to it do not touch this URL; see [`Url::search_params_mut`]).
+    pub fn search_params(&self) -> SearchParams {
+        SearchParams::parse(self.query().unwrap_or(""))
+    }
+
+    /// The query as a [`SearchParams`] list bound to this URL: when the handle is dropped,
+    /// the URL's query becomes the list's serialization, or null when the list is empty
+    /// (the URLSearchParams "update" steps, §6.2).
+    ///
+    /// ```
+    /// use rapidurl::Url;
+    /// let mut url = Url::parse("https://example.com/?b=2&a=1 ~").unwrap();
+    /// url.search_params_mut().sort();
+    /// assert_eq!(url.href(), "https://example.com/?a=1+%7E&b=2");
+    /// let mut params = url.search_params_mut();
+    /// params.delete("a", None);
+    /// params.delete("b", None);
+    /// drop(params);
+    /// assert_eq!(url.href(), "https://example.com/");
+    /// ```
+    pub fn search_params_mut(&mut self) -> SearchParamsMut<'_> {
+        let params = self.search_params();
+        SearchParamsMut { url: self, params }
+    }
+
     fn target(&mut self) -> setters::Target<'_> {
         (&mut self.serialization, &mut self.components)
     }
@@ -293,6 +337,66 @@ impl Url {
     }
 }
 
+/// Options for parsing a URL: a base URL and an encoding override. Made by [`Url::options`].
+#[derive(Clone, Copy, Debug)]
+pub struct ParseOptions<'a> {
+    base: Option<&'a Url>,
+    encoding: &'static Encoding,
+}
+
+impl<'a> ParseOptions<'a> {
+    /// Resolves the input against `base`.
+    pub fn base(mut self, base: &'a Url) -> Self {
+        self.base = Some(base);
+        self
+    }
+
+    /// The encoding override (§4.4): the query of a special URL other than ws/wss is
+    /// percent-encoded after encoding in `encoding` (as browsers do for links in documents
+    /// that are not UTF-8). Unmappable code points become `%26%23NNNN%3B`. UTF-16 and
+    /// replacement encodings mean UTF-8 (their output encoding).
+    pub fn encoding(mut self, encoding: &'static Encoding) -> Self {
+        self.encoding = encoding;
+        self
+    }
+
+    /// Parses `input` with these options.
+    pub fn parse(self, input: &str) -> Result<Url, ParseError> {
+        let base = self.base.map(Url::parts);
+        Url::from_parts(parser::parse(input, base, self.encoding.output_encoding())?)
+    }
+}
+
+/// A [`SearchParams`] list bound to a [`Url`] (see [`Url::search_params_mut`]): it
+/// dereferences to the list, and writes the list back into the URL's query when dropped.
+pub struct SearchParamsMut<'u> {
+    url: &'u mut Url,
+    params: SearchParams,
+}
+
+impl std::ops::Deref for SearchParamsMut<'_> {
+    type Target = SearchParams;
+    fn deref(&self) -> &SearchParams {
+        &self.params
+    }
+}
+
+impl std::ops::DerefMut for SearchParamsMut<'_> {
+    fn deref_mut(&mut self) -> &mut SearchParams {
+        &mut self.params
+    }
+}
+
+impl Drop for SearchParamsMut<'_> {
+    /// URLSearchParams "update" (§6.2): the serialization becomes the URL's query, or the
+    /// query becomes null when the serialization is empty.
+    fn drop(&mut self) {
+        let serialized = self.params.to_string();
+        let query = (!serialized.is_empty()).then_some(serialized.as_str());
+        setters::set_query(self.url.target(), query);
+    }
+}
+
 /// Whether `input` parses as a URL, against `base` if given (the static `URL.canParse`).
 ///
 /// A `base` that does not parse makes the answer `false`.
@@ -304,9 +408,9 @@ impl Url {
 /// ```
 pub fn can_parse(input: &str, base: Option<&str>) -> bool {
     match base {
-        None => parser::parse(input, None).is_ok(),
+        None => parser::parse(input, None, UTF_8).is_ok(),
         Some(base) => match Url::parse(base) {
-            Ok(base) => parser::parse(input, Some(base.parts())).is_ok(),
+            Ok(base) => parser::parse(input, Some(base.parts()), UTF_8).is_ok(),
             Err(_) => false,
         },
     }

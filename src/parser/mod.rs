@@ -12,6 +12,7 @@ pub(crate) mod state;
 
 use crate::components::Components;
 use crate::error::{ErrorKind, ParseError};
+use encoding_rs::Encoding;
 use std::borrow::Cow;
 
 /// A parsed URL borrowed as its serialization and components (e.g. a base URL).
@@ -36,7 +37,12 @@ pub(crate) const fn is_tab_or_newline(b: u8) -> bool {
 /// Removes every ASCII tab or newline (§4.4 basic URL parser step 3).
 pub(crate) fn remove_tab_and_newline(input: &str) -> Cow<'_, str> {
     if input.bytes().any(is_tab_or_newline) {
-        Cow::Owned(input.chars().filter(|&c| !matches!(c, '\t' | '\n' | '\r')).collect())
+        Cow::Owned(
+            input
+                .chars()
+                .filter(|&c| !matches!(c, '\t' | '\n' | '\r'))
+                .collect(),
+        )
     } else {
         Cow::Borrowed(input)
     }
@@ -61,10 +67,12 @@ fn original_offset(original: &str, lead: usize, cleaned_pos: usize, removed_any:
 }
 
 /// URL Standard §4.4 basic URL parser (without url or state override), returning the
-/// serialization and its components.
+/// serialization and its components. `encoding` is the encoding override (UTF-8 unless
+/// the caller says otherwise); it only affects the query of special non-ws(s) URLs.
 pub(crate) fn parse(
     input: &str,
     base: Option<UrlParts<'_>>,
+    encoding: &'static Encoding,
 ) -> Result<(String, Components), ParseError> {
     if input.len() > u32::MAX as usize {
         return Err(ParseError::new(ErrorKind::InputTooLong));
@@ -82,6 +90,7 @@ pub(crate) fn parse(
     let cleaned = remove_tab_and_newline(trimmed);
     let removed_any = matches!(cleaned, Cow::Owned(_));
     state::Parser::new(&cleaned, base)
+        .with_encoding(encoding)
         .run()
         .map_err(|e| match e.offset() {
             Some(pos) => ParseError::at(e.kind(), original_offset(input, lead, pos, removed_any)),

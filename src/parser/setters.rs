@@ -347,6 +347,15 @@ pub(crate) fn set_search(url: Target<'_>, value: &str) {
     });
 }
 
+/// Sets the query to `query` as it is (already percent-encoded), or to null: the
+/// URLSearchParams update steps (§6.2).
+pub(crate) fn set_query(url: Target<'_>, query: Option<&str>) {
+    rewrite(url, |p| {
+        p.query = query.map(|q| Cow::Owned(q.to_owned()));
+        true
+    });
+}
+
 /// The `hash` setter: fragment state with a state override.
 pub(crate) fn set_hash(url: Target<'_>, value: &str) {
     let c = *url.1;

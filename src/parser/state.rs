@@ -15,6 +15,8 @@
 
 use super::UrlParts;
 use crate::components::{Components, HostKind, SchemeKind};
+use crate::encoding::percent_encode_after_encoding;
+use encoding_rs::{Encoding, UTF_8};
 use crate::error::{ErrorKind, ParseError};
 use crate::host;
 use crate::percent::{self, AsciiSet};
@@ -31,6 +33,9 @@ pub(crate) struct Parser<'i, 'b> {
     /// Set when a setter runs a state with a state override (§4.4): then `?` and `#` do
     /// not end a path, and `#` does not end a query.
     state_override: bool,
+    /// The encoding override: the query of a special, non-ws(s) URL is percent-encoded
+    /// after encoding in it (§4.4 query state). UTF-8 unless the caller says otherwise.
+    encoding: &'static Encoding,
 }
 
 /// Whether `b` ends an authority, host or port: `/`, `?`, `#`, and `\` in special URLs.
@@ -113,7 +118,14 @@ impl<'i, 'b> Parser<'i, 'b> {
             out: String::with_capacity(input.len() + 8),
             c: Components::empty(),
             state_override: false,
+            encoding: UTF_8,
         }
+    }
+
+    /// Sets the encoding override.
+    pub(crate) fn with_encoding(mut self, encoding: &'static Encoding) -> Self {
+        self.encoding = encoding;
+        self
     }
 
     /// A parser that a setter runs on `input` with a state override, writing just the
@@ -338,7 +350,11 @@ impl<'i, 'b> Parser<'i, 'b> {
         self.out.push_str("//");
         let user_start = self.out.len();
         let mut host_pos = pos;
-        if let Some(at) = b[pos..end].iter().rposition(|&c| c == b'@').map(|i| pos + i) {
+        if let Some(at) = b[pos..end]
+            .iter()
+            .rposition(|&c| c == b'@')
+            .map(|i| pos + i)
+        {
             if at + 1 == end {
                 return Err(ParseError::at(ErrorKind::HostMissing, end));
             }
@@ -470,7 +486,11 @@ impl<'i, 'b> Parser<'i, 'b> {
     }
 
     /// File slash state.
-    fn file_slash_state(&mut self, base: Option<UrlParts<'_>>, pos: usize) -> Result<(), ParseError> {
+    fn file_slash_state(
+        &mut self,
+        base: Option<UrlParts<'_>>,
+        pos: usize,
+    ) -> Result<(), ParseError> {
         if matches!(self.bytes.get(pos), Some(b'/' | b'\\')) {
             return self.file_host_state(pos + 1);
         }
@@ -583,7 +603,11 @@ impl<'i, 'b> Parser<'i, 'b> {
                     self.out.push(seg[0] as char);
                     self.out.push(':');
                 } else {
-                    percent::encode_into(&self.input[seg_start..pos], &percent::PATH, &mut self.out);
+                    percent::encode_into(
+                        &self.input[seg_start..pos],
+                        &percent::PATH,
+                        &mut self.out,
+                    );
                 }
             }
             match b.get(pos) {
@@ -624,7 +648,11 @@ impl<'i, 'b> Parser<'i, 'b> {
             .map_or(b.len(), |i| pos + i);
         let space_before_delimiter = end < b.len() && end > pos && b[end - 1] == b' ';
         let text_end = if space_before_delimiter { end - 1 } else { end };
-        percent::encode_into(&self.input[pos..text_end], &percent::C0_CONTROL, &mut self.out);
+        percent::encode_into(
+            &self.input[pos..text_end],
+            &percent::C0_CONTROL,
+            &mut self.out,
+        );
         if space_before_delimiter {
             self.out.push_str("%20");
         }
@@ -659,7 +687,16 @@ impl<'i, 'b> Parser<'i, 'b> {
                 .position(|&c| c == b'#')
                 .map_or(b.len(), |i| pos + i)
         };
-        percent::encode_into(&self.input[pos..end], self.query_set(), &mut self.out);
+        let query = &self.input[pos..end];
+        // Step 1: only special URLs other than ws/wss use a legacy encoding for the query.
+        if self.encoding == UTF_8
+            || !self.special()
+            || matches!(self.c.scheme_kind, SchemeKind::Ws | SchemeKind::Wss)
+        {
+            percent::encode_into(query, self.query_set(), &mut self.out);
+        } else {
+            percent_encode_after_encoding(self.encoding, query, self.query_set(), false, &mut self.out);
+        }
         if end < b.len() {
             return self.fragment_state(end + 1);
         }

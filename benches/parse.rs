@@ -1,0 +1,104 @@
+//! Parse throughput on the benchmark corpora, rapidurl against ada-url and url in one run.
+//!
+//! Corpora: `RAPIDURL_CORPORA_DIR`, else `../shared/corpora` (one URL per line), plus the
+//! project's own `corpora/sample.txt` when present. Throughput is in input bytes.
+//!
+//! ```sh
+//! cargo bench --bench parse
+//! ```
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::path::PathBuf;
+
+fn corpora() -> Vec<(String, Vec<String>)> {
+    let shared = std::env::var_os("RAPIDURL_CORPORA_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"));
+    let own = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora/sample.txt");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&shared)
+        .map(|dir| {
+            dir.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+                .collect()
+        })
+        .unwrap_or_default();
+    paths.sort();
+    if own.is_file() {
+        paths.push(own);
+    }
+    assert!(
+        !paths.is_empty(),
+        "no corpus found: set RAPIDURL_CORPORA_DIR"
+    );
+    paths
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).expect("corpus is UTF-8");
+            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+            (name, text.lines().map(str::to_owned).collect())
+        })
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    for (name, lines) in corpora() {
+        let bytes: usize = lines.iter().map(|l| l.len() + 1).sum();
+        let mut g = c.benchmark_group(format!("parse/{name}"));
+        g.throughput(Throughput::Bytes(bytes as u64));
+        g.sample_size(20);
+        g.bench_function("rapidurl::Url::parse", |b| {
+            b.iter(|| {
+                let mut n = 0usize;
+                for l in &lines {
+                    if let Ok(u) = rapidurl::Url::parse(l) {
+                        n += u.href().len();
+                    }
+                }
+                black_box(n)
+            })
+        });
+        g.bench_function("rapidurl::can_parse", |b| {
+            b.iter(|| {
+                lines
+                    .iter()
+                    .filter(|l| rapidurl::can_parse(l, None))
+                    .count()
+            })
+        });
+        g.bench_function("ada_url::Url::parse", |b| {
+            b.iter(|| {
+                let mut n = 0usize;
+                for l in &lines {
+                    if let Ok(u) = ada_url::Url::parse(l.as_str(), None) {
+                        n += u.href().len();
+                    }
+                }
+                black_box(n)
+            })
+        });
+        g.bench_function("ada_url::Url::can_parse", |b| {
+            b.iter(|| {
+                lines
+                    .iter()
+                    .filter(|l| ada_url::Url::can_parse(l, None))
+                    .count()
+            })
+        });
+        g.bench_function("url::Url::parse", |b| {
+            b.iter(|| {
+                let mut n = 0usize;
+                for l in &lines {
+                    if let Ok(u) = url::Url::parse(l) {
+                        n += u.as_str().len();
+                    }
+                }
+                black_box(n)
+            })
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,669 @@
+//! End-to-end tests of the `rapidurl` command-line tool: they run the built binary.
+//!
+//! Every expected value is written by hand from the URL Standard's behaviour (what a
+//! browser's `new URL()` gives), not obtained by running this crate.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const BIN: &str = env!("CARGO_BIN_EXE_rapidurl");
+
+/// The header of the default columns in `--on-error mark` mode (the default).
+const DEFAULT_HEADER: &str =
+    "href\tprotocol\tusername\tpassword\thostname\tport\tpathname\tsearch\thash\terror";
+
+/// A temporary file, removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(contents: &[u8]) -> TempFile {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!(
+            "rapidurl-cli-test-{}-{}-{n}.txt",
+            std::process::id(),
+            std::thread::current()
+                .name()
+                .unwrap_or("t")
+                .replace(|c: char| !c.is_ascii_alphanumeric(), "_"),
+        ));
+        std::fs::write(&path, contents).expect("write temp file");
+        TempFile(path)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().expect("temp path is UTF-8")
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Runs the binary with `args` and `stdin`, and returns what it did.
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn rapidurl");
+    let mut input = child.stdin.take().expect("stdin");
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let output = child.wait_with_output().expect("wait for rapidurl");
+    writer.join().expect("stdin writer");
+    output
+}
+
+/// Runs `rapidurl parse ARGS FILE` on a temporary file holding `contents`.
+fn parse_file(args: &[&str], contents: &[u8]) -> (Output, TempFile) {
+    let file = TempFile::new(contents);
+    let mut all: Vec<&str> = vec!["parse"];
+    all.extend_from_slice(args);
+    all.push(file.path());
+    (run(&all, b""), file)
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn code(output: &Output) -> i32 {
+    output.status.code().expect("exit code")
+}
+
+/// The output lines of a run that must have succeeded.
+fn ok_lines(output: &Output) -> Vec<String> {
+    assert_eq!(code(output), 0, "stderr: {}", stderr(output));
+    stdout(output).lines().map(str::to_owned).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Formats
+
+#[test]
+fn tsv_default_columns_and_normalization() {
+    let (out, _f) = parse_file(
+        &[],
+        b"HTTP://EXAMPLE.com:80/a/../b\nhttps://user:pw@Example.org:8443/p?q=1#f\n",
+    );
+    let lines = ok_lines(&out);
+    assert_eq!(
+        lines,
+        [
+            DEFAULT_HEADER,
+            "http://example.com/b\thttp:\t\t\texample.com\t\t/b\t\t\t",
+            "https://user:pw@example.org:8443/p?q=1#f\thttps:\tuser\tpw\texample.org\t8443\t/p\t?q=1\t#f\t",
+        ]
+    );
+    assert_eq!(stderr(&out), "");
+}
+
+#[test]
+fn tsv_escapes_backslash_and_input_tabs_are_removed() {
+    // A non-special URL keeps a backslash in its path; TSV writes it as `\\`.
+    // Tab and newline inside the input are removed by the URL parser.
+    let (out, _f) = parse_file(
+        &["--fields", "href,pathname", "--no-header"],
+        b"foo://h/a\\b\nhttp://exa\tmple.com/\n",
+    );
+    assert_eq!(
+        ok_lines(&out),
+        ["foo://h/a\\\\b\t/a\\\\b\t", "http://example.com/\t/\t"]
+    );
+}
+
+#[test]
+fn csv_quotes_fields_with_commas_and_ends_rows_with_crlf() {
+    let (out, _f) = parse_file(&["--format", "csv"], b"http://h/a,b?x=1,2\n");
+    assert_eq!(code(&out), 0);
+    assert_eq!(
+        stdout(&out),
+        "href,protocol,username,password,hostname,port,pathname,search,hash,error\r\n\
+         \"http://h/a,b?x=1,2\",http:,,,h,,\"/a,b\",\"?x=1,2\",,\r\n"
+    );
+}
+
+#[test]
+fn csv_no_header() {
+    let (out, _f) = parse_file(
+        &[
+            "--format",
+            "csv",
+            "--no-header",
+            "--fields",
+            "hostname,port",
+        ],
+        b"https://example.com:443/\nhttps://example.com:444/\n",
+    );
+    // The last, empty column is `error` (--on-error mark is the default).
+    assert_eq!(stdout(&out), "example.com,,\r\nexample.com,444,\r\n");
+}
+
+#[test]
+fn header_flag_last_one_wins() {
+    let (out, _f) = parse_file(
+        &[
+            "--no-header",
+            "--header",
+            "--fields",
+            "href",
+            "--on-error",
+            "skip",
+        ],
+        b"http://a/\n",
+    );
+    assert_eq!(ok_lines(&out), ["href", "http://a/"]);
+}
+
+#[test]
+fn jsonl_uses_url_api_names_and_escapes() {
+    let (out, _f) = parse_file(
+        &["--format", "jsonl", "--fields", "href,origin,host,pathname"],
+        "http://Bücher.example:8080/ä\nfoo://h/a\\b\n".as_bytes(),
+    );
+    assert_eq!(
+        ok_lines(&out),
+        [
+            r#"{"href":"http://xn--bcher-kva.example:8080/%C3%A4","origin":"http://xn--bcher-kva.example:8080","host":"xn--bcher-kva.example:8080","pathname":"/%C3%A4"}"#,
+            r#"{"href":"foo://h/a\\b","origin":"null","host":"h","pathname":"/a\\b"}"#,
+        ]
+    );
+}
+
+#[test]
+fn jsonl_default_fields() {
+    let (out, _f) = parse_file(&["--format", "jsonl"], b"https://a.example/p?q#h\n");
+    assert_eq!(
+        ok_lines(&out),
+        [
+            r##"{"href":"https://a.example/p?q#h","protocol":"https:","username":"","password":"","hostname":"a.example","port":"","pathname":"/p","search":"?q","hash":"#h"}"##
+        ]
+    );
+}
+
+#[test]
+fn jsonl_has_no_header_even_when_asked() {
+    let (out, _f) = parse_file(
+        &["--format", "jsonl", "--header", "--fields", "href"],
+        b"http://a/\n",
+    );
+    assert_eq!(ok_lines(&out), [r#"{"href":"http://a/"}"#]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// --fields
+
+#[test]
+fn fields_in_the_order_given() {
+    let (out, _f) = parse_file(
+        &[
+            "--fields",
+            "hostname,port,href,origin,search,hash,username,password,protocol,host",
+        ],
+        b"http://[::1]:8080/x\n",
+    );
+    assert_eq!(
+        ok_lines(&out),
+        [
+            "hostname\tport\thref\torigin\tsearch\thash\tusername\tpassword\tprotocol\thost\terror",
+            "[::1]\t8080\thttp://[::1]:8080/x\thttp://[::1]:8080\t\t\t\t\thttp:\t[::1]:8080\t",
+        ]
+    );
+}
+
+#[test]
+fn fields_ipv4_forms() {
+    let (out, _f) = parse_file(
+        &["--fields", "hostname", "--no-header", "--on-error", "fail"],
+        b"http://0x7f.1/\nhttp://3232235777/\nhttp://0300.0250.1.1/\nhttp://[::ffff:192.0.2.128]/\n",
+    );
+    assert_eq!(
+        ok_lines(&out),
+        [
+            "127.0.0.1",
+            "192.168.1.1",
+            "192.168.1.1",
+            "[::ffff:c000:280]"
+        ]
+    );
+}
+
+#[test]
+fn unknown_field_is_a_usage_error() {
+    let out = run(&["parse", "--fields", "href,nope"], b"");
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("nope"), "stderr: {}", stderr(&out));
+}
+
+// ---------------------------------------------------------------------------------------------
+// --base
+
+#[test]
+fn base_resolves_every_line() {
+    let (out, _f) = parse_file(
+        &[
+            "--base",
+            "https://example.com/docs/guide/index.html",
+            "--fields",
+            "href",
+            "--no-header",
+            "--on-error",
+            "fail",
+        ],
+        b"../img/a.png\n?q=1\n#top\n//cdn.example/x.js\n/abs\nb/c\n\nhttp://other.example/\n",
+    );
+    assert_eq!(
+        ok_lines(&out),
+        [
+            "https://example.com/docs/img/a.png",
+            "https://example.com/docs/guide/index.html?q=1",
+            "https://example.com/docs/guide/index.html#top",
+            "https://cdn.example/x.js",
+            "https://example.com/abs",
+            "https://example.com/docs/guide/b/c",
+            // An empty line is the input "": the base itself.
+            "https://example.com/docs/guide/index.html",
+            "http://other.example/",
+        ]
+    );
+}
+
+#[test]
+fn invalid_base_is_a_usage_error() {
+    let out = run(&["parse", "--base", "not a url"], b"x\n");
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("--base"), "stderr: {}", stderr(&out));
+    assert!(out.stdout.is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input handling
+
+#[test]
+fn stdin_when_no_file_is_given() {
+    let out = run(
+        &["parse", "--fields", "href,host"],
+        b"HTTPS://Example.COM\nhttp://example.com:8080\n",
+    );
+    assert_eq!(
+        ok_lines(&out),
+        [
+            "href\thost\terror",
+            "https://example.com/\texample.com\t",
+            "http://example.com:8080/\texample.com:8080\t",
+        ]
+    );
+}
+
+#[test]
+fn dash_is_stdin_between_files() {
+    let a = TempFile::new(b"http://a/\n");
+    let b = TempFile::new(b"http://c/\n");
+    let out = run(
+        &[
+            "parse",
+            "--fields",
+            "href",
+            "--no-header",
+            "--on-error",
+            "skip",
+            a.path(),
+            "-",
+            b.path(),
+        ],
+        b"http://b/\n",
+    );
+    assert_eq!(ok_lines(&out), ["http://a/", "http://b/", "http://c/"]);
+}
+
+#[test]
+fn stdin_errors_are_named_stdin() {
+    let out = run(&["parse", "--on-error", "skip"], b"http://ok/\nhttp://\n");
+    assert_eq!(code(&out), 0);
+    assert!(
+        stderr(&out).starts_with("<stdin>:2:"),
+        "stderr: {}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("host-missing"));
+}
+
+#[test]
+fn empty_file() {
+    let (out, _f) = parse_file(&[], b"");
+    assert_eq!(ok_lines(&out), [DEFAULT_HEADER]);
+    let (out, _f) = parse_file(&["--format", "jsonl"], b"");
+    assert_eq!(code(&out), 0);
+    assert_eq!(stdout(&out), "");
+    let (out, _f) = parse_file(&["--no-header"], b"");
+    assert_eq!(stdout(&out), "");
+}
+
+#[test]
+fn last_line_without_newline() {
+    let (out, _f) = parse_file(
+        &["--fields", "href", "--no-header", "--on-error", "fail"],
+        b"http://a/\nhttp://b/x",
+    );
+    assert_eq!(ok_lines(&out), ["http://a/", "http://b/x"]);
+}
+
+#[test]
+fn crlf_line_endings() {
+    let (out, _f) = parse_file(
+        &["--fields", "href,pathname", "--no-header"],
+        b"http://a/x\r\nhttp://b/\r\nhttps://h:99999\r\nfoo://h/y\r",
+    );
+    assert_eq!(code(&out), 0);
+    assert_eq!(
+        stdout(&out),
+        "http://a/x\t/x\t\n\
+         http://b/\t/\t\n\
+         \t\tport-out-of-range at byte 10: the port is greater than 65535\n\
+         foo://h/y\t/y\t\n"
+    );
+    // The port begins at byte 10 of the line: column 11.
+    assert!(
+        stderr(&out).contains(":3:11: port-out-of-range"),
+        "stderr: {}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn invalid_utf8_becomes_percent_encoded_replacement_character() {
+    let (out, _f) = parse_file(
+        &["--fields", "href,pathname,search", "--no-header"],
+        b"http://example.com/\xFF\nhttp://example.com/a?\xC3\n",
+    );
+    assert_eq!(
+        ok_lines(&out),
+        [
+            "http://example.com/%EF%BF%BD\t/%EF%BF%BD\t\t",
+            "http://example.com/a?%EF%BF%BD\t/a\t?%EF%BF%BD\t",
+        ]
+    );
+}
+
+#[test]
+fn invalid_utf8_with_base() {
+    let (out, _f) = parse_file(
+        &[
+            "--base",
+            "http://h/dir/",
+            "--fields",
+            "href",
+            "--no-header",
+            "--on-error",
+            "fail",
+        ],
+        b"a\xFFb\n",
+    );
+    assert_eq!(ok_lines(&out), ["http://h/dir/a%EF%BF%BDb"]);
+}
+
+#[test]
+fn empty_line_without_base_is_an_error() {
+    let (out, _f) = parse_file(
+        &["--fields", "href", "--no-header"],
+        b"http://a/\n\nhttp://b/\n",
+    );
+    assert_eq!(code(&out), 0);
+    let lines: Vec<String> = stdout(&out).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0], "http://a/\t");
+    assert!(lines[1].starts_with("\tmissing-scheme-non-relative-URL"));
+    assert_eq!(lines[2], "http://b/\t");
+    assert!(
+        stderr(&out).contains(":2:1: missing-scheme-non-relative-URL"),
+        "stderr: {}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn missing_file_is_an_io_error() {
+    let out = run(&["parse", "/nonexistent/rapidurl/input.txt"], b"");
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("/nonexistent/rapidurl/input.txt"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// --on-error
+
+const WITH_BAD_LINE: &[u8] = b"http://ok/\nhttps://host:99999\nhttp://ok2/\n";
+
+#[test]
+fn on_error_mark_is_the_default() {
+    let (out, f) = parse_file(&["--fields", "href,hostname"], WITH_BAD_LINE);
+    assert_eq!(
+        ok_lines(&out),
+        [
+            "href\thostname\terror",
+            "http://ok/\tok\t",
+            "\t\tport-out-of-range at byte 13: the port is greater than 65535",
+            "http://ok2/\tok2\t",
+        ]
+    );
+    // "https://host:" is 13 bytes: the port starts at column 14.
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "{}:2:14: port-out-of-range at byte 13: the port is greater than 65535\n",
+            f.path()
+        )
+    );
+}
+
+#[test]
+fn on_error_mark_jsonl_has_an_error_key() {
+    let (out, _f) = parse_file(
+        &[
+            "--format",
+            "jsonl",
+            "--fields",
+            "href",
+            "--on-error",
+            "mark",
+        ],
+        WITH_BAD_LINE,
+    );
+    assert_eq!(
+        ok_lines(&out),
+        [
+            r#"{"href":"http://ok/"}"#,
+            r#"{"error":"port-out-of-range at byte 13: the port is greater than 65535"}"#,
+            r#"{"href":"http://ok2/"}"#,
+        ]
+    );
+    assert!(stderr(&out).contains(":2:14: port-out-of-range"));
+}
+
+#[test]
+fn on_error_mark_csv() {
+    let (out, _f) = parse_file(&["--format", "csv", "--fields", "href"], WITH_BAD_LINE);
+    assert_eq!(
+        stdout(&out),
+        "href,error\r\nhttp://ok/,\r\n,port-out-of-range at byte 13: the port is greater than 65535\r\nhttp://ok2/,\r\n"
+    );
+}
+
+#[test]
+fn on_error_skip() {
+    let (out, _f) = parse_file(&["--fields", "href", "--on-error", "skip"], WITH_BAD_LINE);
+    // No `error` column, no row for the bad line, exit status 0.
+    assert_eq!(ok_lines(&out), ["href", "http://ok/", "http://ok2/"]);
+    let err = stderr(&out);
+    assert!(err.contains(":2:14: port-out-of-range"), "stderr: {err}");
+    assert_eq!(err.lines().count(), 1);
+}
+
+#[test]
+fn on_error_fail() {
+    let (out, _f) = parse_file(&["--fields", "href", "--on-error", "fail"], WITH_BAD_LINE);
+    assert_eq!(code(&out), 1);
+    // The rows before the bad line are written; nothing after it.
+    assert_eq!(stdout(&out), "href\nhttp://ok/\n");
+    let err = stderr(&out);
+    assert!(err.contains(":2:14: port-out-of-range"), "stderr: {err}");
+    assert_eq!(err.lines().count(), 1);
+}
+
+#[test]
+fn on_error_fail_jsonl() {
+    let (out, _f) = parse_file(
+        &[
+            "--format",
+            "jsonl",
+            "--fields",
+            "href",
+            "--on-error",
+            "fail",
+        ],
+        b"http://[::1\n",
+    );
+    assert_eq!(code(&out), 1);
+    assert_eq!(stdout(&out), "");
+    assert!(stderr(&out).contains(":1:"));
+    assert!(stderr(&out).contains("IPv6-unclosed"));
+}
+
+#[test]
+fn errors_name_the_file_and_restart_line_numbers() {
+    let a = TempFile::new(b"http://a/\nexample.com/path\n");
+    let b = TempFile::new(b"http://exa mple.com\n");
+    let out = run(&["parse", "--on-error", "skip", a.path(), b.path()], b"");
+    assert_eq!(code(&out), 0);
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "stderr: {err}");
+    assert!(
+        lines[0].starts_with(&format!(
+            "{}:2:1: missing-scheme-non-relative-URL",
+            a.path()
+        )),
+        "stderr: {err}"
+    );
+    assert!(
+        lines[1].starts_with(&format!("{}:1:", b.path())),
+        "stderr: {err}"
+    );
+    // A space is a forbidden domain code point.
+    assert!(
+        lines[1].contains("domain-invalid-code-point"),
+        "stderr: {err}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// check
+
+#[test]
+fn check_all_valid() {
+    let file = TempFile::new(b"http://a/\nmailto:x@y\nfile:///C:/x\n");
+    let out = run(&["check", file.path()], b"");
+    assert_eq!(code(&out), 0);
+    assert_eq!(stdout(&out), "lines: 3\nvalid: 3\ninvalid: 0\n");
+}
+
+#[test]
+fn check_reports_invalid_lines() {
+    let file = TempFile::new(b"http://a/\nhttps://host:99999\nhttp://b/\nhttp://\nhttps://x/\n");
+    let out = run(&["check", file.path()], b"");
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("lines: 5\nvalid: 3\ninvalid: 2\n"),
+        "stdout: {text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "{}:2:14: port-out-of-range at byte 13: the port is greater than 65535 \u{2014} https://host:99999",
+            file.path()
+        )),
+        "stdout: {text}"
+    );
+    assert!(
+        text.contains(&format!("{}:4:", file.path())) && text.contains("host-missing"),
+        "stdout: {text}"
+    );
+}
+
+#[test]
+fn check_lists_at_most_ten() {
+    let file = TempFile::new("x\n".repeat(25).as_bytes());
+    let out = run(&["check", file.path()], b"");
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("lines: 25\nvalid: 0\ninvalid: 25\n"),
+        "stdout: {text}"
+    );
+    assert_eq!(text.matches("missing-scheme-non-relative-URL").count(), 10);
+}
+
+#[test]
+fn check_empty_input_and_base() {
+    let out = run(&["check"], b"");
+    assert_eq!(code(&out), 0);
+    assert_eq!(stdout(&out), "lines: 0\nvalid: 0\ninvalid: 0\n");
+    let out = run(&["check", "--base", "https://example.com/"], b"a/b\n../c\n");
+    assert_eq!(code(&out), 0);
+    assert_eq!(stdout(&out), "lines: 2\nvalid: 2\ninvalid: 0\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Help and pipes
+
+#[test]
+fn every_subcommand_has_help_with_an_example() {
+    for sub in ["parse", "check"] {
+        let out = run(&[sub, "--help"], b"");
+        assert_eq!(code(&out), 0);
+        let text = stdout(&out);
+        assert!(text.contains("Examples:"), "{sub} --help: {text}");
+        assert!(
+            text.contains(&format!("rapidurl {sub} ")),
+            "{sub} --help: {text}"
+        );
+    }
+    let out = run(&["--help"], b"");
+    assert_eq!(code(&out), 0);
+    assert!(stdout(&out).contains("parse") && stdout(&out).contains("check"));
+}
+
+#[test]
+fn broken_pipe_exits_quietly() {
+    let file = TempFile::new(
+        "http://example.com/some/path?q=1\n"
+            .repeat(200_000)
+            .as_bytes(),
+    );
+    let mut child = Command::new(BIN)
+        .args(["parse", file.path()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut first = [0u8; 16];
+    stdout.read_exact(&mut first).expect("read some output");
+    drop(stdout);
+    let output = child.wait_with_output().expect("wait");
+    assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
+    assert_eq!(stderr(&output), "");
+    assert!(Path::new(file.path()).exists());
+}

@@ -1,0 +1,87 @@
+//! Every line of the benchmark corpora (`../shared/corpora`, or `RAPIDURL_CORPORA_DIR`)
+//! parses without a panic, and every URL that parses serializes to a fixed point: parsing
+//! its `href` again gives the same `href` and the same getters (the URL Standard's
+//! serializer is meant to be idempotent). `can_parse` and `parse_bytes` agree with `parse`.
+
+use rapidurl::Url;
+use std::path::PathBuf;
+
+fn corpora_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("RAPIDURL_CORPORA_DIR") {
+        return PathBuf::from(dir);
+    }
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+    assert!(
+        dir.is_dir(),
+        "benchmark corpora not found: set RAPIDURL_CORPORA_DIR, or put the corpora \
+         (kasztp.txt, userbait.txt, node_files.txt, isaacs_files.txt) in {}",
+        dir.display()
+    );
+    dir
+}
+
+fn getters(url: &Url) -> [&str; 9] {
+    [
+        url.protocol(),
+        url.username(),
+        url.password(),
+        url.host(),
+        url.hostname(),
+        url.port(),
+        url.pathname(),
+        url.search(),
+        url.hash(),
+    ]
+}
+
+#[test]
+fn corpora_parse_and_reserialize_to_a_fixed_point() {
+    let dir = corpora_dir();
+    let mut files = 0;
+    let mut lines = 0;
+    let mut parsed = 0;
+    let mut failures = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("read corpora dir") {
+        let path = entry.expect("dir entry").path();
+        if path.extension().and_then(|e| e.to_str()) != Some("txt") {
+            continue;
+        }
+        files += 1;
+        let bytes = std::fs::read(&path).expect("read corpus");
+        for raw in bytes.split(|&b| b == b'\n') {
+            lines += 1;
+            let from_bytes = Url::parse_bytes(raw);
+            let Ok(text) = std::str::from_utf8(raw) else {
+                continue;
+            };
+            let result = Url::parse(text);
+            assert_eq!(
+                result.is_ok(),
+                rapidurl::can_parse(text, None),
+                "can_parse disagrees on {text:?}"
+            );
+            assert_eq!(result, from_bytes, "parse_bytes disagrees on {text:?}");
+            let Ok(url) = result else { continue };
+            parsed += 1;
+            match Url::parse(url.href()) {
+                Ok(again) if again.href() == url.href() && getters(&again) == getters(&url) => {}
+                Ok(again) => failures.push(format!("{text:?}: {} -> {}", url.href(), again.href())),
+                Err(e) => failures.push(format!("{text:?}: {} does not parse: {e}", url.href())),
+            }
+        }
+    }
+    println!(
+        "corpora: {files} files, {lines} lines, {parsed} parsed, {} not idempotent",
+        failures.len()
+    );
+    assert!(
+        files > 0 && lines > 0,
+        "no corpus file (*.txt) in {}",
+        dir.display()
+    );
+    assert!(
+        failures.is_empty(),
+        "{}",
+        failures[..failures.len().min(20)].join("\n")
+    );
+}
