@@ -254,7 +254,9 @@ impl Url {
     /// The query as a [`SearchParams`] list (the `searchParams` getter, detached: changes
     /// to it do not touch this URL; see [`Url::search_params_mut`]).
     pub fn search_params(&self) -> SearchParams {
-        SearchParams::parse(self.query().unwrap_or(""))
+        // The query object's list is the form parse of the query as it is: unlike the
+        // URLSearchParams constructor, no leading `?` is removed (`??a` has a name `?a`).
+        SearchParams::from_pairs(crate::form::parse_str(self.query().unwrap_or("")))
     }
 
     /// The query as a [`SearchParams`] list bound to this URL: when the handle is dropped,

@@ -16,10 +16,10 @@
 use super::UrlParts;
 use crate::components::{Components, HostKind, SchemeKind};
 use crate::encoding::percent_encode_after_encoding;
-use encoding_rs::{Encoding, UTF_8};
 use crate::error::{ErrorKind, ParseError};
 use crate::host;
 use crate::percent::{self, AsciiSet};
+use encoding_rs::{Encoding, UTF_8};
 
 /// The parser: input (already cleaned), optional base, and the URL being written.
 pub(crate) struct Parser<'i, 'b> {
@@ -695,7 +695,13 @@ impl<'i, 'b> Parser<'i, 'b> {
         {
             percent::encode_into(query, self.query_set(), &mut self.out);
         } else {
-            percent_encode_after_encoding(self.encoding, query, self.query_set(), false, &mut self.out);
+            percent_encode_after_encoding(
+                self.encoding,
+                query,
+                self.query_set(),
+                false,
+                &mut self.out,
+            );
         }
         if end < b.len() {
             return self.fragment_state(end + 1);
