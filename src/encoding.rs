@@ -10,7 +10,7 @@
 //! Encodings come from the [`encoding_rs`] crate; [`Encoding`] is re-exported here so that
 //! callers can name the type. Look one up by its label with [`Encoding::for_label`].
 
-use crate::percent::{AsciiSet, push_pct};
+use crate::percent::{AsciiSet, push_decimal, push_pct};
 use encoding_rs::{EncoderResult, UTF_8};
 
 pub use encoding_rs::Encoding;
@@ -130,18 +130,7 @@ fn push_ascii(bytes: &[u8], out: &mut String) {
 /// numeric character reference, §1.3 step 5.4).
 fn push_unmappable(c: char, out: &mut String) {
     out.push_str("%26%23");
-    let mut digits = [0u8; 7]; // the largest code point, 1114111, has 7 digits
-    let mut n = u32::from(c);
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    push_ascii(&digits[at..], out);
+    push_decimal(out, u32::from(c));
     out.push_str("%3B");
 }
 

@@ -91,6 +91,21 @@ pub(crate) fn push_pct(out: &mut String, byte: u8) {
     out.push(HEX_UPPER[(byte & 15) as usize] as char);
 }
 
+/// Appends `n` in decimal (the Standard's "serialize an integer"), without allocating.
+pub(crate) fn push_decimal(out: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[at..].iter().map(|&d| d as char));
+}
+
 /// UTF-8 percent-encodes `input` with `set` and appends the result to `out`
 /// (URL Standard §1.3, "UTF-8 percent-encode" applied to each code point of a string).
 pub fn encode_into(input: &str, set: &AsciiSet, out: &mut String) {

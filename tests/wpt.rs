@@ -13,10 +13,10 @@
 //! is named in each test's comment); "URL" there is `new URL(input, base)`, here
 //! `Url::parse` / `Url::parse_with_base`.
 
-use std::env;
+mod common;
+
 use std::fs;
 use std::panic::{self, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
 
 use rapidurl::host::domain_to_ascii;
 use rapidurl::{Url, can_parse};
@@ -36,63 +36,9 @@ const URL_GETTERS: [&str; 11] = [
 // ---------------------------------------------------------------------------------------------
 // Finding and loading the data
 
-/// The folder holding the WPT `url/` JSON files; panics, saying where to put them, if none does.
-fn wpt_dir() -> PathBuf {
-    if let Some(dir) = env::var_os("RAPIDURL_WPT_DIR") {
-        let dir = PathBuf::from(dir);
-        assert!(
-            dir.is_dir(),
-            "RAPIDURL_WPT_DIR is set to {}, which is not a folder",
-            dir.display()
-        );
-        return dir;
-    }
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/wpt");
-    if shared.join("urltestdata.json").is_file() {
-        return shared;
-    }
-    if let Some(dir) = ada_url_wpt_dir() {
-        return dir;
-    }
-    panic!(
-        "WPT url/ test data not found. Put urltestdata.json, urltestdata-javascript-only.json, \
-         setters_tests.json, toascii.json, IdnaTestV2.json and verifydnslength_tests.json \
-         (from web-platform-tests url/ and url/resources/) in {} or in a folder named by the \
-         environment variable RAPIDURL_WPT_DIR, or let cargo fetch the ada-url dev-dependency \
-         (`cargo fetch`) so that its tests/wpt folder is in the cargo registry.",
-        shared.display()
-    )
-}
-
-/// `registry/src/*/ada-url-<version>/tests/wpt` under `$CARGO_HOME` or `~/.cargo`, newest
-/// version first found.
-fn ada_url_wpt_dir() -> Option<PathBuf> {
-    let cargo_homes = [
-        env::var_os("CARGO_HOME").map(PathBuf::from),
-        env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")),
-    ];
-    let mut found: Vec<(Vec<u64>, PathBuf)> = cargo_homes
-        .into_iter()
-        .flatten()
-        .filter_map(|home| fs::read_dir(home.join("registry/src")).ok())
-        .flat_map(|indexes| indexes.flatten())
-        .filter_map(|index| fs::read_dir(index.path()).ok())
-        .flat_map(|crates| crates.flatten())
-        .filter_map(|krate| {
-            let name = krate.file_name().into_string().ok()?;
-            let version = name.strip_prefix("ada-url-")?;
-            let key = version.split('.').map(|n| n.parse().unwrap_or(0)).collect();
-            let dir = krate.path().join("tests/wpt");
-            dir.join("urltestdata.json").is_file().then_some((key, dir))
-        })
-        .collect();
-    found.sort();
-    found.pop().map(|(_, dir)| dir)
-}
-
 /// The parsed JSON of one data file, its lone surrogates replaced as a browser would.
 fn load(file: &str) -> Value {
-    let path = wpt_dir().join(file);
+    let path = common::wpt_file(file);
     let text = fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read WPT data file {}: {e}", path.display()));
     serde_json::from_str(&replace_lone_surrogates(&text))

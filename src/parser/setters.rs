@@ -7,7 +7,7 @@
 //! fragments are normalized by one piece of code.
 
 use super::remove_tab_and_newline;
-use super::state::{Parser, itoa_u16, scan_port};
+use super::state::{Parser, scan_port};
 use crate::components::{Components, HostKind, SchemeKind};
 use crate::host;
 use crate::percent;
@@ -79,7 +79,7 @@ impl<'a> Pieces<'a> {
                 c.host_kind = *kind;
                 if let Some(port) = self.port {
                     out.push(':');
-                    out.push_str(itoa_u16(port).as_str());
+                    percent::push_decimal(&mut out, port.into());
                 }
                 c.port = self.port;
             }

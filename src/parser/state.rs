@@ -289,29 +289,41 @@ impl<'i, 'b> Parser<'i, 'b> {
     /// Relative state (the input has no scheme of its own, or the same special scheme
     /// as base without `//`).
     fn relative_state(&mut self, base: UrlParts<'_>, pos: usize) -> Result<(), ParseError> {
-        let c = self.bytes.get(pos).copied();
-        match c {
+        match self.bytes.get(pos) {
             Some(b'/') => self.relative_slash_state(base, pos + 1),
             Some(b'\\') if self.special() => self.relative_slash_state(base, pos + 1),
-            _ => {
-                self.copy_base_authority(base);
-                self.copy_base_path(base);
-                match c {
-                    None => {
-                        self.copy_base_query(base);
-                        Ok(())
-                    }
-                    Some(b'?') => self.query_state(pos + 1),
-                    Some(b'#') => {
-                        self.copy_base_query(base);
-                        self.fragment_state(pos + 1)
-                    }
-                    Some(_) => {
-                        self.shorten_path();
-                        self.path_state(pos)
-                    }
+            _ => match self.resume_from_base(base, pos) {
+                Some(done) => done,
+                None => {
+                    self.shorten_path();
+                    self.path_state(pos)
                 }
+            },
+        }
+    }
+
+    /// What the relative and file states do when the input continues base's path: copy
+    /// base's authority and path; then the end of the input keeps base's query, `?` starts
+    /// a new query, `#` keeps base's query and starts a fragment. Returns `None` when
+    /// something else follows, which each state handles in its own way.
+    fn resume_from_base(
+        &mut self,
+        base: UrlParts<'_>,
+        pos: usize,
+    ) -> Option<Result<(), ParseError>> {
+        self.copy_base_authority(base);
+        self.copy_base_path(base);
+        match self.bytes.get(pos) {
+            None => {
+                self.copy_base_query(base);
+                Some(Ok(()))
             }
+            Some(b'?') => Some(self.query_state(pos + 1)),
+            Some(b'#') => {
+                self.copy_base_query(base);
+                Some(self.fragment_state(pos + 1))
+            }
+            Some(_) => None,
         }
     }
 
@@ -440,9 +452,7 @@ impl<'i, 'b> Parser<'i, 'b> {
             self.c.port = None;
         } else {
             self.out.push(':');
-            let mut buf = itoa_u16(port);
-            self.out.push_str(buf.as_str());
-            buf.clear();
+            percent::push_decimal(&mut self.out, port.into());
             self.c.port = Some(port);
         }
     }
@@ -461,28 +471,16 @@ impl<'i, 'b> Parser<'i, 'b> {
             self.c.path_start = self.len();
             return self.path_state(pos);
         };
-        self.copy_base_authority(base);
-        self.copy_base_path(base);
-        match c {
-            None => {
-                self.copy_base_query(base);
-                Ok(())
-            }
-            Some(b'?') => self.query_state(pos + 1),
-            Some(b'#') => {
-                self.copy_base_query(base);
-                self.fragment_state(pos + 1)
-            }
-            Some(_) => {
-                if starts_with_windows_drive_letter(&self.bytes[pos..]) {
-                    // Windows drive letter quirk: the path starts afresh.
-                    self.out.truncate(self.c.path_start as usize);
-                } else {
-                    self.shorten_path();
-                }
-                self.path_state(pos)
-            }
+        if let Some(done) = self.resume_from_base(base, pos) {
+            return done;
         }
+        if starts_with_windows_drive_letter(&self.bytes[pos..]) {
+            // Windows drive letter quirk: the path starts afresh.
+            self.out.truncate(self.c.path_start as usize);
+        } else {
+            self.shorten_path();
+        }
+        self.path_state(pos)
     }
 
     /// File slash state.
@@ -716,36 +714,4 @@ impl<'i, 'b> Parser<'i, 'b> {
         percent::encode_into(&self.input[pos..], &percent::FRAGMENT, &mut self.out);
         Ok(())
     }
-}
-
-/// A small stack buffer holding a `u16` in decimal.
-pub(crate) struct U16Text {
-    buf: [u8; 5],
-    start: usize,
-}
-
-impl U16Text {
-    /// The digits.
-    pub(crate) fn as_str(&self) -> &str {
-        // The buffer holds ASCII digits only.
-        std::str::from_utf8(&self.buf[self.start..]).unwrap_or("")
-    }
-    fn clear(&mut self) {
-        self.start = self.buf.len();
-    }
-}
-
-/// Serializes an integer (§4.5 "serialize an integer") without allocating.
-pub(crate) fn itoa_u16(mut n: u16) -> U16Text {
-    let mut buf = [0u8; 5];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    U16Text { buf, start: i }
 }
