@@ -47,6 +47,19 @@ fn bench(c: &mut Criterion) {
         let mut g = c.benchmark_group(format!("parse/{name}"));
         g.throughput(Throughput::Bytes(bytes as u64));
         g.sample_size(20);
+        let mut arena = rapidurl::bumpalo::Bump::new();
+        g.bench_function("rapidurl::parse_ref", |b| {
+            b.iter(|| {
+                arena.reset();
+                let mut n = 0usize;
+                for l in &lines {
+                    if let Ok(u) = rapidurl::parse_ref(l, &arena) {
+                        n += u.href().len();
+                    }
+                }
+                black_box(n)
+            })
+        });
         g.bench_function("rapidurl::Url::parse", |b| {
             b.iter(|| {
                 let mut n = 0usize;

@@ -28,7 +28,9 @@ fn queries() -> Vec<String> {
     paths.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora/sample.txt"));
     let mut out = Vec::new();
     for p in paths {
-        let Ok(text) = std::fs::read_to_string(&p) else { continue };
+        let Ok(text) = std::fs::read_to_string(&p) else {
+            continue;
+        };
         for line in text.lines() {
             if let Some((_, rest)) = line.split_once('?') {
                 let q = rest.split('#').next().unwrap_or("");

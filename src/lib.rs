@@ -25,7 +25,7 @@
 //! ```
 //!
 //! Section numbers in this crate's documentation refer to the URL Standard.
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 mod components;
@@ -36,16 +36,40 @@ pub mod host;
 mod origin;
 mod parser;
 pub mod percent;
+pub mod scan;
 pub mod search_params;
 mod url;
+mod view;
 
 pub use crate::components::{Components, HostKind, SchemeKind};
 pub use crate::error::{ErrorKind, ParseError};
 pub use crate::origin::{OpaqueOrigin, Origin};
 pub use crate::search_params::SearchParams;
 pub use crate::url::{ParseOptions, SearchParamsMut, Url, can_parse};
+pub use crate::view::{UrlRef, parse_ref, parse_ref_with_base};
+pub use bumpalo;
 
 /// The README's examples, compiled and run as doc tests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// Entry points for this crate's own tests and benches (fast path forced on or off). Not
+/// part of the supported API.
+#[doc(hidden)]
+pub mod __testing {
+    use crate::{Components, ParseError};
+
+    /// The fast path alone: `Some` only for input it proves canonical.
+    pub fn parse_fast(input: &str) -> Option<(String, Components)> {
+        let canonical = crate::parser::fast::parse_canonical(input)?;
+        let mut out = String::new();
+        canonical.write(input, &mut out);
+        Some((out, canonical.components))
+    }
+
+    /// The state machine alone.
+    pub fn parse_slow(input: &str) -> Result<(String, Components), ParseError> {
+        crate::parser::parse_slow(input, None, encoding_rs::UTF_8)
+    }
+}

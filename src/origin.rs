@@ -1,7 +1,7 @@
 //! Origins (URL Standard §4.7, with the HTML Standard's definition of an origin).
 
 use crate::Url;
-use crate::components::SchemeKind;
+use crate::components::{Components, SchemeKind};
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -46,20 +46,25 @@ impl Default for OpaqueOrigin {
 impl Origin {
     /// The origin of `url` (§4.7).
     pub fn of(url: &Url) -> Origin {
-        match url.components().scheme_kind() {
+        Origin::from_parts(url.as_str(), url.components())
+    }
+
+    /// The origin of the URL whose serialization is `s` and components `c`.
+    pub(crate) fn from_parts(s: &str, c: &Components) -> Origin {
+        match c.scheme_kind() {
             SchemeKind::Http
             | SchemeKind::Https
             | SchemeKind::Ws
             | SchemeKind::Wss
             | SchemeKind::Ftp => Origin::Tuple {
-                scheme: url.scheme().to_owned(),
-                host: url.hostname().to_owned(),
-                port: url.components().port(),
+                scheme: c.scheme(s).to_owned(),
+                host: c.hostname(s).to_owned(),
+                port: c.port(),
             },
-            SchemeKind::NotSpecial if url.scheme() == "blob" => {
+            SchemeKind::NotSpecial if c.scheme(s) == "blob" => {
                 // blob: the origin of the URL its path serializes to, if that is
                 // http(s) (file would give an opaque origin anyway).
-                match Url::parse(url.pathname()) {
+                match Url::parse(c.pathname(s)) {
                     Ok(inner)
                         if matches!(
                             inner.components().scheme_kind(),

@@ -2,9 +2,9 @@
 
 use crate::components::{Components, HostKind, SchemeKind};
 use crate::error::ParseError;
-use crate::origin::Origin;
 use crate::parser::{self, UrlParts, setters};
 use crate::search_params::SearchParams;
+use crate::view::UrlRef;
 use encoding_rs::{Encoding, UTF_8};
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -13,6 +13,9 @@ use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 
 /// A parsed URL: its normalized serialization and the offsets of its components.
+///
+/// The getters (`href`, `protocol`, … `hash`, `origin`, …) are the same as [`UrlRef`]'s:
+/// both are generated from one definition over [`Components`].
 ///
 /// Every getter returns exactly what the JavaScript URL API returns for the same URL.
 ///
@@ -34,6 +37,8 @@ pub struct Url {
 }
 
 impl Url {
+    crate::components::url_getters!('_);
+
     /// Parses an absolute URL (URL Standard §4.4, with no base).
     pub fn parse(input: &str) -> Result<Url, ParseError> {
         Self::from_parts(parser::parse(input, None, UTF_8)?)
@@ -75,6 +80,13 @@ impl Url {
         }
     }
 
+    pub(crate) fn from_raw(serialization: String, components: Components) -> Url {
+        Url {
+            serialization,
+            components,
+        }
+    }
+
     fn from_parts((serialization, components): (String, Components)) -> Result<Url, ParseError> {
         Ok(Url {
             serialization,
@@ -89,152 +101,19 @@ impl Url {
         }
     }
 
-    /// The component offsets.
-    pub fn components(&self) -> &Components {
-        &self.components
-    }
-
-    /// The serialization (§4.5): same as [`Url::href`].
-    #[inline]
-    pub fn as_str(&self) -> &str {
-        &self.serialization
-    }
-
     /// Consumes the URL, returning its serialization.
     pub fn into_string(self) -> String {
         self.serialization
     }
 
-    /// `href`: the serialization.
     #[inline]
-    pub fn href(&self) -> &str {
+    fn src(&self) -> &str {
         &self.serialization
     }
 
-    /// `origin`: the ASCII serialization of the URL's origin (§4.7): `"null"` for an
-    /// opaque origin.
-    pub fn origin(&self) -> String {
-        self.to_origin().to_string()
-    }
-
-    /// The URL's origin (§4.7) as a value.
-    pub fn to_origin(&self) -> Origin {
-        Origin::of(self)
-    }
-
-    /// `protocol`: the scheme and `:`.
-    #[inline]
-    pub fn protocol(&self) -> &str {
-        self.components.protocol(&self.serialization)
-    }
-
-    /// The scheme, lower case, without `:`.
-    #[inline]
-    pub fn scheme(&self) -> &str {
-        self.components.scheme(&self.serialization)
-    }
-
-    /// `username`, percent-encoded.
-    #[inline]
-    pub fn username(&self) -> &str {
-        self.components.username(&self.serialization)
-    }
-
-    /// `password`, percent-encoded.
-    #[inline]
-    pub fn password(&self) -> &str {
-        self.components.password(&self.serialization)
-    }
-
-    /// `host`: the serialized host and, if the port is not null, `:` and the port.
-    #[inline]
-    pub fn host(&self) -> &str {
-        self.components.host(&self.serialization)
-    }
-
-    /// `hostname`: the serialized host (`""` when the host is null).
-    #[inline]
-    pub fn hostname(&self) -> &str {
-        self.components.hostname(&self.serialization)
-    }
-
-    /// `port`: the port's digits, or `""` when the port is null (absent or default).
-    #[inline]
-    pub fn port(&self) -> &str {
-        self.components.port_str(&self.serialization)
-    }
-
-    /// The port as a number, `None` when it is null.
-    #[inline]
-    pub fn port_number(&self) -> Option<u16> {
-        self.components.port
-    }
-
-    /// The port, or the scheme's default port when it is null (`None` for schemes with
-    /// no default port).
-    #[inline]
-    pub fn port_or_known_default(&self) -> Option<u16> {
-        self.components.port_or_known_default()
-    }
-
-    /// `pathname`: the URL path serializer's result.
-    #[inline]
-    pub fn pathname(&self) -> &str {
-        self.components.pathname(&self.serialization)
-    }
-
-    /// `search`: `""` when the query is null or empty, else `?` and the query.
-    #[inline]
-    pub fn search(&self) -> &str {
-        self.components.search(&self.serialization)
-    }
-
-    /// The query without `?`; `None` when it is null (`Some("")` for `?` alone).
-    #[inline]
-    pub fn query(&self) -> Option<&str> {
-        self.components.query(&self.serialization)
-    }
-
-    /// `hash`: `""` when the fragment is null or empty, else `#` and the fragment.
-    #[inline]
-    pub fn hash(&self) -> &str {
-        self.components.hash(&self.serialization)
-    }
-
-    /// The fragment without `#`; `None` when it is null.
-    #[inline]
-    pub fn fragment(&self) -> Option<&str> {
-        self.components.fragment(&self.serialization)
-    }
-
-    /// The kind of host.
-    #[inline]
-    pub fn host_kind(&self) -> HostKind {
-        self.components.host_kind
-    }
-
-    /// Whether the URL is special (§4.1: ftp, file, http, https, ws, wss).
-    #[inline]
-    pub fn is_special(&self) -> bool {
-        self.components.is_special()
-    }
-
-    /// The kind of scheme.
-    #[inline]
-    pub fn scheme_kind(&self) -> SchemeKind {
-        self.components.scheme_kind
-    }
-
-    /// Whether the URL has an opaque path (§4.1), like `mailto:` or `data:` URLs.
-    #[inline]
-    pub fn has_opaque_path(&self) -> bool {
-        self.components.opaque_path
-    }
-
-    /// Whether the URL includes credentials (a non-empty username or password).
-    #[inline]
-    pub fn has_credentials(&self) -> bool {
-        self.components.has_credentials()
+    /// The URL as a borrowed view.
+    pub fn as_ref_view(&self) -> UrlRef<'_> {
+        UrlRef::from_parts(&self.serialization, self.components)
     }
 
     /// URL equivalence (§4.6): equal serializations, optionally ignoring fragments.
@@ -244,11 +123,6 @@ impl Url {
         } else {
             self.serialization == other.serialization
         }
-    }
-
-    /// The serialization without the fragment (§4.5 with exclude fragment).
-    pub fn without_fragment(&self) -> &str {
-        self.components.without_fragment(&self.serialization)
     }
 
     /// The query as a [`SearchParams`] list (the `searchParams` getter, detached: changes
@@ -409,13 +283,16 @@ impl Drop for SearchParamsMut<'_> {
 /// assert!(!rapidurl::can_parse("/path", None));
 /// ```
 pub fn can_parse(input: &str, base: Option<&str>) -> bool {
-    match base {
-        None => parser::parse(input, None, UTF_8).is_ok(),
-        Some(base) => match Url::parse(base) {
-            Ok(base) => parser::parse(input, Some(base.parts()), UTF_8).is_ok(),
-            Err(_) => false,
-        },
+    let base = match base.map(Url::parse) {
+        None => None,
+        Some(Ok(base)) => Some(base),
+        Some(Err(_)) => return false,
+    };
+    // Canonical input parses, base or not: decided from the masks, nothing written.
+    if parser::fast::parse_canonical(input).is_some() {
+        return true;
     }
+    parser::parse_slow(input, base.as_ref().map(Url::parts), UTF_8).is_ok()
 }
 
 impl FromStr for Url {

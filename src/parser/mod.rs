@@ -7,6 +7,7 @@
 //! [`setters`] implements the URL API setters (§6.1) with the same state functions run
 //! with a state override.
 
+pub(crate) mod fast;
 pub(crate) mod setters;
 pub(crate) mod state;
 
@@ -70,6 +71,22 @@ fn original_offset(original: &str, lead: usize, cleaned_pos: usize, removed_any:
 /// serialization and its components. `encoding` is the encoding override (UTF-8 unless
 /// the caller says otherwise); it only affects the query of special non-ws(s) URLs.
 pub(crate) fn parse(
+    input: &str,
+    base: Option<UrlParts<'_>>,
+    encoding: &'static Encoding,
+) -> Result<(String, Components), ParseError> {
+    // A canonical input means the same with or without a base (it has a scheme and, if
+    // special, an authority) and in any encoding (it is ASCII).
+    if let Some(canonical) = fast::parse_canonical(input) {
+        let mut out = String::with_capacity(canonical.len(input));
+        canonical.write(input, &mut out);
+        return Ok((out, canonical.components));
+    }
+    parse_slow(input, base, encoding)
+}
+
+/// The state machine alone, without trying the fast path first.
+pub(crate) fn parse_slow(
     input: &str,
     base: Option<UrlParts<'_>>,
     encoding: &'static Encoding,

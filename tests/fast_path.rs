@@ -1,0 +1,186 @@
+//! The fast path never gives a second opinion: for every input it accepts, the state
+//! machine gives the same serialization and the same `Components`. Checked on every WPT
+//! input, every line of the benchmark corpora and of the project's sample, and on random
+//! mutations of canonical URLs.
+
+mod common;
+
+use rapidurl::__testing::{parse_fast, parse_slow};
+use std::path::PathBuf;
+
+/// Checks one input; returns whether the fast path took it.
+fn check(input: &str) -> bool {
+    let Some(fast) = parse_fast(input) else {
+        return false;
+    };
+    match parse_slow(input) {
+        Ok(slow) => assert_eq!(fast, slow, "fast and slow paths differ on {input:?}"),
+        Err(e) => panic!("fast path accepted {input:?}, which the state machine rejects: {e}"),
+    }
+    // Through the public API, with and without an arena.
+    let url = rapidurl::Url::parse(input).expect("parses");
+    assert_eq!(url.as_str(), fast.0);
+    let arena = rapidurl::bumpalo::Bump::new();
+    let view = rapidurl::parse_ref(input, &arena).expect("parses");
+    assert_eq!(view.as_str(), fast.0);
+    assert_eq!(view.components(), url.components());
+    true
+}
+
+fn lines_of(path: &PathBuf) -> Vec<String> {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    String::from_utf8_lossy(&bytes)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn wpt_inputs() {
+    let data: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(common::wpt_file("urltestdata.json")).expect("read"),
+    )
+    .expect("json");
+    let (mut total, mut fast) = (0, 0);
+    for case in data
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|c| c.as_object())
+    {
+        for key in ["input", "base", "href"] {
+            if let Some(s) = case.get(key).and_then(|v| v.as_str()) {
+                total += 1;
+                fast += check(s) as usize;
+            }
+        }
+    }
+    println!("WPT inputs, bases and hrefs: {total}, fast path took {fast}");
+    assert!(total > 1000 && fast > 100);
+}
+
+#[test]
+fn corpora_lines() {
+    let shared = std::env::var_os("RAPIDURL_CORPORA_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"));
+    let own = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora");
+    let mut files: Vec<PathBuf> = [shared, own]
+        .iter()
+        .filter_map(|d| std::fs::read_dir(d).ok())
+        .flat_map(|d| d.flatten().map(|e| e.path()))
+        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("txt" | "tsv")))
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 5,
+        "expected the shared corpora and corpora/sample.txt, found {files:?}"
+    );
+    for file in files {
+        let (mut total, mut fast) = (0, 0);
+        for line in lines_of(&file) {
+            for field in line.split('\t') {
+                total += 1;
+                fast += check(field) as usize;
+            }
+        }
+        println!("{}: {total} inputs, fast path took {fast}", file.display());
+    }
+}
+
+/// Random edits of canonical URLs: each byte of an alphabet chosen to hit every branch of
+/// the fast path (delimiters, upper case, dots, digits, `%2e`, bytes ≥ 0x80, controls).
+#[test]
+fn random_mutations() {
+    let seeds = [
+        "https://example.com/a/b/c.html?x=1&y=2#frag",
+        "http://a.b.c:8080/p?q#h",
+        "file:///C:/dir/file.txt",
+        "file://host/share/x",
+        "ws://chat.example/socket",
+        "ftp://ftp.example.org:21/pub/",
+        "mailto:someone@example.com?subject=hi",
+        "data:text/plain,hello",
+        "https://xn--bcher-kva.example/",
+        "http://example.com",
+    ];
+    let alphabet: Vec<&str> = vec![
+        "/",
+        ".",
+        "..",
+        "%2e",
+        "%2E",
+        "%",
+        "?",
+        "#",
+        ":",
+        "@",
+        "[",
+        "]",
+        "\\",
+        "|",
+        "'",
+        "\"",
+        " ",
+        "\t",
+        "\n",
+        "A",
+        "Z",
+        "0",
+        "9",
+        "0x",
+        "-",
+        "_",
+        "~",
+        "`",
+        "{",
+        "}",
+        "^",
+        "<",
+        ">",
+        "é",
+        "\u{0}",
+        "\u{7f}",
+        "localhost",
+        "//",
+        "443",
+        "80",
+        ":0",
+        ":65536",
+        "xn--",
+    ];
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let (mut total, mut fast) = (0, 0);
+    for _ in 0..60_000 {
+        let mut s = seeds[next(seeds.len())].to_string();
+        for _ in 0..1 + next(3) {
+            let piece = alphabet[next(alphabet.len())];
+            let mut at = next(s.len() + 1);
+            while !s.is_char_boundary(at) {
+                at -= 1;
+            }
+            if next(4) == 0 && at < s.len() {
+                let mut end = at + 1;
+                while !s.is_char_boundary(end) {
+                    end += 1;
+                }
+                s.replace_range(at..end, piece);
+            } else {
+                s.insert_str(at, piece);
+            }
+        }
+        total += 1;
+        fast += check(&s) as usize;
+    }
+    println!("random mutations: {total}, fast path took {fast}");
+    assert!(
+        fast > 1000,
+        "the mutations should leave many URLs canonical"
+    );
+}
