@@ -17,7 +17,9 @@ pub(crate) fn ascii_domain_into(domain: &str, out: &mut String) -> Result<(), Pa
     if let Some(i) = domain.bytes().position(super::is_forbidden_domain_byte) {
         return Err(ParseError::at(ErrorKind::DomainInvalidCodePoint, i));
     }
-    out.extend(domain.bytes().map(|b| b.to_ascii_lowercase() as char));
+    let start = out.len();
+    out.push_str(domain);
+    out[start..].make_ascii_lowercase();
     Ok(())
 }
 

@@ -99,10 +99,21 @@ pub(crate) const fn is_forbidden_host_byte(b: u8) -> bool {
     )
 }
 
-/// A forbidden domain code point (§3.2), for ASCII bytes.
+/// Forbidden domain code points (§3.2) among ASCII bytes, as a table.
+const FORBIDDEN_DOMAIN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = is_forbidden_host_byte(b as u8) || b <= 0x1f || b == b'%' as usize || b == 0x7f;
+        b += 1;
+    }
+    t
+};
+
+/// A forbidden domain code point (§3.2), for ASCII bytes (false for bytes >= 0x80).
 #[inline]
 pub(crate) const fn is_forbidden_domain_byte(b: u8) -> bool {
-    is_forbidden_host_byte(b) || b <= 0x1f || b == b'%' || b == 0x7f
+    FORBIDDEN_DOMAIN[b as usize]
 }
 
 /// URL Standard §3.5 host parser, writing the host's serialization (§3.6) to `out`.

@@ -178,8 +178,8 @@ impl<'i, 'b> Parser<'i, 'b> {
         let Some(end) = scheme_len(b) else {
             return self.no_scheme_state();
         };
-        self.out
-            .extend(b[..end].iter().map(|c| c.to_ascii_lowercase() as char));
+        self.out.push_str(&self.input[..end]);
+        self.out.make_ascii_lowercase();
         self.c.scheme_kind = SchemeKind::from_scheme(&self.out);
         self.c.scheme_end = end as u32;
         self.out.push(':');
