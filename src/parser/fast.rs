@@ -64,19 +64,8 @@ struct Masks {
 }
 
 impl Masks {
-    #[inline]
-    fn new(input: &[u8]) -> Masks {
-        let mut m = Masks {
-            special: [0; WORDS],
-            upper: [0; WORDS],
-            len: input.len(),
-        };
-        scan::classify(input, &mut m.special, &mut m.upper);
-        m
-    }
-
     /// The position of the first special byte at or after `from`, or the input length.
-    #[inline]
+    #[inline(always)]
     fn next_special(&self, from: usize) -> usize {
         let mut w = from / 64;
         if from >= self.len {
@@ -96,8 +85,17 @@ impl Masks {
     }
 
     /// Whether any byte in `start..end` is ASCII upper case.
-    #[inline]
+    #[inline(always)]
     fn any_upper(&self, start: usize, end: usize) -> bool {
+        // The common case: the range lies in the first 64 bytes.
+        if end <= 64 {
+            let range = if end - start == 64 {
+                !0
+            } else {
+                ((1u64 << (end - start)) - 1) << start
+            };
+            return self.upper[0] & range != 0;
+        }
         let mut pos = start;
         while pos < end {
             let w = pos / 64;
@@ -134,7 +132,14 @@ pub(crate) fn parse_canonical(input: &str) -> Option<Canonical> {
     if n == 0 || n > MAX_FAST_LEN {
         return None;
     }
-    let m = Masks::new(b);
+    // Built in place (not returned from a constructor, which costs a copy of the arrays).
+    let mut m = Masks {
+        special: [0; WORDS],
+        upper: [0; WORDS],
+        len: n,
+    };
+    scan::classify(b, &mut m.special, &mut m.upper);
+    let m = &m;
 
     // Scheme: lower case, and the first special byte is the `:` that ends it.
     let colon = m.next_special(0);
@@ -166,7 +171,7 @@ pub(crate) fn parse_canonical(input: &str) -> Option<Canonical> {
     c.scheme_kind = kind;
 
     if kind == SchemeKind::NotSpecial {
-        return opaque_path(b, &m, c);
+        return opaque_path(b, m, c);
     }
 
     // Authority: exactly `//`, then the host (all plain bytes), up to the first special byte.
@@ -262,7 +267,7 @@ pub(crate) fn parse_canonical(input: &str) -> Option<Canonical> {
         }
         Some(_) => return None,
     }
-    let pos = query_and_fragment(b, &m, &mut c, pos, true)?;
+    let pos = query_and_fragment(b, m, &mut c, pos, true)?;
     debug_assert_eq!(pos, n);
     if let Some(at) = slash_at {
         c.path_start = at;

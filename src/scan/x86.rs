@@ -66,6 +66,13 @@ pub(super) fn classify_sse2(input: &[u8], special: &mut [u64], upper: &mut [u64]
             let (bs, bu) = if at + 16 <= input.len() {
                 // SAFETY: `at + 16 <= input.len()`, so 16 bytes are readable.
                 unsafe { sse2_block(input.as_ptr().add(at)) }
+            } else if input.len() >= 16 {
+                // The tail: load the last 16 bytes (overlapping what was done) and drop
+                // the bits of the bytes before `at`.
+                let from = input.len() - 16;
+                // SAFETY: `from + 16 == input.len()`, so 16 bytes are readable.
+                let (bs, bu) = unsafe { sse2_block(input.as_ptr().add(from)) };
+                (bs >> (at - from), bu >> (at - from))
             } else {
                 let buf = padded::<16>(input, at);
                 // SAFETY: `buf` holds 16 bytes.
@@ -128,6 +135,13 @@ unsafe fn classify_avx2(input: &[u8], special: &mut [u64], upper: &mut [u64]) {
             let (bs, bu) = if at + 32 <= input.len() {
                 // SAFETY: 32 bytes are readable from `at`; AVX2 is enabled here.
                 unsafe { avx2_block(input.as_ptr().add(at)) }
+            } else if input.len() >= 32 {
+                // The tail: load the last 32 bytes (overlapping what was done) and drop
+                // the bits of the bytes before `at`.
+                let from = input.len() - 32;
+                // SAFETY: `from + 32 == input.len()`, so 32 bytes are readable; AVX2 is on.
+                let (bs, bu) = unsafe { avx2_block(input.as_ptr().add(from)) };
+                (bs >> (at - from), bu >> (at - from))
             } else {
                 let buf = padded::<32>(input, at);
                 // SAFETY: `buf` holds 32 bytes; AVX2 is enabled here.
