@@ -64,6 +64,18 @@ impl Url {
         }
     }
 
+    /// Parses UTF-16 code units, as JavaScript strings hold them: like the URL API's
+    /// USVString conversion, each lone surrogate becomes U+FFFD first.
+    ///
+    /// ```
+    /// use rapidurl::Url;
+    /// let units: Vec<u16> = "http://example.com/".encode_utf16().chain([0xD800]).collect();
+    /// assert_eq!(Url::parse_utf16(&units).unwrap().pathname(), "/%EF%BF%BD");
+    /// ```
+    pub fn parse_utf16(input: &[u16]) -> Result<Url, ParseError> {
+        Self::parse(&String::from_utf16_lossy(input))
+    }
+
     /// A builder for parsing with a base URL and an encoding override:
     ///
     /// ```
