@@ -28,6 +28,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod batch;
 mod components;
 pub mod encoding;
 mod error;
@@ -41,6 +42,7 @@ pub mod search_params;
 mod url;
 mod view;
 
+pub use crate::batch::UrlColumn;
 pub use crate::components::{Components, HostKind, SchemeKind};
 pub use crate::error::{ErrorKind, ParseError};
 pub use crate::origin::{OpaqueOrigin, Origin};
@@ -66,6 +68,11 @@ pub mod __testing {
         let mut out = String::new();
         canonical.write(input, &mut out);
         Some((out, canonical.components))
+    }
+
+    /// The check `can_parse` runs first: `true` only when the input is proven to parse.
+    pub fn proven_valid(input: &str) -> bool {
+        crate::parser::fast::proven_valid(input)
     }
 
     /// The state machine alone.

@@ -300,8 +300,8 @@ pub fn can_parse(input: &str, base: Option<&str>) -> bool {
         Some(Ok(base)) => Some(base),
         Some(Err(_)) => return false,
     };
-    // Canonical input parses, base or not: decided from the masks, nothing written.
-    if parser::fast::parse_canonical(input).is_some() {
+    // A scheme and a plain authority prove it, base or not: nothing is written.
+    if parser::fast::proven_valid(input) {
         return true;
     }
     parser::parse_slow(input, base.as_ref().map(Url::parts), UTF_8).is_ok()

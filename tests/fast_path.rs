@@ -1,15 +1,26 @@
 //! The fast path never gives a second opinion: for every input it accepts, the state
-//! machine gives the same serialization and the same `Components`. Checked on every WPT
+//! machine gives the same serialization and the same `Components`; and every input that
+//! `can_parse`'s quick check proves valid does parse (with and without a base). Checked on every WPT
 //! input, every line of the benchmark corpora and of the project's sample, and on random
 //! mutations of canonical URLs.
 
 mod common;
 
-use rapidurl::__testing::{parse_fast, parse_slow};
+use rapidurl::__testing::{parse_fast, parse_slow, proven_valid};
 use std::path::PathBuf;
 
 /// Checks one input; returns whether the fast path took it.
 fn check(input: &str) -> bool {
+    if proven_valid(input) {
+        if let Err(e) = parse_slow(input) {
+            panic!("proven_valid({input:?}) is true, but the state machine rejects it: {e}");
+        }
+        let base = rapidurl::Url::parse("https://base.example/dir/file").expect("base");
+        assert!(
+            base.join(input).is_ok(),
+            "proven_valid({input:?}) but join fails"
+        );
+    }
     let Some(fast) = parse_fast(input) else {
         return false;
     };
@@ -157,7 +168,12 @@ fn random_mutations() {
         (state % n as u64) as usize
     };
     let (mut total, mut fast) = (0, 0);
-    for _ in 0..60_000 {
+    // RAPIDURL_MUTATIONS raises the count for a longer local run.
+    let rounds = std::env::var("RAPIDURL_MUTATIONS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(60_000);
+    for _ in 0..rounds {
         let mut s = seeds[next(seeds.len())].to_string();
         for _ in 0..1 + next(3) {
             let piece = alphabet[next(alphabet.len())];

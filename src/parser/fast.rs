@@ -355,3 +355,118 @@ fn query_and_fragment(
     }
     (pos >= n).then_some(n)
 }
+
+/// Whether `input` is proven to parse, without parsing it: the check `can_parse` runs
+/// before anything else. `false` means "not proven": ask the state machine.
+///
+/// Only the scheme and the authority can make a URL fail to parse: the path, query and
+/// fragment states never return failure (§4.4), whatever they hold. So it is enough to see
+/// a scheme, and for a special URL an authority of plain bytes (any case) whose host does
+/// not end in a number and whose port is at most 65535. A URL with a scheme of its own
+/// parses the same with or without a base, so the proof holds for any base.
+pub(crate) fn proven_valid(input: &str) -> bool {
+    let b = input.as_bytes();
+    let Some(colon) = super::state::scheme_len(b) else {
+        return false;
+    };
+    let rest = &b[colon + 1..];
+    // Tab and newline are removed before parsing: one among the next two bytes could
+    // turn `/`+tab+`/` into `//`. (Inside the authority they are not plain bytes.)
+    if rest
+        .iter()
+        .take(2)
+        .any(|&c| matches!(c, b'\t' | b'\n' | b'\r'))
+    {
+        return false;
+    }
+    let kind = special_scheme_ignoring_case(&b[..colon]);
+    match kind {
+        // An opaque path or a path: nothing can fail. `scheme://` has an opaque host,
+        // which can (forbidden host code points): not proven.
+        SchemeKind::NotSpecial => !rest.starts_with(b"//"),
+        // `file:` without two slashes (`/` or `\`, any mix) is a path; `file:///` has an
+        // empty host.
+        SchemeKind::File => {
+            let authority = match rest {
+                [b'/' | b'\\', b'/' | b'\\', authority @ ..] => authority,
+                _ => return true,
+            };
+            let (end, ok) = plain_domain_prefix(authority);
+            (end == 0 || ok)
+                && authority
+                    .get(end)
+                    .is_none_or(|&c| matches!(c, b'/' | b'\\' | b'?' | b'#'))
+        }
+        _ => {
+            let Some(authority) = rest.strip_prefix(b"//") else {
+                return false;
+            };
+            let (end, ok) = plain_domain_prefix(authority);
+            if !ok {
+                return false;
+            }
+            match authority.get(end) {
+                None | Some(b'/' | b'\\' | b'?' | b'#') => true,
+                Some(b':') => {
+                    let (digits_end, port) = super::state::scan_port(authority, end + 1);
+                    port <= u32::from(u16::MAX)
+                        && authority
+                            .get(digits_end)
+                            .is_none_or(|&c| matches!(c, b'/' | b'\\' | b'?' | b'#'))
+                }
+                Some(_) => false,
+            }
+        }
+    }
+}
+
+/// The special scheme `scheme` names, in any case (`NotSpecial` for the others).
+#[inline]
+fn special_scheme_ignoring_case(scheme: &[u8]) -> SchemeKind {
+    if scheme.len() > 5 {
+        return SchemeKind::NotSpecial;
+    }
+    // Schemes are ASCII alphanumerics, `+`, `-`, `.`: OR-ing 0x20 lower-cases letters and
+    // maps no other scheme byte onto a letter.
+    let key = scheme
+        .iter()
+        .fold(0u64, |k, &c| (k << 8) | u64::from(c | 0x20));
+    const fn k(s: &[u8]) -> u64 {
+        let mut key = 0u64;
+        let mut i = 0;
+        while i < s.len() {
+            key = (key << 8) | s[i] as u64;
+            i += 1;
+        }
+        key
+    }
+    match key {
+        x if x == k(b"http") => SchemeKind::Http,
+        x if x == k(b"https") => SchemeKind::Https,
+        x if x == k(b"ws") => SchemeKind::Ws,
+        x if x == k(b"wss") => SchemeKind::Wss,
+        x if x == k(b"ftp") => SchemeKind::Ftp,
+        x if x == k(b"file") => SchemeKind::File,
+        _ => SchemeKind::NotSpecial,
+    }
+}
+
+/// The run of plain bytes (letters of either case, digits, `- . _ ~ ! $ & ( ) * + , ; =`)
+/// at the start of `authority`, and whether it is a non-empty host whose last label does
+/// not start with a digit: a valid domain that is not an IPv4 address (an ASCII domain is
+/// only lower-cased, and none of these bytes is a forbidden domain code point).
+#[inline]
+fn plain_domain_prefix(authority: &[u8]) -> (usize, bool) {
+    let end = authority
+        .iter()
+        .position(|&c| scan::CLASS[c as usize] == 0)
+        .unwrap_or(authority.len());
+    let host = &authority[..end];
+    // The last label, ignoring one trailing dot (scanned from the end: only its bytes).
+    let trimmed = host.strip_suffix(b".").unwrap_or(host);
+    let last = trimmed
+        .iter()
+        .rposition(|&c| c == b'.')
+        .map_or(0, |i| i + 1);
+    (end, trimmed.get(last).is_some_and(|c| !c.is_ascii_digit()))
+}

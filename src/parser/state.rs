@@ -51,11 +51,21 @@ pub(crate) fn scheme_len(b: &[u8]) -> Option<usize> {
     if !b.first()?.is_ascii_alphabetic() {
         return None;
     }
-    let len = b
-        .iter()
-        .position(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')))?;
+    let len = b.iter().position(|&c| !SCHEME_BYTE[c as usize])?;
     (b[len] == b':').then_some(len)
 }
+
+/// The bytes a scheme may hold after its first: ASCII alphanumerics, `+`, `-`, `.`.
+const SCHEME_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || b == b'+' || b == b'-' || b == b'.';
+        c += 1;
+    }
+    t
+};
 
 /// Reads the port state's ASCII digits from `pos`: returns where they end and their value
 /// (saturated at 65536, so that any out-of-range port stays out of range).
