@@ -630,7 +630,7 @@ fn check_empty_input_and_base() {
 
 #[test]
 fn every_subcommand_has_help_with_an_example() {
-    for sub in ["parse", "check"] {
+    for sub in ["parse", "check", "bench"] {
         let out = run(&[sub, "--help"], b"");
         assert_eq!(code(&out), 0);
         let text = stdout(&out);
@@ -643,6 +643,7 @@ fn every_subcommand_has_help_with_an_example() {
     let out = run(&["--help"], b"");
     assert_eq!(code(&out), 0);
     assert!(stdout(&out).contains("parse") && stdout(&out).contains("check"));
+    assert!(stdout(&out).contains("bench"));
 }
 
 #[test]
@@ -666,4 +667,397 @@ fn broken_pipe_exits_quietly() {
     assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
     assert_eq!(stderr(&output), "");
     assert!(Path::new(file.path()).exists());
+}
+
+// ---------------------------------------------------------------------------------------------
+// --base-column
+
+#[test]
+fn base_column_resolves_each_line_against_its_own_base() {
+    let (out, _f) = parse_file(
+        &[
+            "--base-column",
+            "2",
+            "--fields",
+            "href",
+            "--no-header",
+            "--on-error",
+            "fail",
+        ],
+        b"../img/a.png\thttps://example.com/docs/guide/\n\
+          ?q=1\thttp://h/p\textra column\n\
+          http://abs.example/\thttps://ignored.example/\n\
+          mailto:x\n",
+    );
+    assert_eq!(
+        ok_lines(&out),
+        [
+            "https://example.com/docs/img/a.png",
+            "http://h/p?q=1",
+            "http://abs.example/",
+            "mailto:x",
+        ]
+    );
+}
+
+#[test]
+fn base_column_first_puts_the_url_second() {
+    let (out, _f) = parse_file(
+        &[
+            "--base-column",
+            "1",
+            "--fields",
+            "href,pathname",
+            "--no-header",
+        ],
+        b"http://h/a/b\tc\nfoo://x/\t..\n",
+    );
+    assert_eq!(ok_lines(&out), ["http://h/a/c\t/a/c\t", "foo://x/\t/\t"]);
+}
+
+#[test]
+fn base_column_third_and_empty_base_falls_back_to_base() {
+    let (out, _f) = parse_file(
+        &[
+            "--base-column",
+            "3",
+            "--base",
+            "http://fallback/dir/",
+            "--fields",
+            "href",
+            "--no-header",
+        ],
+        b"x\tcomment\thttp://own/\nx\tcomment\t\nx\n",
+    );
+    assert_eq!(
+        ok_lines(&out),
+        [
+            "http://own/x\t",
+            "http://fallback/dir/x\t",
+            "http://fallback/dir/x\t"
+        ]
+    );
+}
+
+#[test]
+fn base_column_with_an_invalid_base_fails_that_line() {
+    let (out, f) = parse_file(
+        &["--base-column", "2", "--fields", "href", "--no-header"],
+        b"a\thttp://h/\nb\tnot a base\nc\t\n",
+    );
+    assert_eq!(code(&out), 0);
+    let lines: Vec<String> = stdout(&out).lines().map(str::to_owned).collect();
+    assert_eq!(lines[0], "http://h/a\t");
+    assert!(lines[1].starts_with("\tbase-URL-invalid"), "{}", lines[1]);
+    assert!(
+        lines[2].starts_with("\tmissing-scheme-non-relative-URL"),
+        "{}",
+        lines[2]
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("{}:2:1: base-URL-invalid", f.path())),
+        "stderr: {err}"
+    );
+    assert!(
+        err.contains(&format!("{}:3:1: missing-scheme", f.path())),
+        "stderr: {err}"
+    );
+}
+
+#[test]
+fn base_column_zero_is_a_usage_error() {
+    let out = run(&["parse", "--base-column", "0"], b"x\n");
+    assert_eq!(code(&out), 2);
+}
+
+#[test]
+fn check_with_base_column() {
+    let out = run(&["check", "--base-column", "2"], b"a\thttp://h/\nb\t\n");
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("lines: 2\nvalid: 1\ninvalid: 1\n"),
+        "stdout: {text}"
+    );
+    assert!(
+        text.contains("<stdin>:2:1: missing-scheme-non-relative-URL"),
+        "stdout: {text}"
+    );
+    assert!(text.contains("\u{2014} b\t"), "stdout: {text}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// --threads and blocks
+
+/// A mixed input: canonical and non-canonical URLs, errors, CRLF, invalid UTF-8, empty lines.
+fn mixed_input(n: usize) -> Vec<u8> {
+    let mut input = Vec::new();
+    for i in 0..n {
+        let line: Vec<u8> = match i % 10 {
+            0 => format!("HTTP://Host{i}.Example:80/a/../p{i}?Q#F\n").into_bytes(),
+            1 => format!("https://h{i}.example/p?q={i}\r\n").into_bytes(),
+            2 => format!("https://h:{}/\n", 65_536 + i).into_bytes(),
+            3 => b"http://example.com/\xFF\xFE\n".to_vec(),
+            4 => b"\n".to_vec(),
+            5 => format!("mailto:user{i}@example.com\n").into_bytes(),
+            6 => format!("file:///tmp/{i}.txt\n").into_bytes(),
+            7 => format!("http://[::{:x}]/x\n", i % 65_536).into_bytes(),
+            8 => format!("foo://h/{i}/%7e\n").into_bytes(),
+            _ => format!("http://192.168.{}.{}/\n", i % 256, i / 256 % 256).into_bytes(),
+        };
+        input.extend_from_slice(&line);
+    }
+    input
+}
+
+#[test]
+fn one_and_two_threads_give_identical_output_in_every_format() {
+    let input = mixed_input(20_000);
+    let file = TempFile::new(&input);
+    for format in ["tsv", "csv", "jsonl"] {
+        let mut outputs = Vec::new();
+        for threads in ["1", "2"] {
+            for block in ["4194304", "1000"] {
+                let out = run(
+                    &[
+                        "parse",
+                        "--format",
+                        format,
+                        "--fields",
+                        "href,origin,protocol,username,password,host,hostname,port,pathname,search,hash",
+                        "--threads",
+                        threads,
+                        "--block-bytes",
+                        block,
+                        file.path(),
+                    ],
+                    b"",
+                );
+                assert_eq!(code(&out), 0, "stderr: {}", stderr(&out));
+                outputs.push((threads, block, out.stdout, out.stderr));
+            }
+        }
+        let (_, _, first_out, first_err) = &outputs[0];
+        for (threads, block, out, err) in &outputs[1..] {
+            assert!(
+                out == first_out,
+                "{format}: --threads {threads} --block-bytes {block} differs"
+            );
+            assert!(
+                err == first_err,
+                "{format}: stderr with --threads {threads} --block-bytes {block} differs"
+            );
+        }
+        // One row per line (plus the header), the 2,000 bad lines reported in order.
+        let rows = first_out
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .count();
+        assert_eq!(rows, 20_000 + usize::from(format != "jsonl"), "{format}");
+        let err = String::from_utf8_lossy(first_err);
+        assert_eq!(err.lines().count(), 4_000, "{format}");
+        assert!(
+            err.lines()
+                .next()
+                .unwrap()
+                .contains(":3:11: port-out-of-range")
+        );
+    }
+}
+
+/// 200,000 lines over several 4 MiB blocks (and many tiny ones): order and line numbers.
+#[test]
+fn multi_block_input_keeps_order_and_line_numbers() {
+    let n = 200_000;
+    let mut input = String::new();
+    for i in 1..=n {
+        if i % 50_000 == 0 {
+            input.push_str(&format!("http://bad{i}:x/\n"));
+        } else {
+            input.push_str(&format!(
+                "https://h{i}.example/some/longer/path/{i}?q={i}\n"
+            ));
+        }
+    }
+    assert!(input.len() > 2 * 4 * 1024 * 1024);
+    let file = TempFile::new(input.as_bytes());
+    for (threads, block) in [("2", "4194304"), ("1", "4194304"), ("2", "100000")] {
+        let out = run(
+            &[
+                "parse",
+                "--fields",
+                "href",
+                "--no-header",
+                "--threads",
+                threads,
+                "--block-bytes",
+                block,
+                file.path(),
+            ],
+            b"",
+        );
+        assert_eq!(code(&out), 0);
+        let text = stdout(&out);
+        let mut count = 0;
+        for (k, line) in text.lines().enumerate() {
+            let i = k + 1;
+            if i % 50_000 == 0 {
+                assert!(line.starts_with("\tport-invalid"), "line {i}: {line}");
+            } else {
+                assert_eq!(
+                    line,
+                    format!("https://h{i}.example/some/longer/path/{i}?q={i}\t")
+                );
+            }
+            count += 1;
+        }
+        assert_eq!(count, n);
+        let err = stderr(&out);
+        let reported: Vec<&str> = err.lines().collect();
+        assert_eq!(reported.len(), 4, "stderr: {err}");
+        for (k, line) in reported.iter().enumerate() {
+            let expected = format!("{}:{}:", file.path(), (k + 1) * 50_000);
+            assert!(line.starts_with(&expected), "{line}");
+        }
+    }
+    let out = run(&["check", "--block-bytes", "100000", file.path()], b"");
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("lines: 200000\nvalid: 199996\ninvalid: 4\n"),
+        "stdout: {text}"
+    );
+    assert!(
+        text.contains(&format!("{}:150000:", file.path())),
+        "stdout: {text}"
+    );
+}
+
+#[test]
+fn on_error_fail_stops_in_a_later_block() {
+    let mut input = String::new();
+    for i in 1..=5_000 {
+        input.push_str(&format!("http://h{i}/\n"));
+    }
+    input.push_str("http://[::1\nhttp://after/\n");
+    let file = TempFile::new(input.as_bytes());
+    let out = run(
+        &[
+            "parse",
+            "--fields",
+            "href",
+            "--no-header",
+            "--on-error",
+            "fail",
+            "--block-bytes",
+            "4096",
+            file.path(),
+        ],
+        b"",
+    );
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 5_000);
+    assert_eq!(text.lines().last(), Some("http://h5000/"));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(&format!("{}:5001:", file.path())),
+        "stderr: {err}"
+    );
+    assert!(err.contains("IPv6-unclosed"));
+}
+
+#[test]
+fn a_line_longer_than_a_block() {
+    let long = format!("https://example.com/{}", "a".repeat(10_000));
+    let input = format!("http://a/\n{long}\nhttp://b/");
+    let out = run(
+        &[
+            "parse",
+            "--fields",
+            "href",
+            "--no-header",
+            "--block-bytes",
+            "100",
+        ],
+        input.as_bytes(),
+    );
+    assert_eq!(
+        ok_lines(&out),
+        ["http://a/\t", &format!("{long}\t"), "http://b/\t"]
+    );
+}
+
+#[test]
+fn stdin_with_two_threads_and_small_blocks() {
+    let out = run(
+        &[
+            "parse",
+            "--fields",
+            "href",
+            "--no-header",
+            "--on-error",
+            "skip",
+            "--threads",
+            "2",
+            "--block-bytes",
+            "16",
+        ],
+        b"HTTPS://Example.COM\r\nbad\r\nhttp://x/\xFF\r\nhttp://y",
+    );
+    assert_eq!(
+        ok_lines(&out),
+        ["https://example.com/", "http://x/%EF%BF%BD", "http://y/"]
+    );
+    assert!(stderr(&out).starts_with("<stdin>:2:1: missing-scheme"));
+}
+
+#[test]
+fn empty_inputs_everywhere() {
+    let (out, _f) = parse_file(&["--base-column", "2", "--format", "jsonl"], b"");
+    assert_eq!(code(&out), 0);
+    assert_eq!(stdout(&out), "");
+    let out = run(&["check", "--threads", "2"], b"");
+    assert_eq!(stdout(&out), "lines: 0\nvalid: 0\ninvalid: 0\n");
+}
+
+#[test]
+fn threads_zero_means_all_cores() {
+    let (out, _f) = parse_file(
+        &["--threads", "0", "--fields", "host", "--no-header"],
+        b"http://a:1/\n",
+    );
+    assert_eq!(ok_lines(&out), ["a:1\t"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// bench
+
+#[test]
+fn bench_reports_throughput() {
+    let file = TempFile::new("https://example.com/a\nbad\n".repeat(500).as_bytes());
+    let out = run(
+        &["bench", "--time", "0.05", "--threads", "2", file.path()],
+        b"",
+    );
+    assert_eq!(code(&out), 0, "stderr: {}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(&format!(
+            "{}: 13000 bytes, 1000 URLs (500 valid, 500 invalid)\n",
+            file.path()
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("URLs/s") && text.contains("MB/s") && text.contains("ns/URL"),
+        "{text}"
+    );
+    let rows: Vec<&str> = text.lines().skip(2).take(2).collect();
+    assert!(rows[0].trim_start().starts_with("1 "), "{text}");
+    assert!(rows[1].trim_start().starts_with("2 "), "{text}");
+    assert!(text.contains("speed-up on 2 threads: "), "{text}");
+    let out = run(&["bench", "/nonexistent/rapidurl/bench.txt"], b"");
+    assert_eq!(code(&out), 2);
 }

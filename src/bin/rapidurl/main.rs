@@ -1,20 +1,31 @@
 //! `rapidurl`: parse or validate URLs in bulk, one per line, per the WHATWG URL Standard.
 //!
+//! Input is read in blocks of whole lines (4 MiB by default); each block is parsed in
+//! parallel by the library's batch engine (`rapidurl::batch`), its rows are formatted in
+//! parallel, then written in input order before the next block is read: memory stays
+//! bounded by a few blocks whatever the input's size.
+//!
 //! See `rapidurl --help` and `rapidurl <command> --help`.
 #![forbid(unsafe_code)]
 
+mod bench;
 mod input;
 mod output;
+mod progress;
 
-use std::fmt;
+use std::fmt::Write as _;
 use std::io::{self, BufWriter, Write};
+use std::ops::Range;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use rapidurl::batch::UrlColumn;
 use rapidurl::{ParseError, Url};
+use rayon::prelude::*;
 
-use crate::input::{Source, error_column, parse_line};
-use crate::output::{DEFAULT_FIELDS, Field, Format, RowWriter};
+use crate::input::{DEFAULT_BLOCK_BYTES, Mode, Source, error_column};
+use crate::output::{DEFAULT_FIELDS, Field, Format, RowFormat};
+use crate::progress::Progress;
 
 /// Parse URLs in bulk per the WHATWG URL Standard (what a browser's `new URL()` does).
 #[derive(Parser, Debug)]
@@ -22,7 +33,8 @@ use crate::output::{DEFAULT_FIELDS, Field, Format, RowWriter};
 #[command(after_help = "Examples:\n  \
     rapidurl parse urls.txt > urls.tsv\n  \
     cat urls.txt | rapidurl parse --format jsonl --fields href,origin\n  \
-    rapidurl check urls.txt")]
+    rapidurl check urls.txt\n  \
+    rapidurl bench urls.txt")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -37,16 +49,29 @@ enum Command {
     /// Validate one URL per input line; print a summary and exit 1 if any is invalid.
     #[command(after_help = CHECK_AFTER_HELP)]
     Check(CheckArgs),
+    /// Measure parse throughput on a file: URLs/s, MB/s and ns/URL, on one thread and on
+    /// all of them.
+    #[command(after_help = BENCH_AFTER_HELP)]
+    Bench(BenchArgs),
 }
 
 const PARSE_AFTER_HELP: &str = "\
 Input: one URL per line; a trailing \\r is removed; a line that is not valid UTF-8 is
 decoded with U+FFFD for each invalid sequence. An empty line is the input \"\", which
-fails (missing-scheme-non-relative-URL) without --base and is the base itself (without
+fails (missing-scheme-non-relative-URL) without a base and is the base itself (without
 its fragment) with one. Rows are written in input order, one per input line (less the
 skipped ones with --on-error skip). Errors are reported on stderr as FILE:LINE:COL: ERROR,
-where COL is 1 + the error's byte offset in the line (1 when the error has no offset);
+where COL is 1 + the error's byte offset in the URL (1 when the error has no offset);
 standard input is named <stdin>.
+
+With --base-column N the input is tab-separated: column N (counted from 1) holds the
+line's base URL and the URL is column 1 (column 2 when N is 1); other columns are
+ignored and no TSV unescaping is done. An empty or missing base field means --base if
+given, else no base; a base that does not parse makes the line fail (base-URL-invalid).
+
+The input is read, parsed (in parallel, --threads) and written a block of lines at a
+time, so memory stays bounded whatever the input's size. A progress bar is drawn on
+stderr when stderr is a terminal and every input is a regular file.
 
 Exit status: 0 on success (also with bad lines under --on-error mark or skip), 1 when
 --on-error fail stopped at a bad line, 2 on a usage or I/O error.
@@ -55,16 +80,30 @@ Examples:
   rapidurl parse corpora/sample.txt > out.tsv
   rapidurl parse --format jsonl --fields href,origin,hostname urls.txt
   printf '../a?b#c\\n' | rapidurl parse --base https://example.com/x/y --fields href
-  rapidurl parse --on-error fail --format csv a.txt b.txt";
+  printf '../a\\thttps://example.com/x/y\\n' | rapidurl parse --base-column 2 --fields href
+  rapidurl parse --threads 2 --on-error fail --format csv a.txt b.txt";
 
 const CHECK_AFTER_HELP: &str = "\
 Prints the number of lines, valid and invalid URLs, and the first 10 invalid lines as
-FILE:LINE:COL: ERROR — INPUT. Exit status: 0 when every line is a valid URL, 1 when any
-is not, 2 on a usage or I/O error.
+FILE:LINE:COL: ERROR — INPUT. Input is read as `rapidurl parse` reads it (see its help,
+also for --base-column). Exit status: 0 when every line is a valid URL, 1 when any is
+not, 2 on a usage or I/O error.
 
 Examples:
   rapidurl check corpora/sample.txt
-  cat links.txt | rapidurl check --base https://example.com/";
+  cat links.txt | rapidurl check --base https://example.com/
+  rapidurl check --threads 1 a.txt b.txt";
+
+const BENCH_AFTER_HELP: &str = "\
+Reads FILE into memory (one URL per line), then parses all of it repeatedly with the
+batch engine, for at least --time seconds and 3 runs, on 1 thread and on --threads
+threads (default: all cores). Prints, per thread count, the median run as URLs/s,
+MB/s (input bytes, 10^6) and ns/URL, and the speed-up. Output is not formatted or
+written: this is the parser's throughput, not the whole tool's.
+
+Examples:
+  rapidurl bench corpora/sample.txt
+  rapidurl bench --threads 2 --time 3 ../shared/corpora/kasztp.txt";
 
 /// Arguments of `rapidurl parse`.
 #[derive(Args, Debug)]
@@ -110,12 +149,41 @@ struct CheckArgs {
     common: CommonArgs,
 }
 
-/// Arguments shared by the subcommands.
+/// Arguments of `rapidurl bench`.
+#[derive(Args, Debug)]
+struct BenchArgs {
+    /// The file to parse, one URL per line.
+    #[arg(value_name = "FILE")]
+    file: String,
+
+    /// Threads for the multi-threaded measurement (0 or absent: all cores).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+
+    /// Minimum measuring time per thread count, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 1.0)]
+    time: f64,
+}
+
+/// Arguments shared by `parse` and `check`.
 #[derive(Args, Debug)]
 struct CommonArgs {
     /// Resolve every line against this base URL.
     #[arg(long, value_name = "URL")]
     base: Option<String>,
+
+    /// Tab-separated input: column N (from 1) holds each line's base URL; the URL is
+    /// column 1, or 2 when N is 1.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    base_column: Option<u16>,
+
+    /// Worker threads (0 or absent: all cores). Output is the same for any number.
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+
+    /// Bytes of input read and parsed at a time (rounded to whole lines).
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_BLOCK_BYTES, hide = true)]
+    block_bytes: usize,
 }
 
 /// What `parse` does with a line that does not parse.
@@ -148,34 +216,62 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Parse(args) => run_parse(args),
         Command::Check(args) => run_check(args),
+        Command::Bench(args) => bench::run(&args.file, args.threads, args.time)
+            .map_err(|e| Failure::Message(format!("{}: {e}", args.file))),
     };
     match result {
         Ok(code) => code,
         // `rapidurl parse … | head`: the reader went away; that is not an error.
         Err(Failure::Output(err)) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Failure::Output(err)) => {
-            report(format_args!("rapidurl: error writing output: {err}"));
+            report(&format!("rapidurl: error writing output: {err}\n"));
             ExitCode::from(2)
         }
         Err(Failure::Message(msg)) => {
-            report(format_args!("rapidurl: {msg}"));
+            report(&format!("rapidurl: {msg}\n"));
             ExitCode::from(2)
         }
     }
 }
 
-/// Writes one line to stderr, ignoring failure (there is nowhere left to report it).
-fn report(message: fmt::Arguments<'_>) {
-    let mut err = io::stderr().lock();
-    let _ = writeln!(err, "{message}");
+/// Writes to stderr, ignoring failure (there is nowhere left to report it).
+fn report(text: &str) {
+    let _ = io::stderr().lock().write_all(text.as_bytes());
 }
 
-/// Parses the `--base` argument.
-fn parse_base(base: Option<&str>) -> Result<Option<Url>, Failure> {
-    base.map(|b| {
-        Url::parse(b).map_err(|e| Failure::Message(format!("invalid --base URL {b:?}: {e}")))
-    })
-    .transpose()
+/// The number of threads for `--threads N`: N, or all cores for 0 or none.
+fn thread_count(threads: Option<usize>) -> usize {
+    match threads {
+        Some(n) if n > 0 => n,
+        _ => std::thread::available_parallelism().map_or(1, usize::from),
+    }
+}
+
+/// A pool of `threads` worker threads for the batch engine.
+fn pool(threads: usize) -> Result<rayon::ThreadPool, Failure> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Failure::Message(format!("cannot start {threads} threads: {e}")))
+}
+
+impl CommonArgs {
+    /// How lines become URLs; fails on an invalid `--base`.
+    fn mode(&self) -> Result<Mode, Failure> {
+        let base = self
+            .base
+            .as_deref()
+            .map(|b| {
+                Url::parse(b)
+                    .map_err(|e| Failure::Message(format!("invalid --base URL {b:?}: {e}")))
+            })
+            .transpose()?;
+        Ok(Mode {
+            base,
+            base_text: self.base.clone(),
+            base_column: self.base_column.map(|n| usize::from(n) - 1),
+        })
+    }
 }
 
 /// The inputs to read: the files given, or standard input.
@@ -187,67 +283,112 @@ fn input_paths(files: Vec<String>) -> Vec<String> {
     }
 }
 
+/// The total size of the inputs, when every one is a regular file.
+fn total_size(paths: &[String]) -> Option<u64> {
+    paths.iter().map(|p| Source::size(p)).sum()
+}
+
 /// Opens one input, or explains why it cannot be opened.
-fn open(path: &str) -> Result<Source, Failure> {
-    Source::open(path).map_err(|e| Failure::Message(format!("{path}: {e}")))
+fn open(path: &str, block_bytes: usize) -> Result<Source, Failure> {
+    Source::open(path, block_bytes).map_err(|e| Failure::Message(format!("{path}: {e}")))
 }
 
-/// An error reading from `source`.
-fn read_failure(source: &Source, err: io::Error) -> Failure {
-    Failure::Message(format!("{}: read error: {err}", source.name))
+/// The `file:line:col: error` diagnostic of a line that did not parse, with its newline.
+fn diagnostic(out: &mut String, name: &str, line_no: u64, err: &ParseError) {
+    let _ = writeln!(out, "{name}:{line_no}:{}: {err}", error_column(err));
 }
 
-/// The `file:line:col: error` diagnostic of a line that did not parse.
-fn diagnostic(source: &Source, line_no: u64, err: &ParseError) -> String {
-    format!("{}:{}:{}: {}", source.name, line_no, error_column(err), err)
+/// Formats rows `rows` of `column` in parallel into `pieces` (cleared first, reused from
+/// block to block), to be written in order; failed rows get an error row unless
+/// `skip_errors`.
+fn format_rows(
+    format: &RowFormat,
+    column: &UrlColumn,
+    rows: Range<usize>,
+    skip_errors: bool,
+    pieces: &mut Vec<String>,
+) {
+    let count = rayon::current_num_threads() * 4;
+    let step = rows.len().div_ceil(count).max(1024);
+    pieces.resize_with(rows.len().div_ceil(step), String::new);
+    pieces.par_iter_mut().enumerate().for_each(|(k, out)| {
+        out.clear();
+        let start = rows.start + k * step;
+        let end = (start + step).min(rows.end);
+        for row in column.iter().skip(start).take(end - start) {
+            match row {
+                Ok(url) => format.url_row(out, &url),
+                Err(err) if !skip_errors => format.error_row(out, &err),
+                Err(_) => {}
+            }
+        }
+    });
 }
 
 /// `rapidurl parse`.
 fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
-    let base = parse_base(args.common.base.as_deref())?;
-    let stdout = io::stdout().lock();
-    let out = BufWriter::with_capacity(64 * 1024, stdout);
-    let mut rows = RowWriter::new(
-        out,
-        args.format,
-        args.fields,
-        args.on_error == OnError::Mark,
-    );
+    let mode = args.common.mode()?;
+    let pool = pool(thread_count(args.common.threads))?;
+    pool.install(|| parse_inputs(args, &mode))
+}
+
+fn parse_inputs(args: ParseArgs, mode: &Mode) -> Result<ExitCode, Failure> {
+    let format = RowFormat::new(args.format, args.fields, args.on_error == OnError::Mark);
+    let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
     if !args.no_header {
-        rows.header()?;
+        let mut header = String::new();
+        format.header(&mut header);
+        out.write_all(header.as_bytes())?;
     }
-    for path in input_paths(args.files) {
-        let mut source = open(&path)?;
-        let mut line_no = 0u64;
+    let paths = input_paths(args.files);
+    let progress = Progress::new(total_size(&paths));
+    let mut pieces = Vec::new();
+    for path in &paths {
+        let mut source = open(path, args.common.block_bytes)?;
+        let name = source.name.clone();
+        let mut lines_before = 0u64;
         loop {
-            let line = match source.next_line() {
-                Ok(Some(line)) => line,
+            let block = match source.next_block() {
+                Ok(Some(block)) => block,
                 Ok(None) => break,
                 Err(e) => {
-                    rows.flush()?;
-                    return Err(read_failure(&source, e));
+                    out.flush()?;
+                    progress.finish();
+                    return Err(Failure::Message(format!("{name}: read error: {e}")));
                 }
             };
-            line_no += 1;
-            match parse_line(line, base.as_ref()) {
-                Ok(url) => rows.url_row(&url)?,
-                Err(err) => {
-                    match args.on_error {
-                        OnError::Mark => rows.error_row(&err)?,
-                        OnError::Skip => {}
-                        OnError::Fail => {
-                            // Rows before the bad line are written before the report.
-                            rows.flush()?;
-                            report(format_args!("{}", diagnostic(&source, line_no, &err)));
-                            return Ok(ExitCode::FAILURE);
-                        }
-                    }
-                    report(format_args!("{}", diagnostic(&source, line_no, &err)));
-                }
+            let column = mode.parse_block(block);
+            let first_error = match args.on_error {
+                OnError::Fail => column.errors().next(),
+                _ => None,
+            };
+            let end = first_error.map_or(column.len(), |(i, _)| i);
+            let skip = args.on_error == OnError::Skip;
+            format_rows(&format, &column, 0..end, skip, &mut pieces);
+            for piece in &pieces {
+                out.write_all(piece.as_bytes())?;
             }
+            let mut diagnostics = String::new();
+            if let Some((i, err)) = first_error {
+                // Rows before the bad line are written before the report.
+                out.flush()?;
+                progress.finish();
+                diagnostic(&mut diagnostics, &name, lines_before + i as u64 + 1, &err);
+                report(&diagnostics);
+                return Ok(ExitCode::FAILURE);
+            }
+            for (i, err) in column.errors() {
+                diagnostic(&mut diagnostics, &name, lines_before + i as u64 + 1, &err);
+            }
+            if !diagnostics.is_empty() {
+                progress.suspend(|| report(&diagnostics));
+            }
+            lines_before += column.len() as u64;
+            progress.inc(block.len() as u64);
         }
     }
-    rows.flush()?;
+    out.flush()?;
+    progress.finish();
     Ok(ExitCode::SUCCESS)
 }
 
@@ -256,36 +397,55 @@ const CHECK_LISTED: usize = 10;
 
 /// `rapidurl check`.
 fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
-    let base = parse_base(args.common.base.as_deref())?;
+    let mode = args.common.mode()?;
+    let pool = pool(thread_count(args.common.threads))?;
+    pool.install(|| check_inputs(args, &mode))
+}
+
+fn check_inputs(args: CheckArgs, mode: &Mode) -> Result<ExitCode, Failure> {
     let (mut lines, mut invalid) = (0u64, 0u64);
     let mut listed = Vec::with_capacity(CHECK_LISTED);
-    for path in input_paths(args.files) {
-        let mut source = open(&path)?;
+    let paths = input_paths(args.files);
+    let progress = Progress::new(total_size(&paths));
+    for path in &paths {
+        let mut source = open(path, args.common.block_bytes)?;
         let name = source.name.clone();
-        let mut line_no = 0u64;
+        let mut lines_before = 0u64;
         loop {
-            let line = match source.next_line() {
-                Ok(Some(line)) => line,
+            let block = match source.next_block() {
+                Ok(Some(block)) => block,
                 Ok(None) => break,
-                Err(e) => return Err(Failure::Message(format!("{name}: read error: {e}"))),
+                Err(e) => {
+                    progress.finish();
+                    return Err(Failure::Message(format!("{name}: read error: {e}")));
+                }
             };
-            line_no += 1;
-            if let Err(err) = parse_line(line, base.as_ref()) {
-                invalid += 1;
-                if listed.len() < CHECK_LISTED {
-                    let input = String::from_utf8_lossy(line);
-                    listed.push(format!(
-                        "{}:{}:{}: {} \u{2014} {input}",
-                        name,
-                        line_no,
-                        error_column(&err),
-                        err
-                    ));
+            let column = mode.parse_block(block);
+            invalid += column.error_count() as u64;
+            let wanted: Vec<(usize, ParseError)> =
+                column.errors().take(CHECK_LISTED - listed.len()).collect();
+            if !wanted.is_empty() {
+                let mut wanted = wanted.into_iter().peekable();
+                for (i, line) in rapidurl::batch::lines(block).enumerate() {
+                    let Some(&(row, err)) = wanted.peek() else {
+                        break;
+                    };
+                    if i == row {
+                        wanted.next();
+                        listed.push(format!(
+                            "{name}:{}:{}: {err} \u{2014} {line}",
+                            lines_before + i as u64 + 1,
+                            error_column(&err),
+                        ));
+                    }
                 }
             }
+            lines_before += column.len() as u64;
+            progress.inc(block.len() as u64);
         }
-        lines += line_no;
+        lines += lines_before;
     }
+    progress.finish();
     let mut out = BufWriter::new(io::stdout().lock());
     writeln!(out, "lines: {lines}")?;
     writeln!(out, "valid: {}", lines - invalid)?;

@@ -2,10 +2,9 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::io::{self, Write};
 
 use clap::ValueEnum;
-use rapidurl::{ParseError, Url};
+use rapidurl::{ParseError, UrlRef};
 
 /// The output format of `rapidurl parse`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -78,7 +77,7 @@ impl Field {
     }
 
     /// This component of `url`, as the URL API's getter returns it.
-    pub fn value(self, url: &Url) -> Cow<'_, str> {
+    pub fn value<'a>(self, url: &UrlRef<'a>) -> Cow<'a, str> {
         match self {
             Field::Href => Cow::Borrowed(url.href()),
             Field::Origin => Cow::Owned(url.origin()),
@@ -104,121 +103,160 @@ impl fmt::Display for Field {
 /// The name of the extra column (or JSON key) that holds a parse error.
 pub const ERROR_COLUMN: &str = "error";
 
-/// Writes rows in one format to an output.
-pub struct RowWriter<W: Write> {
-    out: W,
+/// How rows are written: a format, its columns, and whether tables get an `error`
+/// column. Rows are appended to a `String`, so that blocks of rows can be formatted in
+/// parallel and written in order.
+#[derive(Clone, Debug)]
+pub struct RowFormat {
     format: Format,
     fields: Vec<Field>,
     error_column: bool,
-    scratch: String,
 }
 
-impl<W: Write> RowWriter<W> {
-    /// A writer of `fields` in `format`; with `error_column`, tables get a last `error`
-    /// column (empty for URLs that parsed).
-    pub fn new(out: W, format: Format, fields: Vec<Field>, error_column: bool) -> Self {
-        RowWriter {
-            out,
+impl RowFormat {
+    /// Rows of `fields` in `format`; with `error_column`, tables get a last `error` column
+    /// (empty for URLs that parsed).
+    pub fn new(format: Format, fields: Vec<Field>, error_column: bool) -> Self {
+        RowFormat {
             format,
             fields,
             error_column,
-            scratch: String::new(),
         }
     }
 
-    /// Writes the header row (nothing for JSON Lines).
-    pub fn header(&mut self) -> io::Result<()> {
+    /// Appends the header row (nothing for JSON Lines).
+    pub fn header(&self, out: &mut String) {
         if self.format == Format::Jsonl {
-            return Ok(());
+            return;
         }
-        let mut names: Vec<&str> = self.fields.iter().map(|f| f.name()).collect();
-        if self.error_column {
-            names.push(ERROR_COLUMN);
-        }
-        self.table_row(names.into_iter())
+        let names = self.fields.iter().map(|f| f.name());
+        let error = self.error_column.then_some(ERROR_COLUMN);
+        self.table_row(out, names.chain(error));
     }
 
-    /// Writes the row of a parsed URL.
-    pub fn url_row(&mut self, url: &Url) -> io::Result<()> {
-        let fields = std::mem::take(&mut self.fields);
-        let values: Vec<Cow<'_, str>> = fields.iter().map(|f| f.value(url)).collect();
-        let result = match self.format {
+    /// Appends the row of a parsed URL.
+    pub fn url_row(&self, out: &mut String, url: &UrlRef<'_>) {
+        // Every field but `origin` is a slice of `href` (the origin of a `blob:` URL is
+        // that of the URL in its path, which may differ): when `href` needs no escaping,
+        // neither do they, and one scan per row replaces one per field.
+        let plain = !self.needs_escaping(url.href());
+        match self.format {
             Format::Jsonl => {
-                let pairs = fields
-                    .iter()
-                    .map(|f| f.name())
-                    .zip(values.iter().map(|v| &**v));
-                self.json_object(pairs)
+                out.push('{');
+                for (i, field) in self.fields.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    // Field names need no escaping.
+                    out.push('"');
+                    out.push_str(field.name());
+                    out.push_str("\":");
+                    let value = field.value(url);
+                    if plain && *field != Field::Origin {
+                        out.push('"');
+                        out.push_str(&value);
+                        out.push('"');
+                    } else {
+                        push_json_string(out, &value);
+                    }
+                }
+                out.push_str("}\n");
             }
             _ => {
-                let error = self.error_column.then_some("");
-                self.table_row(values.iter().map(|v| &**v).chain(error))
+                let (separator, terminator) = self.separators();
+                for (i, field) in self.fields.iter().enumerate() {
+                    if i > 0 {
+                        out.push(separator);
+                    }
+                    let value = field.value(url);
+                    if plain && *field != Field::Origin {
+                        out.push_str(&value);
+                    } else {
+                        self.push_value(out, &value);
+                    }
+                }
+                // The empty `error` column.
+                if self.error_column && !self.fields.is_empty() {
+                    out.push(separator);
+                }
+                out.push_str(terminator);
             }
-        };
-        self.fields = fields;
-        result
+        }
     }
 
-    /// Writes the row of a line that did not parse: empty fields and the error text in the
-    /// `error` column, or, in JSON Lines, an object with only an `error` key.
-    pub fn error_row(&mut self, err: &ParseError) -> io::Result<()> {
+    /// Appends the row of a line that did not parse: empty fields and the error text in
+    /// the `error` column, or, in JSON Lines, an object with only an `error` key.
+    pub fn error_row(&self, out: &mut String, err: &ParseError) {
         let text = err.to_string();
         match self.format {
-            Format::Jsonl => self.json_object(std::iter::once((ERROR_COLUMN, text.as_str()))),
+            Format::Jsonl => {
+                out.push('{');
+                push_json_string(out, ERROR_COLUMN);
+                out.push(':');
+                push_json_string(out, &text);
+                out.push_str("}\n");
+            }
             _ => {
                 let empties = std::iter::repeat_n("", self.fields.len());
-                self.table_row(empties.chain(std::iter::once(text.as_str())))
+                self.table_row(out, empties.chain(std::iter::once(text.as_str())));
             }
         }
     }
 
-    /// Flushes the output.
-    pub fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
+    /// Whether `value` holds a byte this format escapes or quotes.
+    fn needs_escaping(&self, value: &str) -> bool {
+        let b = value.as_bytes();
+        match self.format {
+            Format::Tsv => {
+                memchr::memchr3(b'\t', b'\n', b'\r', b).is_some()
+                    || memchr::memchr(b'\\', b).is_some()
+            }
+            Format::Csv => {
+                memchr::memchr3(b',', b'"', b'\r', b).is_some()
+                    || memchr::memchr(b'\n', b).is_some()
+            }
+            Format::Jsonl => {
+                memchr::memchr2(b'"', b'\\', b).is_some() || b.iter().any(|&c| c < b' ')
+            }
+        }
     }
 
-    fn table_row<'a>(&mut self, values: impl Iterator<Item = &'a str>) -> io::Result<()> {
-        let line = &mut self.scratch;
-        line.clear();
-        let (separator, terminator) = match self.format {
+    fn separators(&self) -> (char, &'static str) {
+        match self.format {
             Format::Csv => (',', "\r\n"),
             _ => ('\t', "\n"),
-        };
-        for (i, value) in values.enumerate() {
-            if i > 0 {
-                line.push(separator);
-            }
-            match self.format {
-                Format::Csv => push_csv(line, value),
-                _ => push_tsv(line, value),
-            }
         }
-        line.push_str(terminator);
-        self.out.write_all(line.as_bytes())
     }
 
-    fn json_object<'a>(
-        &mut self,
-        pairs: impl Iterator<Item = (&'a str, &'a str)>,
-    ) -> io::Result<()> {
-        let line = &mut self.scratch;
-        line.clear();
-        line.push('{');
-        for (i, (key, value)) in pairs.enumerate() {
-            if i > 0 {
-                line.push(',');
-            }
-            push_json_string(line, key);
-            line.push(':');
-            push_json_string(line, value);
+    fn push_value(&self, out: &mut String, value: &str) {
+        match self.format {
+            Format::Csv => push_csv(out, value),
+            _ => push_tsv(out, value),
         }
-        line.push_str("}\n");
-        self.out.write_all(line.as_bytes())
+    }
+
+    fn table_row<'a>(&self, out: &mut String, values: impl Iterator<Item = &'a str>) {
+        let (separator, terminator) = self.separators();
+        for (i, value) in values.enumerate() {
+            if i > 0 {
+                out.push(separator);
+            }
+            self.push_value(out, value);
+        }
+        out.push_str(terminator);
     }
 }
 
 /// Appends `value` with tab, newline, carriage return and backslash escaped.
 pub fn push_tsv(out: &mut String, value: &str) {
+    // URL serializations rarely need escaping: find out with two vectorized scans.
+    let bytes = value.as_bytes();
+    let special = memchr::memchr3(b'\t', b'\n', b'\r', bytes).is_some()
+        || memchr::memchr(b'\\', bytes).is_some();
+    if !special {
+        out.push_str(value);
+        return;
+    }
     for c in value.chars() {
         match c {
             '\t' => out.push_str("\\t"),
@@ -233,7 +271,10 @@ pub fn push_tsv(out: &mut String, value: &str) {
 /// Appends `value` as an RFC 4180 field: in double quotes, with quotes doubled, when it
 /// holds a comma, a double quote, a carriage return or a line feed; as it is otherwise.
 pub fn push_csv(out: &mut String, value: &str) {
-    if value.contains([',', '"', '\r', '\n']) {
+    let bytes = value.as_bytes();
+    let special = memchr::memchr2(b',', b'"', bytes).is_some()
+        || memchr::memchr2(b'\r', b'\n', bytes).is_some();
+    if special {
         out.push('"');
         for c in value.chars() {
             if c == '"' {
@@ -250,6 +291,13 @@ pub fn push_csv(out: &mut String, value: &str) {
 /// Appends `value` as a JSON string literal (RFC 8259).
 pub fn push_json_string(out: &mut String, value: &str) {
     out.push('"');
+    let bytes = value.as_bytes();
+    let special = memchr::memchr2(b'"', b'\\', bytes).is_some() || bytes.iter().any(|&b| b < b' ');
+    if !special {
+        out.push_str(value);
+        out.push('"');
+        return;
+    }
     for c in value.chars() {
         match c {
             '"' => out.push_str("\\\""),

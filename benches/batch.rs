@@ -1,0 +1,145 @@
+//! The batch engine (`rapidurl::batch`) and the command-line tool.
+//!
+//! * `utf8/<corpus>`: validating a whole corpus as UTF-8 at once, `std::str::from_utf8`
+//!   against `simdutf::validate_utf8` (the choice documented on `batch::Lines`).
+//! * `batch_1m`: `parse_lines` and `parse_column` on the corpora's lines repeated to at
+//!   least 1,000,000 URLs, in rayon pools of 1 and 2 threads (the speed-up on 2 cores).
+//! * `kasztp`: the largest corpus through the `rapidurl parse` binary (TSV to /dev/null,
+//!   `--threads 1` and `2`) against a single-threaded loop over `ada_url::Url::parse`.
+//!
+//! Corpora: `RAPIDURL_CORPORA_DIR`, else `../shared/corpora`.
+//!
+//! ```sh
+//! cargo bench --bench batch -- --warm-up-time 1 --measurement-time 3
+//! ```
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+fn corpora_dir() -> PathBuf {
+    std::env::var_os("RAPIDURL_CORPORA_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"))
+}
+
+/// The corpora: (name, path, bytes), sorted by name.
+fn corpora() -> Vec<(String, PathBuf, Vec<u8>)> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(corpora_dir())
+        .map(|dir| {
+            dir.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+                .collect()
+        })
+        .unwrap_or_default();
+    paths.sort();
+    assert!(
+        !paths.is_empty(),
+        "no corpus found: set RAPIDURL_CORPORA_DIR"
+    );
+    paths
+        .into_iter()
+        .map(|p| {
+            let bytes = std::fs::read(&p).expect("read corpus");
+            let name = p
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (name, p, bytes)
+        })
+        .collect()
+}
+
+fn utf8(c: &mut Criterion) {
+    for (name, _, bytes) in corpora() {
+        let mut g = c.benchmark_group(format!("utf8/{name}"));
+        g.throughput(Throughput::Bytes(bytes.len() as u64));
+        g.bench_function("std::str::from_utf8", |b| {
+            b.iter(|| std::str::from_utf8(black_box(&bytes)).is_ok())
+        });
+        g.bench_function("simdutf::validate_utf8", |b| {
+            b.iter(|| simdutf::validate_utf8(black_box(&bytes)))
+        });
+        g.finish();
+    }
+}
+
+/// The corpora's lines, repeated until there are at least `min` of them, newline-joined.
+fn repeated_lines(min: usize) -> Vec<u8> {
+    let mut one = Vec::new();
+    for (_, _, bytes) in corpora() {
+        one.extend_from_slice(&bytes);
+        if one.last().is_some_and(|&b| b != b'\n') {
+            one.push(b'\n');
+        }
+    }
+    let per_copy = memchr::memchr_iter(b'\n', &one).count().max(1);
+    one.repeat(min.div_ceil(per_copy))
+}
+
+fn batch_1m(c: &mut Criterion) {
+    let bytes = repeated_lines(1_000_000);
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut g = c.benchmark_group("batch_1m");
+    g.throughput(Throughput::Elements(lines.len() as u64));
+    g.sample_size(10);
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("thread pool");
+        g.bench_with_input(
+            BenchmarkId::new("parse_lines", threads),
+            &threads,
+            |b, _| b.iter(|| pool.install(|| rapidurl::batch::parse_lines(black_box(&bytes)))),
+        );
+        g.bench_with_input(
+            BenchmarkId::new("parse_column", threads),
+            &threads,
+            |b, _| {
+                b.iter(|| pool.install(|| rapidurl::batch::parse_column(black_box(&lines), None)))
+            },
+        );
+    }
+    g.finish();
+}
+
+fn kasztp(c: &mut Criterion) {
+    let path = corpora_dir().join("kasztp.txt");
+    let bytes = std::fs::read(&path).expect("kasztp.txt");
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let mut g = c.benchmark_group("kasztp");
+    g.throughput(Throughput::Bytes(bytes.len() as u64));
+    g.sample_size(10);
+    g.bench_function("ada_url::Url::parse loop (1 thread)", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            for line in black_box(&text).lines() {
+                if let Ok(url) = ada_url::Url::parse(line, None) {
+                    n += url.href().len();
+                }
+            }
+            n
+        })
+    });
+    for threads in ["1", "2"] {
+        g.bench_function(format!("rapidurl parse (CLI, --threads {threads})"), |b| {
+            b.iter(|| {
+                let status = Command::new(env!("CARGO_BIN_EXE_rapidurl"))
+                    .args(["parse", "--threads", threads])
+                    .arg(&path)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status()
+                    .expect("run rapidurl");
+                assert!(status.success());
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, utf8, batch_1m, kasztp);
+criterion_main!(benches);

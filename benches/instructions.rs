@@ -1,0 +1,119 @@
+//! Instructions per URL (iai-callgrind: callgrind counts instructions, which do not depend
+//! on what else the machine is doing): each benchmark parses a fixed sample of 1,000 lines
+//! (every k-th line) of one corpus; divide the count by 1,000.
+//!
+//! Needs valgrind and `iai-callgrind-runner` of the same version as the `iai-callgrind`
+//! dev-dependency: `scripts/instructions.sh` installs the runner and runs this bench.
+
+use iai_callgrind::{library_benchmark, library_benchmark_group, main};
+use std::hint::black_box;
+use std::path::PathBuf;
+
+/// Lines in each sample.
+const SAMPLE: usize = 1000;
+
+/// Every k-th line of a corpus, `SAMPLE` of them (the whole corpus if it is shorter).
+///
+/// Also warms every parser up (this setup is not counted): each benchmark runs in a fresh
+/// process, and one-time initialization (ada builds its IDNA tables on first use, about
+/// 25 million instructions) would otherwise be charged to the first URL.
+fn load_sample(corpus: &str) -> Vec<String> {
+    for warm in [
+        "https://bücher.example/ä?q#f",
+        "http://[::1]:8/%41",
+        "file:///C:/x",
+    ] {
+        black_box(rapidurl::Url::parse(warm).ok());
+        black_box(ada_url::Url::parse(warm, None).ok());
+        black_box(ada_url::Url::can_parse(warm, None));
+        black_box(url::Url::parse(warm).ok());
+    }
+    let shared = std::env::var_os("RAPIDURL_CORPORA_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"));
+    let own = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora");
+    let path = [
+        shared.join(format!("{corpus}.txt")),
+        own.join(format!("{corpus}.txt")),
+    ]
+    .into_iter()
+    .find(|p| p.is_file())
+    .unwrap_or_else(|| panic!("corpus {corpus} not found"));
+    let text = std::fs::read_to_string(path).expect("UTF-8 corpus");
+    let lines: Vec<&str> = text.lines().collect();
+    let step = (lines.len() / SAMPLE).max(1);
+    lines
+        .iter()
+        .step_by(step)
+        .take(SAMPLE)
+        .map(|l| (*l).to_owned())
+        .collect()
+}
+
+macro_rules! corpus_benches {
+    ($name:ident, |$lines:ident| $body:expr) => {
+        #[library_benchmark]
+        #[benches::corpus(
+                            args = ["kasztp", "userbait", "node_files", "isaacs_files", "sample"],
+                            setup = load_sample
+                        )]
+        fn $name($lines: Vec<String>) -> usize {
+            black_box($body)
+        }
+    };
+}
+
+corpus_benches!(rapidurl_parse_ref, |lines| {
+    let arena = rapidurl::bumpalo::Bump::new();
+    lines
+        .iter()
+        .filter_map(|l| rapidurl::parse_ref(l, &arena).ok())
+        .map(|u| u.href().len())
+        .sum::<usize>()
+});
+
+corpus_benches!(rapidurl_url_parse, |lines| {
+    lines
+        .iter()
+        .filter_map(|l| rapidurl::Url::parse(l).ok())
+        .map(|u| u.href().len())
+        .sum::<usize>()
+});
+
+corpus_benches!(rapidurl_can_parse, |lines| {
+    lines
+        .iter()
+        .filter(|l| rapidurl::can_parse(l, None))
+        .count()
+});
+
+corpus_benches!(ada_url_parse, |lines| {
+    lines
+        .iter()
+        .filter_map(|l| ada_url::Url::parse(l.as_str(), None).ok())
+        .map(|u| u.href().len())
+        .sum::<usize>()
+});
+
+corpus_benches!(ada_can_parse, |lines| {
+    lines
+        .iter()
+        .filter(|l| ada_url::Url::can_parse(l, None))
+        .count()
+});
+
+corpus_benches!(url_url_parse, |lines| {
+    lines
+        .iter()
+        .filter_map(|l| url::Url::parse(l).ok())
+        .map(|u| u.as_str().len())
+        .sum::<usize>()
+});
+
+library_benchmark_group!(
+    name = per_url;
+    benchmarks = rapidurl_parse_ref, rapidurl_url_parse, rapidurl_can_parse, ada_url_parse,
+        ada_can_parse, url_url_parse
+);
+
+main!(library_benchmark_groups = per_url);

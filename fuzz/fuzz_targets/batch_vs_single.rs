@@ -1,0 +1,124 @@
+//! The batch API (`rapidurl::batch`) gives, row for row, what the single-URL API gives.
+//!
+//! The data is a file of lines. The reference splits it itself, the simplest way (at
+//! `\n`, one trailing `\r` removed, a last line without `\n` counts, empty input has no
+//! lines: what the command-line tool and `batch::lines` document) and parses each line
+//! with `Url::parse_bytes` / `Url::parse_with_base`. Checked against it:
+//! `batch::parse_lines`, `parse_lines_with_base`, `parse_all`, `parse_column`,
+//! `parse_pairs` and `batch::lines`.
+//!
+//! The batch functions split their input into chunks of at least 64 KiB, so a small
+//! input is one chunk. When the first byte is odd, the data is repeated to about 300 KiB
+//! so that rows fall on chunk boundaries too (slower, so only half the time).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use rapidurl::{ParseError, Url, UrlRef, batch};
+use rapidurl_fuzz::Snapshot;
+
+const BASE: &str = "https://user:pass@example.org:8080/dir/file.html?q=1#frag";
+
+/// The reference line splitter.
+fn reference_lines(bytes: &[u8]) -> Vec<&[u8]> {
+    if bytes.is_empty() {
+        return Vec::new();
+    }
+    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    body.split(|&b| b == b'\n')
+        .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
+        .collect()
+}
+
+fn same(row: Result<UrlRef<'_>, ParseError>, single: &Result<Url, ParseError>, what: &str) {
+    match (row, single) {
+        (Ok(r), Ok(s)) => assert_eq!(Snapshot::of_ref(&r), Snapshot::of(s), "{what}"),
+        (Err(a), Err(b)) => assert_eq!(a, *b, "{what}"),
+        (r, s) => panic!("{what}: batch gives {r:?}, single gives {s:?}"),
+    }
+}
+
+fn same_owned(row: &Result<Url, ParseError>, single: &Result<Url, ParseError>, what: &str) {
+    match (row, single) {
+        (Ok(r), Ok(s)) => assert_eq!(Snapshot::of(r), Snapshot::of(s), "{what}"),
+        (Err(a), Err(b)) => assert_eq!(a, b, "{what}"),
+        (r, s) => panic!("{what}: batch gives {r:?}, single gives {s:?}"),
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let big;
+    let data = if data.first().is_some_and(|b| b % 2 == 1) && !data.is_empty() {
+        let mut v = Vec::with_capacity(300 * 1024 + data.len());
+        while v.len() < 300 * 1024 {
+            v.extend_from_slice(data);
+            v.push(b'\n');
+        }
+        big = v;
+        &big[..]
+    } else {
+        data
+    };
+    let lines = reference_lines(data);
+    let texts: Vec<String> = lines
+        .iter()
+        .map(|l| String::from_utf8_lossy(l).into_owned())
+        .collect();
+    let strs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let singles: Vec<Result<Url, ParseError>> = lines.iter().map(|l| Url::parse_bytes(l)).collect();
+    let base = Url::parse(BASE).unwrap();
+    let with_base: Vec<Result<Url, ParseError>> = strs
+        .iter()
+        .map(|s| Url::parse_with_base(s, &base))
+        .collect();
+
+    // The line splitter itself.
+    let split: Vec<std::borrow::Cow<'_, str>> = batch::lines(data).collect();
+    assert_eq!(split.len(), strs.len(), "batch::lines count");
+    for (i, (a, b)) in split.iter().zip(&strs).enumerate() {
+        assert_eq!(a, b, "batch::lines line {i}");
+    }
+
+    let column = batch::parse_lines(data);
+    assert_eq!(column.len(), singles.len(), "parse_lines row count");
+    assert_eq!(
+        column.error_count(),
+        singles.iter().filter(|r| r.is_err()).count()
+    );
+    for (i, (row, single)) in column.iter().zip(&singles).enumerate() {
+        same(row, single, &format!("parse_lines row {i} {:?}", strs[i]));
+        assert_eq!(column.is_valid(i), single.is_ok());
+    }
+    for (i, (row, single)) in column.to_vec().iter().zip(&singles).enumerate() {
+        same_owned(row, single, &format!("to_vec row {i}"));
+    }
+
+    let column = batch::parse_lines_with_base(data, Some(&base));
+    assert_eq!(column.len(), with_base.len());
+    for (i, (row, single)) in column.iter().zip(&with_base).enumerate() {
+        same(
+            row,
+            single,
+            &format!("parse_lines_with_base row {i} {:?}", strs[i]),
+        );
+    }
+
+    let all = batch::parse_all(&strs);
+    assert_eq!(all.len(), singles.len());
+    for (i, (row, single)) in all.iter().zip(&singles).enumerate() {
+        same_owned(row, single, &format!("parse_all row {i} {:?}", strs[i]));
+    }
+
+    let column = batch::parse_column(&strs, None);
+    assert_eq!(column.len(), singles.len());
+    for (i, (row, single)) in column.iter().zip(&singles).enumerate() {
+        same(row, single, &format!("parse_column row {i} {:?}", strs[i]));
+    }
+
+    // Every row against the base given as a string (parsed once per run of rows).
+    let pairs: Vec<(&str, Option<&str>)> = strs.iter().map(|s| (*s, Some(BASE))).collect();
+    let column = batch::parse_pairs(&pairs);
+    assert_eq!(column.len(), with_base.len());
+    for (i, (row, single)) in column.iter().zip(&with_base).enumerate() {
+        same(row, single, &format!("parse_pairs row {i} {:?}", strs[i]));
+    }
+});

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Builds the seed corpora fuzz/corpus/<target>/ (git-ignored) from the
+web-platform-tests URL data and the benchmark corpora.
+
+    python3 fuzz/seed.py [TARGET ...]      # default: every target
+
+Where the data is: $RAPIDURL_WPT_DIR (else ../shared/wpt next to the repository) and
+$RAPIDURL_CORPORA_DIR (else ../shared/corpora), as for `cargo test`.
+
+Seeds are named by the SHA-1 of their content, as libFuzzer names the inputs it adds,
+so running this twice (or after a fuzzing run) adds nothing twice. From each benchmark
+corpus a fixed-stride sample is taken (at most PER_CORPUS lines): tens of thousands of
+near-identical log lines cost start-up time and add little coverage.
+"""
+
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+FUZZ = Path(__file__).resolve().parent
+REPO = FUZZ.parent
+WPT = Path(os.environ.get("RAPIDURL_WPT_DIR", REPO.parent / "shared" / "wpt"))
+CORPORA = Path(os.environ.get("RAPIDURL_CORPORA_DIR", REPO.parent / "shared" / "corpora"))
+PER_CORPUS = 1500
+
+TARGETS = [
+    "parse",
+    "parse_with_base",
+    "setters",
+    "search_params",
+    "differential",
+    "fast_vs_slow",
+    "batch_vs_single",
+]
+
+
+def load(name):
+    path = WPT / name
+    if not path.is_file():
+        print(f"seed.py: {path} not found, skipped", file=sys.stderr)
+        return None
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def url_inputs():
+    """Every URL-ish string of the WPT data: inputs, bases, hrefs, setter values."""
+    out, pairs = [], []
+    data = load("urltestdata.json") or []
+    for case in data:
+        if not isinstance(case, dict):
+            continue
+        for key in ("input", "base", "href"):
+            if isinstance(case.get(key), str):
+                out.append(case[key])
+        if isinstance(case.get("base"), str):
+            pairs.append((case["base"], case["input"]))
+    setters = load("setters_tests.json") or {}
+    for key, cases in setters.items():
+        if key == "comment":
+            continue
+        for case in cases:
+            out.append(case["href"])
+            out.append(case["new_value"])
+    for case in load("toascii.json") or []:
+        if isinstance(case, dict) and isinstance(case.get("input"), str):
+            out.append("https://" + case["input"] + "/x")
+            out.append("sc://" + case["input"] + "/x")
+    for case in load("IdnaTestV2.json") or []:
+        if isinstance(case, dict) and isinstance(case.get("input"), str):
+            out.append("http://" + case["input"] + "/")
+    return out, pairs
+
+
+def corpus_lines():
+    out = []
+    if not CORPORA.is_dir():
+        print(f"seed.py: {CORPORA} not found, skipped", file=sys.stderr)
+        return out
+    for path in sorted(CORPORA.glob("*.txt")):
+        lines = path.read_bytes().splitlines()
+        stride = max(1, len(lines) // PER_CORPUS)
+        out.extend(lines[::stride][:PER_CORPUS])
+    return out
+
+
+def form_inputs():
+    out = []
+    for case in load("urlencoded-parser-data.json") or []:
+        if isinstance(case, dict) and isinstance(case.get("input"), str):
+            out.append(case["input"])
+    return out
+
+
+def write(target, seeds):
+    directory = FUZZ / "corpus" / target
+    directory.mkdir(parents=True, exist_ok=True)
+    added = 0
+    for seed in seeds:
+        data = seed if isinstance(seed, bytes) else seed.encode("utf-8", "surrogatepass")
+        path = directory / hashlib.sha1(data).hexdigest()
+        if not path.exists():
+            path.write_bytes(data)
+            added += 1
+    total = sum(1 for _ in directory.iterdir())
+    print(f"{target}: {added} seeds added, {total} in {directory.relative_to(REPO)}")
+
+
+def main():
+    targets = sys.argv[1:] or TARGETS
+    unknown = [t for t in targets if t not in TARGETS]
+    if unknown:
+        sys.exit(f"seed.py: unknown target(s) {unknown}; known: {TARGETS}")
+    urls, pairs = url_inputs()
+    lines = corpus_lines()
+    forms = form_inputs()
+    queries = [u.split("?", 1)[1] for u in urls if "?" in u]
+    for target in targets:
+        if target == "parse_with_base":
+            # `base \n input`, and the bare inputs (against the target's fixed base).
+            seeds = [f"{b}\n{i}" for b, i in pairs] + urls
+        elif target == "search_params":
+            seeds = forms + queries
+        elif target == "batch_vs_single":
+            # Whole files of lines, as the batch API sees them, plus single lines.
+            seeds = urls + lines
+            chunk = 64
+            seeds += [b"\n".join(lines[i : i + chunk]) for i in range(0, len(lines), chunk)]
+            seeds += ["\r\n".join(urls[i : i + chunk]) for i in range(0, len(urls), chunk)]
+        elif target == "setters":
+            # Structured input (`arbitrary`): raw URL text still steers the first field
+            # and gives the mutator setter values to splice in.
+            seeds = urls
+        else:
+            seeds = urls + lines
+        write(target, seeds)
+
+
+if __name__ == "__main__":
+    main()

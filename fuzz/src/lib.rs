@@ -1,0 +1,130 @@
+//! Checks shared by the fuzz targets: what "the same URL" means, and the invariants every
+//! parsed URL must satisfy whichever way it was made.
+//!
+//! The targets stay thin (decode the fuzzer's bytes, call the library, call a check
+//! here), so that every target states its invariant in the same words and a failure
+//! message always shows the input, the two URLs and which getter differs.
+
+use rapidurl::{Components, Url, UrlRef};
+
+/// Every getter of the URL API (§6.1), plus the host kind and the opaque-path flag, as
+/// one comparable value. Two URLs with equal `Snapshot`s are the same URL for every
+/// observer of the public API.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    pub href: String,
+    pub origin: String,
+    pub protocol: String,
+    pub username: String,
+    pub password: String,
+    pub host: String,
+    pub hostname: String,
+    pub port: String,
+    pub pathname: String,
+    pub search: String,
+    pub hash: String,
+    pub components: Components,
+}
+
+impl Snapshot {
+    /// The snapshot of an owned URL.
+    pub fn of(url: &Url) -> Snapshot {
+        Snapshot {
+            href: url.href().to_owned(),
+            origin: url.origin(),
+            protocol: url.protocol().to_owned(),
+            username: url.username().to_owned(),
+            password: url.password().to_owned(),
+            host: url.host().to_owned(),
+            hostname: url.hostname().to_owned(),
+            port: url.port().to_owned(),
+            pathname: url.pathname().to_owned(),
+            search: url.search().to_owned(),
+            hash: url.hash().to_owned(),
+            components: *url.components(),
+        }
+    }
+
+    /// The snapshot of a borrowed view.
+    pub fn of_ref(url: &UrlRef<'_>) -> Snapshot {
+        Snapshot {
+            href: url.href().to_owned(),
+            origin: url.origin(),
+            protocol: url.protocol().to_owned(),
+            username: url.username().to_owned(),
+            password: url.password().to_owned(),
+            host: url.host().to_owned(),
+            hostname: url.hostname().to_owned(),
+            port: url.port().to_owned(),
+            pathname: url.pathname().to_owned(),
+            search: url.search().to_owned(),
+            hash: url.hash().to_owned(),
+            components: *url.components(),
+        }
+    }
+}
+
+/// The URL serializer is meant to be a fixed point of the parser (the URL Standard keeps
+/// "parse(serialize(url)) == url" as a design goal and the web-platform-tests check it):
+/// parsing `href` again must give the same href, the same getters and the same offsets.
+///
+/// `context` is printed on failure (the fuzz input, the setter sequence, ...).
+pub fn assert_fixed_point(url: &Url, context: &dyn std::fmt::Debug) {
+    let again = match Url::parse(url.href()) {
+        Ok(again) => again,
+        Err(e) => panic!(
+            "href {:?} does not parse again ({e}); context: {context:?}",
+            url.href()
+        ),
+    };
+    let (a, b) = (Snapshot::of(url), Snapshot::of(&again));
+    assert_eq!(
+        a, b,
+        "re-parsing href changed the URL; context: {context:?}"
+    );
+    // The getters must also be consistent with the serialization itself.
+    assert_getters_consistent(url, context);
+}
+
+/// The getters must reassemble into `href` (§4.5 URL serializer): protocol, then `//`
+/// and the authority when there is a host, the pathname, search and hash. Only the
+/// parts the getters cannot show (an empty `?` or `#`, the `/.` prefix) are allowed to
+/// differ, and those are checked through `query()` / `fragment()`.
+pub fn assert_getters_consistent(url: &Url, context: &dyn std::fmt::Debug) {
+    let mut rebuilt = String::from(url.protocol());
+    if url.host_kind() != rapidurl::HostKind::None {
+        rebuilt.push_str("//");
+        if url.has_credentials() {
+            rebuilt.push_str(url.username());
+            if !url.password().is_empty() {
+                rebuilt.push(':');
+                rebuilt.push_str(url.password());
+            }
+            rebuilt.push('@');
+        }
+        rebuilt.push_str(url.host());
+    } else if !url.has_opaque_path() && url.pathname().starts_with("//") {
+        rebuilt.push_str("/.");
+    }
+    rebuilt.push_str(url.pathname());
+    if let Some(q) = url.query() {
+        rebuilt.push('?');
+        rebuilt.push_str(q);
+    }
+    if let Some(f) = url.fragment() {
+        rebuilt.push('#');
+        rebuilt.push_str(f);
+    }
+    assert_eq!(
+        rebuilt,
+        url.href(),
+        "getters do not reassemble into href; context: {context:?}"
+    );
+    assert!(url.href().is_ascii(), "href is not ASCII: {:?}", url.href());
+}
+
+/// The fuzzer's bytes as text: the bytes themselves when they are UTF-8, else the
+/// lossy decoding that `Url::parse_bytes` documents (each invalid sequence → U+FFFD).
+pub fn text_of(data: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(data)
+}

@@ -1,0 +1,539 @@
+//! [`UrlColumn`]: many parsed URLs as a few buffers (struct of arrays).
+
+use crate::components::{Components, HostKind, SchemeKind};
+use crate::error::{ErrorKind, ParseError};
+use crate::parser::{self, UrlParts, fast};
+use crate::url::Url;
+use crate::view::UrlRef;
+use encoding_rs::UTF_8;
+
+/// Marks a null query or fragment, and a row too long for 16-bit offsets.
+const NONE16: u16 = u16::MAX;
+
+/// The components of one row, as offsets from the row's start.
+///
+/// 18 bytes a row: a serialization shorter than 65,535 bytes (every real URL) has all its
+/// offsets in 16 bits. Longer rows are flagged [`WIDE`] and their [`Components`] kept in
+/// [`Chunk::wide`].
+#[derive(Clone, Copy, Debug, Default)]
+struct Meta {
+    scheme_end: u16,
+    username_end: u16,
+    host_start: u16,
+    host_end: u16,
+    path_start: u16,
+    query_start: u16,
+    fragment_start: u16,
+    port: u16,
+    /// Bits 0–2 host kind, 3–5 scheme kind, 6 opaque path, 7 port present, 8 wide.
+    flags: u16,
+}
+
+const OPAQUE: u16 = 1 << 6;
+const HAS_PORT: u16 = 1 << 7;
+const WIDE: u16 = 1 << 8;
+
+fn host_kind_code(kind: HostKind) -> u16 {
+    match kind {
+        HostKind::None => 0,
+        HostKind::Empty => 1,
+        HostKind::Domain => 2,
+        HostKind::Ipv4 => 3,
+        HostKind::Ipv6 => 4,
+        HostKind::Opaque => 5,
+    }
+}
+
+fn host_kind_from(code: u16) -> HostKind {
+    match code & 7 {
+        1 => HostKind::Empty,
+        2 => HostKind::Domain,
+        3 => HostKind::Ipv4,
+        4 => HostKind::Ipv6,
+        5 => HostKind::Opaque,
+        _ => HostKind::None,
+    }
+}
+
+fn scheme_kind_code(kind: SchemeKind) -> u16 {
+    match kind {
+        SchemeKind::Http => 0,
+        SchemeKind::Https => 1,
+        SchemeKind::Ws => 2,
+        SchemeKind::Wss => 3,
+        SchemeKind::Ftp => 4,
+        SchemeKind::File => 5,
+        SchemeKind::NotSpecial => 6,
+    }
+}
+
+fn scheme_kind_from(code: u16) -> SchemeKind {
+    match code & 7 {
+        0 => SchemeKind::Http,
+        1 => SchemeKind::Https,
+        2 => SchemeKind::Ws,
+        3 => SchemeKind::Wss,
+        4 => SchemeKind::Ftp,
+        5 => SchemeKind::File,
+        _ => SchemeKind::NotSpecial,
+    }
+}
+
+impl Meta {
+    /// Packs `c`, the components of a serialization of `len` bytes; `None` when an offset
+    /// does not fit in 16 bits.
+    fn pack(c: &Components, len: usize) -> Option<Meta> {
+        if len >= usize::from(NONE16) {
+            return None;
+        }
+        // Every offset is at most `len` < 65,535.
+        let o = |v: u32| v as u16;
+        let flags = host_kind_code(c.host_kind)
+            | scheme_kind_code(c.scheme_kind) << 3
+            | if c.opaque_path { OPAQUE } else { 0 }
+            | if c.port.is_some() { HAS_PORT } else { 0 };
+        Some(Meta {
+            scheme_end: o(c.scheme_end),
+            username_end: o(c.username_end),
+            host_start: o(c.host_start),
+            host_end: o(c.host_end),
+            path_start: o(c.path_start),
+            query_start: c.query_start.map_or(NONE16, o),
+            fragment_start: c.fragment_start.map_or(NONE16, o),
+            port: c.port.unwrap_or(0),
+            flags,
+        })
+    }
+
+    fn unpack(self) -> Components {
+        let some = |v: u16| (v != NONE16).then_some(u32::from(v));
+        let mut c = Components::empty();
+        c.scheme_end = u32::from(self.scheme_end);
+        c.username_end = u32::from(self.username_end);
+        c.host_start = u32::from(self.host_start);
+        c.host_end = u32::from(self.host_end);
+        c.path_start = u32::from(self.path_start);
+        c.query_start = some(self.query_start);
+        c.fragment_start = some(self.fragment_start);
+        c.port = (self.flags & HAS_PORT != 0).then_some(self.port);
+        c.host_kind = host_kind_from(self.flags);
+        c.scheme_kind = scheme_kind_from(self.flags >> 3);
+        c.opaque_path = self.flags & OPAQUE != 0;
+        c
+    }
+}
+
+/// The rows one task built: consecutive rows of the column, in their own buffers.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Chunk {
+    /// The serializations of the valid rows, concatenated (ASCII).
+    data: String,
+    /// Per row, where its serialization ends in `data` (it starts where the previous
+    /// row's ends; a failed row is empty).
+    ends: Vec<u32>,
+    /// Per row, its components relative to the row's start (zeros for a failed row).
+    meta: Vec<Meta>,
+    /// Per row, one bit: set when the row parsed.
+    valid: Vec<u64>,
+    /// The failed rows (index in the chunk, error), in row order.
+    errors: Vec<(u32, ParseError)>,
+    /// The rows flagged [`WIDE`] (index in the chunk, components), in row order.
+    wide: Vec<(u32, Components)>,
+}
+
+impl Chunk {
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn is_valid(&self, r: usize) -> bool {
+        self.valid
+            .get(r / 64)
+            .is_some_and(|w| w & (1 << (r % 64)) != 0)
+    }
+
+    fn start(&self, r: usize) -> usize {
+        match r {
+            0 => 0,
+            _ => self.ends[r - 1] as usize,
+        }
+    }
+
+    fn error(&self, r: usize) -> Option<ParseError> {
+        let r = r as u32;
+        let i = self.errors.binary_search_by_key(&r, |e| e.0).ok()?;
+        Some(self.errors[i].1)
+    }
+
+    fn components(&self, r: usize) -> Components {
+        let meta = self.meta[r];
+        if meta.flags & WIDE == 0 {
+            return meta.unpack();
+        }
+        let r = r as u32;
+        match self.wide.binary_search_by_key(&r, |w| w.0) {
+            Ok(i) => self.wide[i].1,
+            Err(_) => meta.unpack(),
+        }
+    }
+
+    /// Row `r` (which must be valid) as a view.
+    fn view(&self, r: usize) -> UrlRef<'_> {
+        let (start, end) = (self.start(r), self.ends[r] as usize);
+        UrlRef::from_parts(self.data.get(start..end).unwrap_or(""), self.components(r))
+    }
+
+    fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.data.capacity()
+            + self.ends.capacity() * size_of::<u32>()
+            + self.meta.capacity() * size_of::<Meta>()
+            + self.valid.capacity() * size_of::<u64>()
+            + self.errors.capacity() * size_of::<(u32, ParseError)>()
+            + self.wide.capacity() * size_of::<(u32, Components)>()
+    }
+}
+
+/// Builds one [`Chunk`], row by row, into buffers sized up front.
+pub(crate) struct ChunkBuilder {
+    chunk: Chunk,
+}
+
+impl ChunkBuilder {
+    /// A builder for `rows` rows whose serializations take about `bytes` bytes (exactly
+    /// enough for canonical input: its length, plus one per row for an inserted `/`).
+    pub(crate) fn new(rows: usize, bytes: usize) -> ChunkBuilder {
+        ChunkBuilder {
+            chunk: Chunk {
+                data: String::with_capacity(bytes),
+                ends: Vec::with_capacity(rows),
+                meta: Vec::with_capacity(rows),
+                valid: Vec::with_capacity(rows.div_ceil(64)),
+                errors: Vec::new(),
+                wide: Vec::new(),
+            },
+        }
+    }
+
+    /// Parses `input` (against `base`) and appends the row. Canonical input goes through
+    /// the fast path and is copied into the chunk's buffer: no allocation.
+    pub(crate) fn push(&mut self, input: &str, base: Option<UrlParts<'_>>) {
+        if let Some(canonical) = fast::parse_canonical(input) {
+            let len = canonical.len(input);
+            if self.fits(len) {
+                canonical.write(input, &mut self.chunk.data);
+                self.finish_row(len, &canonical.components);
+            } else {
+                self.push_error(ParseError::new(ErrorKind::InputTooLong));
+            }
+            return;
+        }
+        match parser::parse_slow(input, base, UTF_8) {
+            Ok((s, c)) => self.push_parsed(&s, &c),
+            Err(e) => self.push_error(e),
+        }
+    }
+
+    /// Appends a parsed row.
+    pub(crate) fn push_parsed(&mut self, s: &str, c: &Components) {
+        if self.fits(s.len()) {
+            self.chunk.data.push_str(s);
+            self.finish_row(s.len(), c);
+        } else {
+            self.push_error(ParseError::new(ErrorKind::InputTooLong));
+        }
+    }
+
+    /// Whether `len` more bytes keep the chunk's offsets within `u32`.
+    fn fits(&self, len: usize) -> bool {
+        self.chunk.data.len() + len <= u32::MAX as usize
+    }
+
+    /// Records the row whose `len` bytes were just appended.
+    fn finish_row(&mut self, len: usize, c: &Components) {
+        let r = self.chunk.ends.len();
+        let meta = match Meta::pack(c, len) {
+            Some(meta) => meta,
+            None => {
+                self.chunk.wide.push((r as u32, *c));
+                Meta {
+                    flags: WIDE,
+                    ..Meta::default()
+                }
+            }
+        };
+        self.chunk.meta.push(meta);
+        self.chunk.ends.push(self.chunk.data.len() as u32);
+        self.set_bit(r, true);
+    }
+
+    /// Appends a failed row.
+    pub(crate) fn push_error(&mut self, err: ParseError) {
+        let r = self.chunk.ends.len();
+        self.chunk.errors.push((r as u32, err));
+        self.chunk.meta.push(Meta::default());
+        self.chunk.ends.push(self.chunk.data.len() as u32);
+        self.set_bit(r, false);
+    }
+
+    fn set_bit(&mut self, r: usize, valid: bool) {
+        if r % 64 == 0 {
+            self.chunk.valid.push(0);
+        }
+        if valid {
+            if let Some(w) = self.chunk.valid.last_mut() {
+                *w |= 1 << (r % 64);
+            }
+        }
+    }
+
+    pub(crate) fn finish(self) -> Chunk {
+        self.chunk
+    }
+}
+
+/// Many parsed URLs, stored column-wise: the rows of a batch, in input order.
+///
+/// Made by [`parse_column`](super::parse_column), [`parse_lines`](super::parse_lines) and
+/// their variants. Each row is either a URL, read as a borrowed [`UrlRef`] (the same
+/// getters as [`Url`]), or the [`ParseError`] that made it fail.
+///
+/// # Layout
+///
+/// The rows are built in parallel in *chunks* of consecutive rows (a few per worker
+/// thread), and each chunk keeps the buffers it was built in:
+///
+/// * `data`: the serializations of its valid rows, concatenated — one `String`;
+/// * `ends`: per row, a `u32` offset where its serialization ends in `data`;
+/// * `meta`: per row, its [`Components`] as 16-bit offsets relative to the row's start,
+///   plus host kind, scheme kind, opaque-path and port flags (18 bytes; the rare row of
+///   64 KiB or more keeps full components in a side list);
+/// * `valid`: a bitmap, one bit per row;
+/// * `errors`: `(row, ParseError)` for the failed rows only (error kind and offset).
+///
+/// The column is the list of chunks plus the index of each chunk's first row. Chunks are
+/// not copied into one buffer at the end: that copy would double the peak memory and add
+/// a pass over the output, and finding a row's chunk is a binary search over a few dozen
+/// entries. Everything a column holds is allocated per chunk, never per row; for
+/// canonical input the buffers add up to the input's size plus 22 bytes and a bit per
+/// row ([`UrlColumn::heap_bytes`]).
+///
+/// ```
+/// use rapidurl::batch;
+/// let column = batch::parse_column(&["https://example.com/a", "no scheme", "HTTP://B/"], None);
+/// assert_eq!(column.len(), 3);
+/// assert_eq!(column.get(0).unwrap().pathname(), "/a");
+/// assert_eq!(column.error(1).unwrap().name(), "missing-scheme-non-relative-URL");
+/// assert_eq!(column.get(2).unwrap().href(), "http://b/");
+/// let hrefs: Vec<&str> = column.iter().flatten().map(|u| u.href()).collect();
+/// assert_eq!(hrefs, ["https://example.com/a", "http://b/"]);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct UrlColumn {
+    chunks: Vec<Chunk>,
+    /// The index of each chunk's first row.
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl UrlColumn {
+    /// A column of `chunks`, in order.
+    pub(crate) fn from_chunks(chunks: Vec<Chunk>) -> UrlColumn {
+        let mut starts = Vec::with_capacity(chunks.len());
+        let mut len = 0;
+        for chunk in &chunks {
+            starts.push(len);
+            len += chunk.len();
+        }
+        UrlColumn {
+            chunks,
+            starts,
+            len,
+        }
+    }
+
+    /// The number of rows.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the column has no rows.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The chunk holding row `i`, and the row's index in it.
+    fn locate(&self, i: usize) -> Option<(&Chunk, usize)> {
+        if i >= self.len {
+            return None;
+        }
+        let c = self.starts.partition_point(|&s| s <= i).checked_sub(1)?;
+        Some((&self.chunks[c], i - self.starts[c]))
+    }
+
+    /// Row `i` as a URL view, or `None` when the row failed (or `i >= len()`).
+    pub fn get(&self, i: usize) -> Option<UrlRef<'_>> {
+        let (chunk, r) = self.locate(i)?;
+        chunk.is_valid(r).then(|| chunk.view(r))
+    }
+
+    /// Why row `i` failed, or `None` when it parsed (or `i >= len()`).
+    pub fn error(&self, i: usize) -> Option<ParseError> {
+        let (chunk, r) = self.locate(i)?;
+        chunk.error(r)
+    }
+
+    /// Whether row `i` parsed (`false` when `i >= len()`).
+    pub fn is_valid(&self, i: usize) -> bool {
+        self.locate(i).is_some_and(|(chunk, r)| chunk.is_valid(r))
+    }
+
+    /// Row `i`: the URL or the error; `None` when `i >= len()`.
+    pub fn row(&self, i: usize) -> Option<Result<UrlRef<'_>, ParseError>> {
+        let (chunk, r) = self.locate(i)?;
+        Some(row_of(chunk, r))
+    }
+
+    /// The rows in order: each the URL or the error.
+    pub fn iter(&self) -> Iter<'_> {
+        Iter {
+            column: self,
+            chunk: 0,
+            row: 0,
+            index: 0,
+        }
+    }
+
+    /// The number of rows that failed.
+    pub fn error_count(&self) -> usize {
+        self.chunks.iter().map(|c| c.errors.len()).sum()
+    }
+
+    /// The failed rows in order: `(row index, error)`. Costs nothing per valid row.
+    pub fn errors(&self) -> impl Iterator<Item = (usize, ParseError)> + '_ {
+        self.chunks
+            .iter()
+            .zip(&self.starts)
+            .flat_map(|(chunk, &start)| {
+                chunk
+                    .errors
+                    .iter()
+                    .map(move |&(r, e)| (start + r as usize, e))
+            })
+    }
+
+    /// How many chunks the column was built in (each built by one task, with its own
+    /// buffers): what the number of allocations grows with.
+    pub fn chunk_count(&self) -> usize {
+        self.chunks.len()
+    }
+
+    /// The bytes the column's buffers hold (the sum of their capacities): its memory
+    /// footprint, less the fixed-size `UrlColumn` itself.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.chunks.iter().map(Chunk::heap_bytes).sum::<usize>()
+            + self.chunks.capacity() * size_of::<Chunk>()
+            + self.starts.capacity() * size_of::<usize>()
+    }
+
+    /// Copies the rows into owned results, as [`parse_all`](super::parse_all) returns them.
+    pub fn to_vec(&self) -> Vec<Result<Url, ParseError>> {
+        self.iter().map(|row| row.map(|u| u.to_url())).collect()
+    }
+}
+
+fn row_of(chunk: &Chunk, r: usize) -> Result<UrlRef<'_>, ParseError> {
+    if chunk.is_valid(r) {
+        Ok(chunk.view(r))
+    } else {
+        // A failed row always has an error; the fallback is never taken.
+        Err(chunk
+            .error(r)
+            .unwrap_or(ParseError::new(ErrorKind::InputTooLong)))
+    }
+}
+
+/// The rows of a [`UrlColumn`] in order, each the URL or the error (see [`UrlColumn::iter`]).
+#[derive(Clone, Debug)]
+pub struct Iter<'a> {
+    column: &'a UrlColumn,
+    chunk: usize,
+    row: usize,
+    index: usize,
+}
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = Result<UrlRef<'a>, ParseError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let chunk = self.column.chunks.get(self.chunk)?;
+            if self.row < chunk.len() {
+                let r = self.row;
+                self.row += 1;
+                self.index += 1;
+                return Some(row_of(chunk, r));
+            }
+            self.chunk += 1;
+            self.row = 0;
+        }
+    }
+
+    /// Skips whole chunks at a time: `iter().skip(n)` costs O(chunks), not O(n).
+    fn nth(&mut self, mut n: usize) -> Option<Self::Item> {
+        while let Some(chunk) = self.column.chunks.get(self.chunk) {
+            let left = chunk.len() - self.row;
+            if n < left {
+                self.row += n;
+                self.index += n;
+                return self.next();
+            }
+            n -= left;
+            self.index += left;
+            self.chunk += 1;
+            self.row = 0;
+        }
+        None
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.column.len - self.index;
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}
+
+impl std::iter::FusedIterator for Iter<'_> {}
+
+impl<'a> IntoIterator for &'a UrlColumn {
+    type Item = Result<UrlRef<'a>, ParseError>;
+    type IntoIter = Iter<'a>;
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
+
+/// A base URL as a row needs it: parsed once per chunk from its string.
+pub(crate) struct BaseCache<'s> {
+    last: Option<(&'s str, Result<Url, ParseError>)>,
+}
+
+impl<'s> BaseCache<'s> {
+    pub(crate) fn new() -> Self {
+        BaseCache { last: None }
+    }
+
+    /// The parsed `base`, reusing the previous row's when the string is the same.
+    pub(crate) fn get(&mut self, base: &'s str) -> Result<&Url, ParseError> {
+        let stale = self.last.as_ref().is_none_or(|(s, _)| *s != base);
+        if stale {
+            self.last = Some((base, Url::parse(base)));
+        }
+        match &self.last {
+            Some((_, Ok(url))) => Ok(url),
+            _ => Err(ParseError::new(ErrorKind::InvalidBase)),
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! Parsing URLs in bulk, in parallel: many inputs in, a [`UrlColumn`] (or a `Vec`) out,
+//! in input order.
+//!
+//! The work is split into chunks of consecutive inputs — about eight per thread of the
+//! current [rayon] pool, each between 64 KiB and 8 MiB of input — and each chunk is
+//! parsed by one task into buffers of its own ([`UrlColumn`] describes the layout). So:
+//!
+//! * order is kept: chunks are consecutive and collected in order;
+//! * canonical inputs (the common case: already-normalized URLs from logs and crawls)
+//!   are recognized by the fast path and copied into the chunk's buffer, with no
+//!   allocation per row; allocations grow with the number of chunks, not of URLs;
+//! * the number of threads is the rayon pool's: run inside
+//!   [`rayon::ThreadPool::install`] to choose it (the command-line tool's `--threads`).
+//!
+//! Every row's result is exactly what [`Url::parse`] (or [`Url::parse_with_base`]) gives
+//! for the same input.
+//!
+//! ```
+//! use rapidurl::batch;
+//! let column = batch::parse_lines(b"https://example.com/\r\nHTTP://[::1]:80/a/../b\nnope\n");
+//! let rows: Vec<String> = column
+//!     .iter()
+//!     .map(|row| match row {
+//!         Ok(url) => url.href().to_owned(),
+//!         Err(err) => err.name().to_owned(),
+//!     })
+//!     .collect();
+//! assert_eq!(rows, ["https://example.com/", "http://[::1]/b", "missing-scheme-non-relative-URL"]);
+//! ```
+
+mod column;
+mod lines;
+
+pub use self::column::{Iter, UrlColumn};
+pub use self::lines::{Lines, lines};
+
+use self::column::{BaseCache, Chunk, ChunkBuilder};
+use crate::error::ParseError;
+use crate::url::Url;
+use rayon::prelude::*;
+use std::ops::Range;
+
+/// The smallest chunk worth a task of its own, in input bytes.
+const MIN_CHUNK_BYTES: usize = 64 * 1024;
+/// The largest chunk, in input bytes: bounds each chunk's buffers.
+const MAX_CHUNK_BYTES: usize = 8 * 1024 * 1024;
+/// Chunks per thread: enough for work stealing to even out uneven chunks.
+const CHUNKS_PER_THREAD: usize = 8;
+
+/// The input bytes per chunk for `total` bytes of input on the current pool.
+fn chunk_target(total: usize) -> usize {
+    let tasks = rayon::current_num_threads().max(1) * CHUNKS_PER_THREAD;
+    (total / tasks).clamp(MIN_CHUNK_BYTES, MAX_CHUNK_BYTES)
+}
+
+/// Splits rows `0..n` into consecutive ranges of about `chunk_target` bytes,
+/// each row weighing its length plus one (an empty row still costs something).
+fn row_ranges(n: usize, weight: impl Fn(usize) -> usize) -> Vec<Range<usize>> {
+    let total: usize = (0..n).map(|i| weight(i) + 1).sum();
+    let target = chunk_target(total);
+    let mut ranges = Vec::with_capacity(total / target + 1);
+    let (mut start, mut bytes) = (0, 0);
+    for i in 0..n {
+        bytes += weight(i) + 1;
+        if bytes >= target {
+            ranges.push(start..i + 1);
+            start = i + 1;
+            bytes = 0;
+        }
+    }
+    if start < n {
+        ranges.push(start..n);
+    }
+    ranges
+}
+
+/// Parses every input, in parallel, keeping the order: the same results as calling
+/// [`Url::parse`] on each (URL Standard §4.4, no base).
+///
+/// Each result is an owned [`Url`] (one allocation per URL); [`parse_column`] stores the
+/// same results in a few shared buffers instead.
+///
+/// ```
+/// let urls = rapidurl::batch::parse_all(&["https://a.example/x", "bad"]);
+/// assert_eq!(urls[0].as_ref().unwrap().hostname(), "a.example");
+/// assert!(urls[1].is_err());
+/// ```
+pub fn parse_all(inputs: &[&str]) -> Vec<Result<Url, ParseError>> {
+    inputs
+        .par_iter()
+        .with_min_len(256)
+        .map(|s| Url::parse(s))
+        .collect()
+}
+
+/// Parses every input against `base` (when given), in parallel, into a [`UrlColumn`]
+/// whose row `i` is `inputs[i]`'s result: the same as [`Url::parse`] /
+/// [`Url::parse_with_base`] gives.
+///
+/// ```
+/// use rapidurl::{Url, batch};
+/// let base = Url::parse("https://example.com/docs/").unwrap();
+/// let column = batch::parse_column(&["a", "../b?q", "//cdn.example/c"], Some(&base));
+/// let hrefs: Vec<&str> = column.iter().map(|r| r.unwrap().href()).collect();
+/// assert_eq!(hrefs, ["https://example.com/docs/a", "https://example.com/b?q", "https://cdn.example/c"]);
+/// ```
+pub fn parse_column(inputs: &[&str], base: Option<&Url>) -> UrlColumn {
+    let ranges = row_ranges(inputs.len(), |i| inputs[i].len());
+    let chunks: Vec<Chunk> = ranges
+        .into_par_iter()
+        .map(|range| {
+            let rows = &inputs[range];
+            let bytes = rows.iter().map(|s| s.len() + 1).sum();
+            let mut chunk = ChunkBuilder::new(rows.len(), bytes);
+            let base = base.map(Url::parts);
+            for input in rows {
+                chunk.push(input, base);
+            }
+            chunk.finish()
+        })
+        .collect();
+    UrlColumn::from_chunks(chunks)
+}
+
+/// Parses each input against its own base, as `new URL(input, base)` does: `(input,
+/// None)` has no base, and a base that does not parse makes the row fail with
+/// [`ErrorKind::InvalidBase`](crate::ErrorKind::InvalidBase). A base string is parsed
+/// once for a run of rows that share it.
+///
+/// ```
+/// use rapidurl::batch;
+/// let column = batch::parse_pairs(&[
+///     ("../x", Some("http://h/a/b")),
+///     ("../x", Some("http://h/a/b")),
+///     ("y", Some("no base")),
+///     ("sc:z", None),
+/// ]);
+/// assert_eq!(column.get(1).unwrap().href(), "http://h/x");
+/// assert_eq!(column.error(2).unwrap().name(), "base-URL-invalid");
+/// assert_eq!(column.get(3).unwrap().pathname(), "z");
+/// ```
+pub fn parse_pairs(rows: &[(&str, Option<&str>)]) -> UrlColumn {
+    let ranges = row_ranges(rows.len(), |i| rows[i].0.len());
+    let chunks: Vec<Chunk> = ranges
+        .into_par_iter()
+        .map(|range| {
+            let rows = &rows[range];
+            let bytes = rows.iter().map(|(s, _)| s.len() + 1).sum();
+            let mut chunk = ChunkBuilder::new(rows.len(), bytes);
+            let mut bases = BaseCache::new();
+            for &(input, base) in rows {
+                match base.map(|b| bases.get(b)) {
+                    None => chunk.push(input, None),
+                    Some(Ok(base)) => chunk.push(input, Some(base.parts())),
+                    Some(Err(err)) => chunk.push_error(err),
+                }
+            }
+            chunk.finish()
+        })
+        .collect();
+    UrlColumn::from_chunks(chunks)
+}
+
+/// Parses newline-separated raw bytes, one URL per line, in parallel: row `i` is line `i`
+/// as [`lines`] splits and decodes it (`\n` or `\r\n`, a last line without terminator
+/// counts, invalid UTF-8 becomes U+FFFD as with [`Url::parse_bytes`]).
+///
+/// UTF-8 is validated a block of lines at a time, and only a line that is not valid UTF-8 is
+/// copied before parsing.
+///
+/// ```
+/// let column = rapidurl::batch::parse_lines(b"http://a.example/\xFF\nfile:///tmp/x");
+/// assert_eq!(column.get(0).unwrap().pathname(), "/%EF%BF%BD");
+/// assert_eq!(column.get(1).unwrap().pathname(), "/tmp/x");
+/// ```
+pub fn parse_lines(bytes: &[u8]) -> UrlColumn {
+    parse_lines_with_base(bytes, None)
+}
+
+/// [`parse_lines`], resolving every line against `base` when given.
+///
+/// ```
+/// use rapidurl::{Url, batch};
+/// let base = Url::parse("https://example.com/a/b").unwrap();
+/// let column = batch::parse_lines_with_base(b"c\n\n?q\n", Some(&base));
+/// let hrefs: Vec<&str> = column.iter().map(|r| r.unwrap().href()).collect();
+/// assert_eq!(hrefs, ["https://example.com/a/c", "https://example.com/a/b", "https://example.com/a/b?q"]);
+/// ```
+pub fn parse_lines_with_base(bytes: &[u8], base: Option<&Url>) -> UrlColumn {
+    let ranges = lines::line_ranges(bytes, chunk_target(bytes.len()));
+    let chunks: Vec<Chunk> = ranges
+        .into_par_iter()
+        .map(|range| {
+            let block = &bytes[range];
+            // Each line's `\n` leaves room for the `/` a canonical row may gain.
+            let mut chunk = ChunkBuilder::new(lines::count_lines(block), block.len() + 1);
+            let base = base.map(Url::parts);
+            for line in lines(block) {
+                chunk.push(&line, base);
+            }
+            chunk.finish()
+        })
+        .collect();
+    UrlColumn::from_chunks(chunks)
+}

@@ -1,0 +1,94 @@
+//! `rapidurl bench FILE`: the batch engine's parse throughput on a file, on one thread and
+//! on several.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use rapidurl::batch;
+
+/// One thread count's measurement.
+struct Measure {
+    threads: usize,
+    runs: usize,
+    median: Duration,
+}
+
+/// Parses `bytes` on a pool of `threads` threads until `min_time` has passed and at least
+/// three runs are done (after one warm-up run), and keeps the median run.
+fn measure(bytes: &[u8], threads: usize, min_time: Duration) -> io::Result<Measure> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(io::Error::other)?;
+    let mut times = pool.install(|| {
+        std::hint::black_box(batch::parse_lines(bytes).len());
+        let mut times = Vec::new();
+        let start = Instant::now();
+        while times.len() < 3 || start.elapsed() < min_time {
+            let t = Instant::now();
+            let column = batch::parse_lines(std::hint::black_box(bytes));
+            std::hint::black_box(column.len());
+            times.push(t.elapsed());
+            drop(column);
+        }
+        times
+    });
+    times.sort();
+    Ok(Measure {
+        threads,
+        runs: times.len(),
+        median: times[times.len() / 2],
+    })
+}
+
+/// Runs the benchmark and prints the table.
+pub fn run(path: &str, threads: Option<usize>, min_time: f64) -> Result<ExitCode, io::Error> {
+    let bytes = std::fs::read(path)?;
+    let column = batch::parse_lines(&bytes);
+    let (urls, invalid) = (column.len(), column.error_count());
+    drop(column);
+    let many = crate::thread_count(threads);
+    let min_time = Duration::from_secs_f64(min_time.clamp(0.0, 3600.0));
+    let mut counts = vec![1];
+    if many > 1 {
+        counts.push(many);
+    }
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "{path}: {} bytes, {urls} URLs ({} valid, {invalid} invalid)",
+        bytes.len(),
+        urls - invalid
+    )?;
+    writeln!(
+        out,
+        "{:>7} {:>5} {:>13} {:>9} {:>9}",
+        "threads", "runs", "URLs/s", "MB/s", "ns/URL"
+    )?;
+    let mut results = Vec::new();
+    for threads in counts {
+        let m = measure(&bytes, threads, min_time)?;
+        let secs = m.median.as_secs_f64().max(1e-9);
+        writeln!(
+            out,
+            "{:>7} {:>5} {:>13.0} {:>9.1} {:>9.1}",
+            m.threads,
+            m.runs,
+            urls as f64 / secs,
+            bytes.len() as f64 / secs / 1e6,
+            secs * 1e9 / urls.max(1) as f64
+        )?;
+        out.flush()?;
+        results.push(m);
+    }
+    if let [one, many] = results.as_slice() {
+        writeln!(
+            out,
+            "speed-up on {} threads: {:.2}x",
+            many.threads,
+            one.median.as_secs_f64() / many.median.as_secs_f64().max(1e-9)
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

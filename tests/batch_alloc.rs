@@ -1,0 +1,94 @@
+//! Allocation counts of the batch engine, with a counting global allocator (this test
+//! binary only): building a column allocates per chunk, never per URL, for canonical input.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+
+/// Allocations by every thread (the batch engine runs on rayon's workers).
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded to the system allocator unchanged; the counter is an
+// atomic that needs no allocation.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as our caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as our caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as our caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations<T>(f: impl FnOnce() -> T) -> (usize, T) {
+    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    let out = f();
+    (ALLOCATIONS.load(Ordering::SeqCst) - before, out)
+}
+
+/// `n` canonical URLs of the shapes crawl and log data are full of.
+fn canonical(n: usize) -> Vec<String> {
+    (0..n)
+        .map(|i| match i % 5 {
+            0 => format!("https://www.example.com/articles/{i}/index.html"),
+            1 => format!("http://cdn{}.example.net/img/{i}.png?w=640", i % 13),
+            2 => format!("https://shop.example/p/{i}#reviews"),
+            3 => format!("file:///var/log/app/{i}.log"),
+            _ => "https://api.example.org".to_owned(),
+        })
+        .collect()
+}
+
+/// One test, so that no other test of this binary allocates while it counts.
+#[test]
+fn allocations_grow_with_chunks_not_urls() {
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("thread pool");
+        pool.install(|| {
+            // Warm up the pool and once-per-process state.
+            let _ = rapidurl::batch::parse_column(&["https://example.com/"], None);
+            for n in [20_000, 200_000] {
+                let lines = canonical(n);
+                let inputs: Vec<&str> = lines.iter().map(String::as_str).collect();
+                let (count, column) =
+                    allocations(|| rapidurl::batch::parse_column(&inputs, None));
+                assert_eq!(column.len(), n);
+                assert_eq!(column.error_count(), 0);
+                // Per chunk: the data string, the offsets, the components, the bitmap;
+                // per column: the chunk list, its row starts, the chunk plan.
+                let chunks = column.chunk_count();
+                eprintln!("parse_column, {threads} thread(s), {n} URLs: {count} allocations, {chunks} chunks");
+                assert!(
+                    count <= 4 * chunks + 8,
+                    "{threads} thread(s), {n} URLs: {count} allocations for {chunks} chunks"
+                );
+                drop(column);
+
+                let text = lines.join("\n");
+                let (count, column) =
+                    allocations(|| rapidurl::batch::parse_lines(text.as_bytes()));
+                assert_eq!(column.len(), n);
+                let chunks = column.chunk_count();
+                eprintln!("parse_lines, {threads} thread(s), {n} lines: {count} allocations, {chunks} chunks");
+                assert!(
+                    count <= 4 * chunks + 8,
+                    "{threads} thread(s), {n} lines: {count} allocations for {chunks} chunks"
+                );
+            }
+        });
+    }
+}
