@@ -44,18 +44,22 @@ impl<'a> Pieces<'a> {
         }
     }
 
-    /// The URL serializer (§4.5), recording the offsets.
+    /// The length of the serialization, at most 16 bytes over (delimiters, port, `/.`).
+    pub(crate) fn len(&self) -> usize {
+        self.scheme.len()
+            + self.username.len()
+            + self.password.len()
+            + self.host.as_ref().map_or(0, |h| h.0.len())
+            + self.path.len()
+            + self.query.as_ref().map_or(0, |q| q.len())
+            + self.fragment.as_ref().map_or(0, |f| f.len())
+            + 16
+    }
+
+    /// The URL serializer (§4.5), recording the offsets. The caller checks [`Pieces::len`]
+    /// against the `u32` offset limit first.
     pub(crate) fn build(&self) -> (String, Components) {
-        let mut out = String::with_capacity(
-            self.scheme.len()
-                + self.username.len()
-                + self.password.len()
-                + self.host.as_ref().map_or(0, |h| h.0.len())
-                + self.path.len()
-                + self.query.as_ref().map_or(0, |q| q.len())
-                + self.fragment.as_ref().map_or(0, |f| f.len())
-                + 16,
-        );
+        let mut out = String::with_capacity(self.len());
         let mut c = Components::empty();
         out.push_str(&self.scheme);
         c.scheme_end = out.len() as u32;
@@ -114,12 +118,14 @@ impl<'a> Pieces<'a> {
 pub(crate) type Target<'u> = (&'u mut String, &'u mut Components);
 
 /// Takes the URL apart, lets `edit` change the pieces, and writes it again — unless
-/// `edit` returns `false` (the setter's "return" without change).
+/// `edit` returns `false` (the setter's "return" without change), or the new
+/// serialization would be longer than `Components` can address (`u32::MAX` bytes): setters
+/// have no error to return, so such a change is not made.
 fn rewrite(url: Target<'_>, edit: impl FnOnce(&mut Pieces<'_>) -> bool) {
     let (s, c) = url;
     let rebuilt = {
         let mut pieces = Pieces::of(s, c);
-        if !edit(&mut pieces) {
+        if !edit(&mut pieces) || pieces.len() > u32::MAX as usize {
             return;
         }
         pieces.build()
