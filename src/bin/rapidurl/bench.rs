@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 
 use rapidurl::batch;
 
+use crate::Failure;
+
 /// One thread count's measurement.
 struct Measure {
     threads: usize,
@@ -43,13 +45,17 @@ fn measure(bytes: &[u8], threads: usize, min_time: Duration) -> io::Result<Measu
 }
 
 /// Runs the benchmark and prints the table.
-pub fn run(path: &str, threads: Option<usize>, min_time: f64) -> Result<ExitCode, io::Error> {
-    let bytes = std::fs::read(path)?;
+pub fn run(path: &str, threads: Option<usize>, min_time: f64) -> Result<ExitCode, Failure> {
+    let bytes = std::fs::read(path).map_err(|e| Failure::Message(format!("{path}: {e}")))?;
     let column = batch::parse_lines(&bytes);
     let (urls, invalid) = (column.len(), column.error_count());
     drop(column);
     let many = crate::thread_count(threads);
-    let min_time = Duration::from_secs_f64(min_time.clamp(0.0, 3600.0));
+    let min_time = if min_time.is_finite() {
+        Duration::from_secs_f64(min_time.clamp(0.0, 3600.0))
+    } else {
+        Duration::from_secs(1)
+    };
     let mut counts = vec![1];
     if many > 1 {
         counts.push(many);
@@ -68,7 +74,8 @@ pub fn run(path: &str, threads: Option<usize>, min_time: f64) -> Result<ExitCode
     )?;
     let mut results = Vec::new();
     for threads in counts {
-        let m = measure(&bytes, threads, min_time)?;
+        let m = measure(&bytes, threads, min_time)
+            .map_err(|e| Failure::Message(format!("cannot start {threads} threads: {e}")))?;
         let secs = m.median.as_secs_f64().max(1e-9);
         writeln!(
             out,

@@ -13,7 +13,7 @@ pub const STDIN_NAME: &str = "<stdin>";
 
 /// The default size of a block: input is read, parsed and written this much at a time, so
 /// memory stays bounded whatever the input's size.
-pub const DEFAULT_BLOCK_BYTES: usize = 4 * 1024 * 1024;
+pub const DEFAULT_BLOCK_BYTES: u32 = 4 * 1024 * 1024;
 
 /// One input: a file, or standard input when the path is `-`, read in blocks of whole
 /// lines.
@@ -58,7 +58,7 @@ impl Source {
         loop {
             if !self.eof && self.buf.len() < limit {
                 let want = limit - self.buf.len();
-                self.buf.reserve_exact(want);
+                self.buf.try_reserve_exact(want).map_err(io::Error::other)?;
                 let n = (&mut self.reader)
                     .take(want as u64)
                     .read_to_end(&mut self.buf)?;

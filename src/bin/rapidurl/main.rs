@@ -181,9 +181,10 @@ struct CommonArgs {
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
 
-    /// Bytes of input read and parsed at a time (rounded to whole lines).
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_BLOCK_BYTES, hide = true)]
-    block_bytes: usize,
+    /// Bytes of input read and parsed at a time (rounded to whole lines; at most 1 GiB).
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_BLOCK_BYTES, hide = true,
+          value_parser = clap::value_parser!(u32).range(1..=1 << 30))]
+    block_bytes: u32,
 }
 
 /// What `parse` does with a line that does not parse.
@@ -216,8 +217,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Parse(args) => run_parse(args),
         Command::Check(args) => run_check(args),
-        Command::Bench(args) => bench::run(&args.file, args.threads, args.time)
-            .map_err(|e| Failure::Message(format!("{}: {e}", args.file))),
+        Command::Bench(args) => bench::run(&args.file, args.threads, args.time),
     };
     match result {
         Ok(code) => code,
@@ -344,7 +344,7 @@ fn parse_inputs(args: ParseArgs, mode: &Mode) -> Result<ExitCode, Failure> {
     let progress = Progress::new(total_size(&paths));
     let mut pieces = Vec::new();
     for path in &paths {
-        let mut source = open(path, args.common.block_bytes)?;
+        let mut source = open(path, args.common.block_bytes as usize)?;
         let name = source.name.clone();
         let mut lines_before = 0u64;
         loop {
@@ -408,7 +408,7 @@ fn check_inputs(args: CheckArgs, mode: &Mode) -> Result<ExitCode, Failure> {
     let paths = input_paths(args.files);
     let progress = Progress::new(total_size(&paths));
     for path in &paths {
-        let mut source = open(path, args.common.block_bytes)?;
+        let mut source = open(path, args.common.block_bytes as usize)?;
         let name = source.name.clone();
         let mut lines_before = 0u64;
         loop {
