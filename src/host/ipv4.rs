@@ -2,7 +2,7 @@
 //! IPv4 number parser) and §3.6 (the IPv4 serializer).
 //!
 //! The parsers work on bytes and never allocate. Numbers of any length are accepted in
-//! linear time: values are clamped at [`CAP`] (2^32), which is already out of range for
+//! linear time: values are clamped at `CAP` (2^32), which is already out of range for
 //! every part, so no arithmetic can overflow.
 
 use crate::error::{ErrorKind, ParseError};
