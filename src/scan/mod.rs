@@ -127,6 +127,51 @@ pub(crate) const fn is_plain(b: u8) -> bool {
     CLASS[b as usize] != 0
 }
 
+/// Runs a kernel that classifies `W` bytes at a time (16 or 32) over `input`, filling the
+/// 64-bit mask words. Shared by every SIMD kernel: `block` gets `W` bytes and returns the
+/// (special, upper) bits of those bytes, byte `i` in bit `i`.
+///
+/// A block that would run past the end is loaded as the last `W` bytes of the input
+/// instead (overlapping bytes already classified) and its bits shifted into place; an
+/// input shorter than `W` is copied into a zero-filled buffer. Bits past the end are
+/// cleared.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+fn drive<const W: usize>(
+    input: &[u8],
+    special: &mut [u64],
+    upper: &mut [u64],
+    block: impl Fn(&[u8; W]) -> (u32, u32),
+) {
+    let n = input.len();
+    for (w, (s_out, u_out)) in special.iter_mut().zip(upper.iter_mut()).enumerate() {
+        let base = w * 64;
+        let len = (n - base).min(64);
+        let (mut s, mut u) = (0u64, 0u64);
+        let mut off = 0;
+        while off < len {
+            let at = base + off;
+            let (bs, bu) = if let Some(bytes) = input.get(at..at + W) {
+                block(bytes.try_into().unwrap_or(&[0; W]))
+            } else if n >= W {
+                let from = n - W;
+                let (bs, bu) = block(input[from..].try_into().unwrap_or(&[0; W]));
+                (bs >> (at - from), bu >> (at - from))
+            } else {
+                let mut buf = [0u8; W];
+                buf[..n - at].copy_from_slice(&input[at..]);
+                block(&buf)
+            };
+            s |= u64::from(bs) << off;
+            u |= u64::from(bu) << off;
+            off += W;
+        }
+        let valid = if len >= 64 { !0 } else { (1u64 << len) - 1 };
+        *s_out = s & valid;
+        *u_out = u & valid;
+    }
+}
+
 /// The number of 64-bit mask words that an input of `len` bytes needs.
 #[inline]
 pub const fn mask_words(len: usize) -> usize {

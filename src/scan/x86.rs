@@ -1,38 +1,14 @@
 //! x86_64 kernels: SSE2 (part of the x86_64 baseline) and AVX2 (chosen at run time).
 
-use super::{HI_TABLE, LO_TABLE, class};
+use super::{HI_TABLE, LO_TABLE, class, drive};
 use std::arch::x86_64::*;
 
-/// Copies the last, partial block of `input` (from `start`) into a zero-filled buffer so
-/// that a full-width load is in bounds. Zero bytes are *special*; the caller masks the bits
-/// past the end away.
-#[inline(always)]
-fn padded<const N: usize>(input: &[u8], start: usize) -> [u8; N] {
-    let mut buf = [0u8; N];
-    let rest = &input[start..];
-    buf[..rest.len()].copy_from_slice(rest);
-    buf
-}
-
-/// The bits of a 64-byte block that stand for input bytes (`len` of them, ≤ 64).
-#[inline(always)]
-fn valid_bits(len: usize) -> u64 {
-    if len >= 64 { !0 } else { (1u64 << len) - 1 }
-}
-
-// ---- SSE2 ----------------------------------------------------------------------------
-
 /// Classifies 16 bytes with SSE2 compares; returns (special, upper) as 16-bit masks.
-///
-/// # Safety
-///
-/// SSE2 is part of the x86_64 baseline, so the intrinsics are always available; `ptr`
-/// must point to 16 readable bytes.
 #[inline(always)]
-unsafe fn sse2_block(ptr: *const u8) -> (u32, u32) {
-    // SAFETY: the caller guarantees 16 readable bytes; SSE2 is always present on x86_64.
+fn sse2_block(bytes: &[u8; 16]) -> (u32, u32) {
+    // SAFETY: SSE2 is part of the x86_64 baseline; the load reads the 16 bytes of `bytes`.
     unsafe {
-        let v = _mm_loadu_si128(ptr as *const __m128i);
+        let v = _mm_loadu_si128(bytes.as_ptr() as *const __m128i);
         // Signed compares: bytes >= 0x80 are negative and fall outside every ASCII range.
         let in_range = |lo: u8, hi: u8| {
             _mm_and_si128(
@@ -56,52 +32,21 @@ unsafe fn sse2_block(ptr: *const u8) -> (u32, u32) {
 
 /// The SSE2 kernel.
 pub(super) fn classify_sse2(input: &[u8], special: &mut [u64], upper: &mut [u64]) {
-    for (w, (s_out, u_out)) in special.iter_mut().zip(upper.iter_mut()).enumerate() {
-        let base = w * 64;
-        let len = (input.len() - base).min(64);
-        let (mut s, mut u) = (0u64, 0u64);
-        let mut off = 0;
-        while off < len {
-            let at = base + off;
-            let (bs, bu) = if at + 16 <= input.len() {
-                // SAFETY: `at + 16 <= input.len()`, so 16 bytes are readable.
-                unsafe { sse2_block(input.as_ptr().add(at)) }
-            } else if input.len() >= 16 {
-                // The tail: load the last 16 bytes (overlapping what was done) and drop
-                // the bits of the bytes before `at`.
-                let from = input.len() - 16;
-                // SAFETY: `from + 16 == input.len()`, so 16 bytes are readable.
-                let (bs, bu) = unsafe { sse2_block(input.as_ptr().add(from)) };
-                (bs >> (at - from), bu >> (at - from))
-            } else {
-                let buf = padded::<16>(input, at);
-                // SAFETY: `buf` holds 16 bytes.
-                unsafe { sse2_block(buf.as_ptr()) }
-            };
-            s |= (bs as u64) << off;
-            u |= (bu as u64) << off;
-            off += 16;
-        }
-        let valid = valid_bits(len);
-        *s_out = s & valid;
-        *u_out = u & valid;
-    }
+    drive::<16>(input, special, upper, sse2_block);
 }
-
-// ---- AVX2 ----------------------------------------------------------------------------
 
 /// Classifies 32 bytes with two nibble-table look-ups; returns (special, upper).
 ///
 /// # Safety
 ///
-/// The CPU must support AVX2, and `ptr` must point to 32 readable bytes.
+/// The CPU must support AVX2.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn avx2_block(ptr: *const u8) -> (u32, u32) {
-    // SAFETY: the caller guarantees AVX2 and 32 readable bytes; the tables are 16 bytes,
-    // broadcast to both lanes.
+unsafe fn avx2_block(bytes: &[u8; 32]) -> (u32, u32) {
+    // SAFETY: AVX2 is enabled for this function (the caller's contract); the loads read
+    // the 32 bytes of `bytes` and the two 16-byte tables, broadcast to both lanes.
     unsafe {
-        let v = _mm256_loadu_si256(ptr as *const __m256i);
+        let v = _mm256_loadu_si256(bytes.as_ptr() as *const __m256i);
         let lo_t =
             _mm256_broadcastsi128_si256(_mm_loadu_si128(LO_TABLE.as_ptr() as *const __m128i));
         let hi_t =
@@ -125,36 +70,8 @@ unsafe fn avx2_block(ptr: *const u8) -> (u32, u32) {
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 unsafe fn classify_avx2(input: &[u8], special: &mut [u64], upper: &mut [u64]) {
-    for (w, (s_out, u_out)) in special.iter_mut().zip(upper.iter_mut()).enumerate() {
-        let base = w * 64;
-        let len = (input.len() - base).min(64);
-        let (mut s, mut u) = (0u64, 0u64);
-        let mut off = 0;
-        while off < len {
-            let at = base + off;
-            let (bs, bu) = if at + 32 <= input.len() {
-                // SAFETY: 32 bytes are readable from `at`; AVX2 is enabled here.
-                unsafe { avx2_block(input.as_ptr().add(at)) }
-            } else if input.len() >= 32 {
-                // The tail: load the last 32 bytes (overlapping what was done) and drop
-                // the bits of the bytes before `at`.
-                let from = input.len() - 32;
-                // SAFETY: `from + 32 == input.len()`, so 32 bytes are readable; AVX2 is on.
-                let (bs, bu) = unsafe { avx2_block(input.as_ptr().add(from)) };
-                (bs >> (at - from), bu >> (at - from))
-            } else {
-                let buf = padded::<32>(input, at);
-                // SAFETY: `buf` holds 32 bytes; AVX2 is enabled here.
-                unsafe { avx2_block(buf.as_ptr()) }
-            };
-            s |= (bs as u64) << off;
-            u |= (bu as u64) << off;
-            off += 32;
-        }
-        let valid = valid_bits(len);
-        *s_out = s & valid;
-        *u_out = u & valid;
-    }
+    // SAFETY: this function only runs with AVX2 enabled (its own contract).
+    drive::<32>(input, special, upper, |bytes| unsafe { avx2_block(bytes) });
 }
 
 /// The AVX2 kernel behind a safe signature; only ever selected after
