@@ -18,26 +18,11 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-fn corpora_dir() -> PathBuf {
-    std::env::var_os("RAPIDURL_CORPORA_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"))
-}
+mod common;
 
 /// The corpora: (name, path, bytes), sorted by name.
 fn corpora() -> Vec<(String, PathBuf, Vec<u8>)> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(corpora_dir())
-        .map(|dir| {
-            dir.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-                .collect()
-        })
-        .unwrap_or_default();
-    paths.sort();
-    assert!(
-        !paths.is_empty(),
-        "no corpus found: set RAPIDURL_CORPORA_DIR"
-    );
+    let paths = common::corpus_paths(false);
     paths
         .into_iter()
         .map(|p| {
@@ -107,7 +92,7 @@ fn batch_1m(c: &mut Criterion) {
 }
 
 fn kasztp(c: &mut Criterion) {
-    let path = corpora_dir().join("kasztp.txt");
+    let path = common::shared_corpora_dir().join("kasztp.txt");
     let bytes = std::fs::read(&path).expect("kasztp.txt");
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let mut g = c.benchmark_group("kasztp");

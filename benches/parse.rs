@@ -11,26 +11,10 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::PathBuf;
 
+mod common;
+
 fn corpora() -> Vec<(String, Vec<String>)> {
-    let shared = std::env::var_os("RAPIDURL_CORPORA_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"));
-    let own = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora/sample.txt");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&shared)
-        .map(|dir| {
-            dir.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-                .collect()
-        })
-        .unwrap_or_default();
-    paths.sort();
-    if own.is_file() {
-        paths.push(own);
-    }
-    assert!(
-        !paths.is_empty(),
-        "no corpus found: set RAPIDURL_CORPORA_DIR"
-    );
+    let paths = common::corpus_paths(true);
     paths
         .into_iter()
         .map(|p| {

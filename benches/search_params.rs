@@ -12,20 +12,11 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use std::path::PathBuf;
+
+mod common;
 
 fn queries() -> Vec<String> {
-    let shared = std::env::var_os("RAPIDURL_CORPORA_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"));
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&shared)
-        .map(|dir| {
-            dir.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-                .collect()
-        })
-        .unwrap_or_default();
-    paths.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora/sample.txt"));
+    let paths = common::corpus_paths(true);
     let mut out = Vec::new();
     for p in paths {
         let Ok(text) = std::fs::read_to_string(&p) else {

@@ -1,41 +1,14 @@
 //! Allocation counts of the batch engine, with a counting global allocator (this test
 //! binary only): building a column allocates per chunk, never per URL, for canonical input.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-
-/// Allocations by every thread (the batch engine runs on rayon's workers).
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call is forwarded to the system allocator unchanged; the counter is an
-// atomic that needs no allocation.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as our caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as our caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as our caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
 
-fn allocations<T>(f: impl FnOnce() -> T) -> (usize, T) {
-    let before = ALLOCATIONS.load(Ordering::SeqCst);
-    let out = f();
-    (ALLOCATIONS.load(Ordering::SeqCst) - before, out)
-}
+/// The batch engine allocates on rayon's workers: count every thread.
+use counting_alloc::on_all_threads as allocations;
 
 /// `n` canonical URLs of the shapes crawl and log data are full of.
 fn canonical(n: usize) -> Vec<String> {

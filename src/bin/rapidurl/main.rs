@@ -343,28 +343,19 @@ fn parse_inputs(args: ParseArgs, mode: &Mode) -> Result<ExitCode, Failure> {
     let paths = input_paths(args.files);
     let progress = Progress::new(total_size(&paths));
     let mut pieces = Vec::new();
-    for path in &paths {
-        let mut source = open(path, args.common.block_bytes as usize)?;
-        let name = source.name.clone();
-        let mut lines_before = 0u64;
-        loop {
-            let block = match source.next_block() {
-                Ok(Some(block)) => block,
-                Ok(None) => break,
-                Err(e) => {
-                    out.flush()?;
-                    progress.finish();
-                    return Err(Failure::Message(format!("{name}: read error: {e}")));
-                }
-            };
-            let column = mode.parse_block(block);
+    let skip = args.on_error == OnError::Skip;
+    let result = for_each_block(
+        &paths,
+        args.common.block_bytes as usize,
+        mode,
+        &progress,
+        |p| {
             let first_error = match args.on_error {
-                OnError::Fail => column.errors().next(),
+                OnError::Fail => p.column.errors().next(),
                 _ => None,
             };
-            let end = first_error.map_or(column.len(), |(i, _)| i);
-            let skip = args.on_error == OnError::Skip;
-            format_rows(&format, &column, 0..end, skip, &mut pieces);
+            let end = first_error.map_or(p.column.len(), |(i, _)| i);
+            format_rows(&format, &p.column, 0..end, skip, &mut pieces);
             for piece in &pieces {
                 out.write_all(piece.as_bytes())?;
             }
@@ -373,23 +364,80 @@ fn parse_inputs(args: ParseArgs, mode: &Mode) -> Result<ExitCode, Failure> {
                 // Rows before the bad line are written before the report.
                 out.flush()?;
                 progress.finish();
-                diagnostic(&mut diagnostics, &name, lines_before + i as u64 + 1, &err);
+                diagnostic(
+                    &mut diagnostics,
+                    p.name,
+                    p.lines_before + i as u64 + 1,
+                    &err,
+                );
                 report(&diagnostics);
-                return Ok(ExitCode::FAILURE);
+                return Ok(Some(ExitCode::FAILURE));
             }
-            for (i, err) in column.errors() {
-                diagnostic(&mut diagnostics, &name, lines_before + i as u64 + 1, &err);
+            for (i, err) in p.column.errors() {
+                diagnostic(
+                    &mut diagnostics,
+                    p.name,
+                    p.lines_before + i as u64 + 1,
+                    &err,
+                );
             }
             if !diagnostics.is_empty() {
                 progress.suspend(|| report(&diagnostics));
             }
-            lines_before += column.len() as u64;
+            Ok(None)
+        },
+    );
+    out.flush()?;
+    progress.finish();
+    Ok(result?.unwrap_or(ExitCode::SUCCESS))
+}
+
+/// One parsed block of an input.
+struct Parsed<'a> {
+    /// The input's name for diagnostics (`<stdin>` for standard input).
+    name: &'a str,
+    /// Lines of this input before the block.
+    lines_before: u64,
+    /// The block: whole lines.
+    block: &'a [u8],
+    /// The block's lines, parsed.
+    column: UrlColumn,
+}
+
+/// Reads each input in blocks of whole lines, parses each block with the batch engine and
+/// hands it to `each`, which may end the run early with an exit code. Advances the
+/// progress bar; a read error ends the run with a message naming the input.
+fn for_each_block(
+    paths: &[String],
+    block_bytes: usize,
+    mode: &Mode,
+    progress: &Progress,
+    mut each: impl FnMut(&Parsed<'_>) -> Result<Option<ExitCode>, Failure>,
+) -> Result<Option<ExitCode>, Failure> {
+    for path in paths {
+        let mut source = open(path, block_bytes)?;
+        let name = source.name.clone();
+        let mut lines_before = 0u64;
+        loop {
+            let block = match source.next_block() {
+                Ok(Some(block)) => block,
+                Ok(None) => break,
+                Err(e) => return Err(Failure::Message(format!("{name}: read error: {e}"))),
+            };
+            let parsed = Parsed {
+                name: &name,
+                lines_before,
+                block,
+                column: mode.parse_block(block),
+            };
+            if let Some(code) = each(&parsed)? {
+                return Ok(Some(code));
+            }
+            lines_before += parsed.column.len() as u64;
             progress.inc(block.len() as u64);
         }
     }
-    out.flush()?;
-    progress.finish();
-    Ok(ExitCode::SUCCESS)
+    Ok(None)
 }
 
 /// How many invalid lines `check` lists.
@@ -407,45 +455,40 @@ fn check_inputs(args: CheckArgs, mode: &Mode) -> Result<ExitCode, Failure> {
     let mut listed = Vec::with_capacity(CHECK_LISTED);
     let paths = input_paths(args.files);
     let progress = Progress::new(total_size(&paths));
-    for path in &paths {
-        let mut source = open(path, args.common.block_bytes as usize)?;
-        let name = source.name.clone();
-        let mut lines_before = 0u64;
-        loop {
-            let block = match source.next_block() {
-                Ok(Some(block)) => block,
-                Ok(None) => break,
-                Err(e) => {
-                    progress.finish();
-                    return Err(Failure::Message(format!("{name}: read error: {e}")));
-                }
-            };
-            let column = mode.parse_block(block);
-            invalid += column.error_count() as u64;
-            let wanted: Vec<(usize, ParseError)> =
-                column.errors().take(CHECK_LISTED - listed.len()).collect();
-            if !wanted.is_empty() {
-                let mut wanted = wanted.into_iter().peekable();
-                for (i, line) in rapidurl::batch::lines(block).enumerate() {
+    let result = for_each_block(
+        &paths,
+        args.common.block_bytes as usize,
+        mode,
+        &progress,
+        |p| {
+            lines += p.column.len() as u64;
+            invalid += p.column.error_count() as u64;
+            let mut wanted = p
+                .column
+                .errors()
+                .take(CHECK_LISTED - listed.len())
+                .peekable();
+            if wanted.peek().is_some() {
+                for (i, line) in rapidurl::batch::lines(p.block).enumerate() {
                     let Some(&(row, err)) = wanted.peek() else {
                         break;
                     };
                     if i == row {
                         wanted.next();
                         listed.push(format!(
-                            "{name}:{}:{}: {err} \u{2014} {line}",
-                            lines_before + i as u64 + 1,
+                            "{}:{}:{}: {err} \u{2014} {line}",
+                            p.name,
+                            p.lines_before + i as u64 + 1,
                             error_column(&err),
                         ));
                     }
                 }
             }
-            lines_before += column.len() as u64;
-            progress.inc(block.len() as u64);
-        }
-        lines += lines_before;
-    }
+            Ok(None)
+        },
+    );
     progress.finish();
+    result?;
     let mut out = BufWriter::new(io::stdout().lock());
     writeln!(out, "lines: {lines}")?;
     writeln!(out, "valid: {}", lines - invalid)?;
