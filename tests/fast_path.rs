@@ -114,6 +114,10 @@ fn random_mutations() {
         "data:text/plain,hello",
         "https://xn--bcher-kva.example/",
         "http://example.com",
+        "http://user:pa@ss@host.example:8080/x",
+        "https://[::1]:443/",
+        "http://0x7f.1/",
+        "HTTP://192.168.0.1:99999/",
     ];
     let alphabet: Vec<&str> = vec![
         "/",

@@ -402,27 +402,71 @@ pub(crate) fn proven_valid(input: &str) -> bool {
                     .get(end)
                     .is_none_or(|&c| matches!(c, b'/' | b'\\' | b'?' | b'#'))
         }
-        _ => {
-            let Some(authority) = rest.strip_prefix(b"//") else {
-                return false;
-            };
-            let (end, ok) = plain_domain_prefix(authority);
-            if !ok {
-                return false;
-            }
-            match authority.get(end) {
-                None | Some(b'/' | b'\\' | b'?' | b'#') => true,
-                Some(b':') => {
-                    let (digits_end, port) = super::state::scan_port(authority, end + 1);
-                    port <= u32::from(u16::MAX)
-                        && authority
-                            .get(digits_end)
-                            .is_none_or(|&c| matches!(c, b'/' | b'\\' | b'?' | b'#'))
-                }
-                Some(_) => false,
-            }
-        }
+        _ => rest
+            .strip_prefix(b"//")
+            .is_some_and(|authority| valid_special_authority(authority)),
     }
+}
+
+/// Whether the authority at the start of `authority` (after `//`) of a special URL is
+/// proven to parse: any userinfo (it is only percent-encoded), then a host — plain bytes
+/// that make a domain, or an IPv4 address that parses, or an IPv6 address in brackets that
+/// parses — and a port of at most 65535.
+fn valid_special_authority(authority: &[u8]) -> bool {
+    let end = authority
+        .iter()
+        .position(|&c| matches!(c, b'/' | b'\\' | b'?' | b'#'))
+        .unwrap_or(authority.len());
+    let authority = &authority[..end];
+    // The parser removes tabs and newlines first; and more slashes would be skipped.
+    if authority.is_empty()
+        || authority
+            .iter()
+            .any(|&c| matches!(c, b'\t' | b'\n' | b'\r'))
+    {
+        return false;
+    }
+    // The host starts after the last `@`; the userinfo before it cannot fail.
+    let host_and_port = match authority.iter().rposition(|&c| c == b'@') {
+        Some(at) => &authority[at + 1..],
+        None => authority,
+    };
+    let (host_ok, port) = if let Some(v6) = host_and_port.strip_prefix(b"[") {
+        let Some(close) = v6.iter().position(|&c| c == b']') else {
+            return false;
+        };
+        let ok = std::str::from_utf8(&v6[..close])
+            .is_ok_and(|text| crate::host::parse_ipv6(text).is_ok());
+        (ok, &v6[close + 1..])
+    } else {
+        let colon = host_and_port
+            .iter()
+            .position(|&c| c == b':')
+            .unwrap_or(host_and_port.len());
+        (plain_host(&host_and_port[..colon]), &host_and_port[colon..])
+    };
+    host_ok
+        && match port {
+            [] => true,
+            [b':', digits @ ..] => {
+                digits.iter().all(u8::is_ascii_digit)
+                    && super::state::scan_port(digits, 0).1 <= u32::from(u16::MAX)
+            }
+            _ => false,
+        }
+}
+
+/// A non-empty host of plain bytes: a domain after lower-casing (none of them is a forbidden
+/// domain code point), or, when it ends in a number, an IPv4 address that must parse.
+fn plain_host(host: &[u8]) -> bool {
+    if host.is_empty() || !host.iter().all(|&c| scan::CLASS[c as usize] != 0) {
+        return false;
+    }
+    // Plain bytes are ASCII.
+    let Ok(text) = std::str::from_utf8(host) else {
+        return false;
+    };
+    !crate::host::ends_in_a_number(text) || crate::host::parse_ipv4(text).is_ok()
 }
 
 /// The special scheme `scheme` names, in any case (`NotSpecial` for the others).
