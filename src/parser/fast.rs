@@ -402,9 +402,29 @@ pub(crate) fn proven_valid(input: &str) -> bool {
                     .get(end)
                     .is_none_or(|&c| matches!(c, b'/' | b'\\' | b'?' | b'#'))
         }
-        _ => rest
-            .strip_prefix(b"//")
-            .is_some_and(|authority| valid_special_authority(authority)),
+        _ => {
+            let Some(authority) = rest.strip_prefix(b"//") else {
+                return false;
+            };
+            // The common case first, in one pass: a plain domain, then the end of the
+            // authority or a port.
+            let (end, ok) = plain_domain_prefix(authority);
+            if ok {
+                match authority.get(end) {
+                    None | Some(b'/' | b'\\' | b'?' | b'#') => return true,
+                    Some(b':') => {
+                        let (digits_end, port) = super::state::scan_port(authority, end + 1);
+                        return port <= u32::from(u16::MAX)
+                            && authority
+                                .get(digits_end)
+                                .is_none_or(|&c| matches!(c, b'/' | b'\\' | b'?' | b'#'));
+                    }
+                    _ => {}
+                }
+            }
+            // Userinfo, IP addresses.
+            valid_special_authority(authority)
+        }
     }
 }
 
@@ -459,8 +479,12 @@ fn valid_special_authority(authority: &[u8]) -> bool {
 /// A non-empty host of plain bytes: a domain after lower-casing (none of them is a forbidden
 /// domain code point), or, when it ends in a number, an IPv4 address that must parse.
 fn plain_host(host: &[u8]) -> bool {
-    if host.is_empty() || !host.iter().all(|&c| scan::CLASS[c as usize] != 0) {
+    let (end, domain) = plain_domain_prefix(host);
+    if end != host.len() || end == 0 {
         return false;
+    }
+    if domain {
+        return true;
     }
     // Plain bytes are ASCII.
     let Ok(text) = std::str::from_utf8(host) else {
