@@ -394,3 +394,24 @@ impl<'de> serde::Deserialize<'de> for Url {
         deserializer.deserialize_str(Visitor)
     }
 }
+
+#[cfg(all(test, feature = "serde"))]
+mod serde_tests {
+    use super::Url;
+
+    #[test]
+    fn a_url_is_its_href_in_json() {
+        let url = Url::parse("HTTPS://Example.com:443/a/../b?q#f").unwrap();
+        let json = serde_json::to_string(&url).unwrap();
+        assert_eq!(json, "\"https://example.com/b?q#f\"");
+        let back: Url = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, url);
+        assert_eq!(back.components(), url.components());
+    }
+
+    #[test]
+    fn an_invalid_url_is_a_deserialization_error_naming_the_failure() {
+        let err = serde_json::from_str::<Url>("\"http://[::1\"").unwrap_err();
+        assert!(err.to_string().contains("IPv6-unclosed"), "{err}");
+    }
+}
