@@ -46,6 +46,9 @@ fn utf8(c: &mut Criterion) {
         g.bench_function("simdutf::validate_utf8", |b| {
             b.iter(|| simdutf::validate_utf8(black_box(&bytes)))
         });
+        g.bench_function("simdutf8::basic::from_utf8", |b| {
+            b.iter(|| simdutf8::basic::from_utf8(black_box(&bytes)).is_ok())
+        });
         g.finish();
     }
 }

@@ -6,18 +6,17 @@ use std::borrow::Cow;
 /// The lines of newline-separated raw bytes, as [`lines`] makes them.
 ///
 /// UTF-8 is validated a block of whole lines at a time (64 KiB, so that the parser then
-/// reads the lines from cache), not line by line: one call to `std::str::from_utf8`
-/// covers every line of the block, and is also what turns the bytes into `&str` without
-/// `unsafe`.
+/// reads the lines from cache), not line by line: one call covers every line of the
+/// block, and also turns the bytes into `&str` without `unsafe`.
 ///
-/// Why not `simdutf`: `benches/batch.rs` (group `utf8`) measured `simdutf::validate_utf8`
-/// (crate `simdutf` 0.7, which builds here) against `std::str::from_utf8` on the corpora,
-/// whole file at once. simdutf is faster at validating — kasztp.txt 36.3 GiB/s against
-/// 30.8 GiB/s, node_files.txt 35.8 against 21.1, isaacs_files.txt 39.8 against 22.6,
-/// userbait.txt 41.5 against 35.0 — but it only returns a `bool`: getting the `&str` the
-/// parser needs would still take `from_utf8` (or `unsafe`, which this crate forbids), so
-/// using it would add a pass, not replace one. At over 20 GiB/s validation is also well
-/// under 1% of parsing (about 0.5 GB/s a core), so `std::str::from_utf8` is kept.
+/// The validator is `simdutf8` (a pure-Rust port of the simdutf/simdjson UTF-8 algorithm,
+/// the design's choice of technique), falling back to `std::str::from_utf8` only to locate
+/// an invalid sequence. `benches/batch.rs` (group `utf8`) measured, whole corpus at once,
+/// one run on the 2-core machine: kasztp.txt `simdutf8` 54 GiB/s, `std` 30 GiB/s, the C++
+/// `simdutf` crate 68 GiB/s; userbait.txt 63 / 45 / 66; node_files.txt 57 / 45 / 65;
+/// isaacs_files.txt 65 / 31 / 68. The C++ `simdutf` is a little faster still, but only
+/// answers yes or no (getting the `&str` would take a second pass or `unsafe`) and adds a
+/// C++ build to the library; at these speeds validation is well under 1% of parsing.
 #[derive(Clone, Debug)]
 pub struct Lines<'a> {
     /// Validated lines; those from `pos` on are not yet returned.
@@ -94,7 +93,12 @@ impl<'a> Iterator for Lines<'a> {
                 }
             };
             let block = &self.rest[..window];
-            match std::str::from_utf8(block) {
+            let checked = match simdutf8::basic::from_utf8(block) {
+                Ok(valid) => Ok(valid),
+                // Only to find where the invalid sequence is.
+                Err(_) => std::str::from_utf8(block),
+            };
+            match checked {
                 Ok(valid) => {
                     self.set_valid(valid);
                     self.rest = &self.rest[window..];
