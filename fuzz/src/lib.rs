@@ -27,22 +27,10 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    /// The snapshot of an owned URL.
+    /// The snapshot of an owned URL (through its borrowed view: the getters are one
+    /// definition for both types).
     pub fn of(url: &Url) -> Snapshot {
-        Snapshot {
-            href: url.href().to_owned(),
-            origin: url.origin(),
-            protocol: url.protocol().to_owned(),
-            username: url.username().to_owned(),
-            password: url.password().to_owned(),
-            host: url.host().to_owned(),
-            hostname: url.hostname().to_owned(),
-            port: url.port().to_owned(),
-            pathname: url.pathname().to_owned(),
-            search: url.search().to_owned(),
-            hash: url.hash().to_owned(),
-            components: *url.components(),
-        }
+        Snapshot::of_ref(&url.as_ref_view())
     }
 
     /// The snapshot of a borrowed view.
