@@ -19,6 +19,7 @@
 //! A special URL with an empty path (`http://example.com`) is accepted too: the canonical
 //! form adds `/`, so the caller must insert it ([`Canonical::slash_at`]).
 
+use super::state::ends_authority;
 use crate::components::{Components, HostKind, SchemeKind};
 use crate::scan;
 
@@ -192,14 +193,8 @@ pub(crate) fn parse_canonical(input: &str) -> Option<Canonical> {
         if host.is_empty() || m.any_upper(a, p) {
             return None;
         }
-        // A domain that ends in a number is an IPv4 address: leave those to the parser (a
-        // last label starting with a digit covers every such case, and no real TLD).
-        let trimmed = host.strip_suffix(b".").unwrap_or(host);
-        let last = trimmed
-            .iter()
-            .rposition(|&c| c == b'.')
-            .map_or(0, |i| i + 1);
-        if trimmed.get(last).is_none_or(u8::is_ascii_digit) {
+        // A domain that ends in a number is an IPv4 address: leave those to the parser.
+        if !last_label_is_not_numeric(host) {
             return None;
         }
         if kind == SchemeKind::File && host == b"localhost" {
@@ -397,10 +392,7 @@ pub(crate) fn proven_valid(input: &str) -> bool {
                 _ => return true,
             };
             let (end, ok) = plain_domain_prefix(authority);
-            (end == 0 || ok)
-                && authority
-                    .get(end)
-                    .is_none_or(|&c| matches!(c, b'/' | b'\\' | b'?' | b'#'))
+            (end == 0 || ok) && authority.get(end).is_none_or(|&c| ends_authority(c, true))
         }
         _ => {
             let Some(authority) = rest.strip_prefix(b"//") else {
@@ -411,14 +403,9 @@ pub(crate) fn proven_valid(input: &str) -> bool {
             let (end, ok) = plain_domain_prefix(authority);
             if ok {
                 match authority.get(end) {
-                    None | Some(b'/' | b'\\' | b'?' | b'#') => return true,
-                    Some(b':') => {
-                        let (digits_end, port) = super::state::scan_port(authority, end + 1);
-                        return port <= u32::from(u16::MAX)
-                            && authority
-                                .get(digits_end)
-                                .is_none_or(|&c| matches!(c, b'/' | b'\\' | b'?' | b'#'));
-                    }
+                    None => return true,
+                    Some(b':') => return valid_port(&authority[end + 1..]),
+                    Some(&c) if ends_authority(c, true) => return true,
                     _ => {}
                 }
             }
@@ -435,7 +422,7 @@ pub(crate) fn proven_valid(input: &str) -> bool {
 fn valid_special_authority(authority: &[u8]) -> bool {
     let end = authority
         .iter()
-        .position(|&c| matches!(c, b'/' | b'\\' | b'?' | b'#'))
+        .position(|&c| ends_authority(c, true))
         .unwrap_or(authority.len());
     let authority = &authority[..end];
     // The parser removes tabs and newlines first; and more slashes would be skipped.
@@ -468,12 +455,20 @@ fn valid_special_authority(authority: &[u8]) -> bool {
     host_ok
         && match port {
             [] => true,
-            [b':', digits @ ..] => {
-                digits.iter().all(u8::is_ascii_digit)
-                    && super::state::scan_port(digits, 0).1 <= u32::from(u16::MAX)
-            }
+            [b':', after @ ..] => valid_port(after),
             _ => false,
         }
+}
+
+/// Whether `after` (what follows the `:` of a port) is a port of at most 65535 (empty is
+/// fine) followed by the end of the authority: the port state's success (§4.4).
+#[inline]
+fn valid_port(after: &[u8]) -> bool {
+    let (digits_end, port) = super::state::scan_port(after, 0);
+    port <= u32::from(u16::MAX)
+        && after
+            .get(digits_end)
+            .is_none_or(|&c| ends_authority(c, true))
 }
 
 /// A non-empty host of plain bytes: a domain after lower-casing (none of them is a forbidden
@@ -534,12 +529,19 @@ fn plain_domain_prefix(authority: &[u8]) -> (usize, bool) {
         .iter()
         .position(|&c| scan::CLASS[c as usize] == 0)
         .unwrap_or(authority.len());
-    let host = &authority[..end];
-    // The last label, ignoring one trailing dot (scanned from the end: only its bytes).
+    (end, last_label_is_not_numeric(&authority[..end]))
+}
+
+/// Whether `host` has a last label (ignoring one trailing dot) that does not start with an
+/// ASCII digit. Such a domain cannot end in a number (§3.5: a number is digits, or `0x`
+/// and hex digits); one whose last label starts with a digit is left to the parser (no
+/// real top-level domain does). Scans only the last label, from the end.
+#[inline]
+fn last_label_is_not_numeric(host: &[u8]) -> bool {
     let trimmed = host.strip_suffix(b".").unwrap_or(host);
     let last = trimmed
         .iter()
         .rposition(|&c| c == b'.')
         .map_or(0, |i| i + 1);
-    (end, trimmed.get(last).is_some_and(|c| !c.is_ascii_digit()))
+    trimmed.get(last).is_some_and(|c| !c.is_ascii_digit())
 }

@@ -40,7 +40,7 @@ pub(crate) struct Parser<'i, 'b> {
 
 /// Whether `b` ends an authority, host or port: `/`, `?`, `#`, and `\` in special URLs.
 #[inline]
-fn ends_authority(b: u8, special: bool) -> bool {
+pub(crate) fn ends_authority(b: u8, special: bool) -> bool {
     matches!(b, b'/' | b'?' | b'#') || (special && b == b'\\')
 }
 
