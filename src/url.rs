@@ -41,12 +41,12 @@ impl Url {
 
     /// Parses an absolute URL (URL Standard §4.4, with no base).
     pub fn parse(input: &str) -> Result<Url, ParseError> {
-        Self::from_parts(parser::parse(input, None, UTF_8)?)
+        Url::options().parse(input)
     }
 
     /// Parses `input` against `base` (the API URL parser with a base).
     pub fn parse_with_base(input: &str, base: &Url) -> Result<Url, ParseError> {
-        Self::from_parts(parser::parse(input, Some(base.parts()), UTF_8)?)
+        Url::options().base(base).parse(input)
     }
 
     /// Resolves `input` against this URL: `Url::parse_with_base(input, self)`.
@@ -97,13 +97,6 @@ impl Url {
             serialization,
             components,
         }
-    }
-
-    fn from_parts((serialization, components): (String, Components)) -> Result<Url, ParseError> {
-        Ok(Url {
-            serialization,
-            components,
-        })
     }
 
     pub(crate) fn parts(&self) -> UrlParts<'_> {
@@ -251,7 +244,9 @@ impl<'a> ParseOptions<'a> {
     /// Parses `input` with these options.
     pub fn parse(self, input: &str) -> Result<Url, ParseError> {
         let base = self.base.map(Url::parts);
-        Url::from_parts(parser::parse(input, base, self.encoding.output_encoding())?)
+        let (serialization, components) =
+            parser::parse(input, base, self.encoding.output_encoding())?;
+        Ok(Url::from_raw(serialization, components))
     }
 }
 

@@ -63,11 +63,7 @@ impl<'a> UrlRef<'a> {
 /// Parses `input` into a view that borrows `input` itself when it is canonical (no
 /// allocation at all), and otherwise a normalized copy placed in `arena`.
 pub fn parse_ref<'a>(input: &'a str, arena: &'a Bump) -> Result<UrlRef<'a>, ParseError> {
-    if let Some(canonical) = fast::parse_canonical(input) {
-        return Ok(from_canonical(input, canonical, arena));
-    }
-    let (s, c) = parser::parse_slow(input, None, UTF_8)?;
-    Ok(UrlRef::from_parts(arena.alloc_str(&s), c))
+    parse_in(input, None, arena)
 }
 
 /// [`parse_ref`] against a base URL, as a crawler resolves the links of a page: the view
@@ -85,25 +81,33 @@ pub fn parse_ref_with_base<'a>(
     base: &UrlRef<'_>,
     arena: &'a Bump,
 ) -> Result<UrlRef<'a>, ParseError> {
-    if let Some(canonical) = fast::parse_canonical(input) {
-        return Ok(from_canonical(input, canonical, arena));
-    }
-    let (s, c) = parser::parse_slow(input, Some(base.parts()), UTF_8)?;
-    Ok(UrlRef::from_parts(arena.alloc_str(&s), c))
+    parse_in(input, Some(base.parts()), arena)
 }
 
-/// The view of a canonical input: the input itself, or a copy with the `/` of an empty
-/// special path inserted.
-fn from_canonical<'a>(input: &'a str, canonical: fast::Canonical, arena: &'a Bump) -> UrlRef<'a> {
+/// Both of the above: a canonical input is the view itself (or, when the `/` of an empty
+/// special path must be inserted, a copy written straight into the arena); anything else
+/// goes through the state machine and its serialization is moved into the arena.
+fn parse_in<'a>(
+    input: &'a str,
+    base: Option<UrlParts<'_>>,
+    arena: &'a Bump,
+) -> Result<UrlRef<'a>, ParseError> {
+    let Some(canonical) = fast::parse_canonical(input) else {
+        let (s, c) = parser::parse_slow(input, base, UTF_8)?;
+        return Ok(UrlRef::from_parts(arena.alloc_str(&s), c));
+    };
     let s = match canonical.slash_at {
         None => input,
-        Some(_) => {
-            let mut out = String::with_capacity(canonical.len(input));
-            canonical.write(input, &mut out);
-            arena.alloc_str(&out)
+        Some(at) => {
+            let (head, tail) = input.split_at(at as usize);
+            let mut out = bumpalo::collections::String::with_capacity_in(input.len() + 1, arena);
+            out.push_str(head);
+            out.push('/');
+            out.push_str(tail);
+            out.into_bump_str()
         }
     };
-    UrlRef::from_parts(s, canonical.components)
+    Ok(UrlRef::from_parts(s, canonical.components))
 }
 
 impl fmt::Display for UrlRef<'_> {
