@@ -7,7 +7,7 @@
 //! fragments are normalized by one piece of code.
 
 use super::remove_tab_and_newline;
-use super::state::{Parser, scan_port};
+use super::state::{Parser, ends_authority, host_colon, scan_port};
 use crate::components::{Components, HostKind, SchemeKind};
 use crate::host;
 use crate::percent;
@@ -217,7 +217,7 @@ pub(crate) fn set_host(url: Target<'_>, value: &str, hostname_only: bool) {
         // File host state with a state override.
         let end = v
             .iter()
-            .position(|&b| matches!(b, b'/' | b'\\' | b'?' | b'#'))
+            .position(|&b| ends_authority(b, true))
             .unwrap_or(v.len());
         let (mut host, mut kind) = (String::new(), HostKind::Empty);
         if end > 0 {
@@ -233,28 +233,13 @@ pub(crate) fn set_host(url: Target<'_>, value: &str, hostname_only: bool) {
             true
         });
     }
-    // Host state with a state override.
-    let mut inside_brackets = false;
-    let mut end = v.len();
-    for (i, &b) in v.iter().enumerate() {
-        match b {
-            b':' if !inside_brackets => {
-                end = i;
-                break;
-            }
-            b'/' | b'?' | b'#' => {
-                end = i;
-                break;
-            }
-            b'\\' if special => {
-                end = i;
-                break;
-            }
-            b'[' => inside_brackets = true,
-            b']' => inside_brackets = false,
-            _ => {}
-        }
-    }
+    // Host state with a state override: the host runs to the end of the authority or to
+    // a `:` outside brackets.
+    let authority_end = v
+        .iter()
+        .position(|&b| ends_authority(b, special))
+        .unwrap_or(v.len());
+    let end = host_colon(&v[..authority_end]).unwrap_or(authority_end);
     let buffer = &value[..end];
     if v.get(end) == Some(&b':') {
         if buffer.is_empty() || hostname_only {

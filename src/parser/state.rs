@@ -44,6 +44,22 @@ pub(crate) fn ends_authority(b: u8, special: bool) -> bool {
     matches!(b, b'/' | b'?' | b'#') || (special && b == b'\\')
 }
 
+/// The host state's `:` that starts a port: the first one outside `[` … `]` in `authority`
+/// (the bytes up to the end of the authority).
+#[inline]
+pub(crate) fn host_colon(authority: &[u8]) -> Option<usize> {
+    let mut inside_brackets = false;
+    for (i, &c) in authority.iter().enumerate() {
+        match c {
+            b'[' => inside_brackets = true,
+            b']' => inside_brackets = false,
+            b':' if !inside_brackets => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Length of the scheme at the start of `b` when one is there (an ASCII alpha, then
 /// ASCII alphanumerics, `+`, `-` or `.`, then `:`): the scheme start and scheme states.
 #[inline]
@@ -404,20 +420,7 @@ impl<'i, 'b> Parser<'i, 'b> {
 
     /// Host state, up to `end` (the end of the authority).
     fn host_state(&mut self, pos: usize, end: usize) -> Result<(), ParseError> {
-        let b = self.bytes;
-        let mut inside_brackets = false;
-        let mut colon = None;
-        for (i, &c) in b[pos..end].iter().enumerate() {
-            match c {
-                b'[' => inside_brackets = true,
-                b']' => inside_brackets = false,
-                b':' if !inside_brackets => {
-                    colon = Some(pos + i);
-                    break;
-                }
-                _ => {}
-            }
-        }
+        let colon = host_colon(&self.bytes[pos..end]).map(|i| pos + i);
         let host_end = colon.unwrap_or(end);
         if host_end == pos && (colon.is_some() || self.special()) {
             return Err(ParseError::at(ErrorKind::HostMissing, pos));
@@ -529,7 +532,7 @@ impl<'i, 'b> Parser<'i, 'b> {
         let b = self.bytes;
         let end = b[pos..]
             .iter()
-            .position(|&c| matches!(c, b'/' | b'\\' | b'?' | b'#'))
+            .position(|&c| ends_authority(c, true))
             .map_or(b.len(), |i| pos + i);
         if is_windows_drive_letter(&b[pos..end]) {
             // Windows drive letter quirk: the "host" is the path's first segment.
