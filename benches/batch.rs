@@ -1,11 +1,9 @@
-//! The batch engine (`rapidurl::batch`) and the command-line tool.
+//! The batch engine (`rapidurl::batch`); the command-line tool's bench is `cli/benches/tool.rs`.
 //!
 //! * `utf8/<corpus>`: validating a whole corpus as UTF-8 at once, `std::str::from_utf8`
 //!   against `simdutf::validate_utf8` (the choice documented on `batch::Lines`).
 //! * `batch_1m`: `parse_lines` and `parse_column` on the corpora's lines repeated to at
 //!   least 1,000,000 URLs, in rayon pools of 1 and 2 threads (the speed-up on 2 cores).
-//! * `kasztp`: the largest corpus through the `rapidurl parse` binary (TSV to /dev/null,
-//!   `--threads 1` and `2`) against a single-threaded loop over `ada_url::Url::parse`.
 //!
 //! Corpora: `RAPIDURL_CORPORA_DIR`, else `../shared/corpora`.
 //!
@@ -16,7 +14,6 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 mod common;
 
@@ -94,40 +91,5 @@ fn batch_1m(c: &mut Criterion) {
     g.finish();
 }
 
-fn kasztp(c: &mut Criterion) {
-    let path = common::shared_corpora_dir().join("kasztp.txt");
-    let bytes = std::fs::read(&path).expect("kasztp.txt");
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    let mut g = c.benchmark_group("kasztp");
-    g.throughput(Throughput::Bytes(bytes.len() as u64));
-    g.sample_size(10);
-    g.bench_function("ada_url::Url::parse loop (1 thread)", |b| {
-        b.iter(|| {
-            let mut n = 0usize;
-            for line in black_box(&text).lines() {
-                if let Ok(url) = ada_url::Url::parse(line, None) {
-                    n += url.href().len();
-                }
-            }
-            n
-        })
-    });
-    for threads in ["1", "2"] {
-        g.bench_function(format!("rapidurl parse (CLI, --threads {threads})"), |b| {
-            b.iter(|| {
-                let status = Command::new(env!("CARGO_BIN_EXE_rapidurl"))
-                    .args(["parse", "--threads", threads])
-                    .arg(&path)
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::null())
-                    .status()
-                    .expect("run rapidurl");
-                assert!(status.success());
-            })
-        });
-    }
-    g.finish();
-}
-
-criterion_group!(benches, utf8, batch_1m, kasztp);
+criterion_group!(benches, utf8, batch_1m);
 criterion_main!(benches);

@@ -28,6 +28,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "rayon")]
 pub mod batch;
 mod components;
 pub mod encoding;
@@ -42,6 +43,7 @@ pub mod search_params;
 mod url;
 mod view;
 
+#[cfg(feature = "rayon")]
 pub use crate::batch::UrlColumn;
 pub use crate::components::{Components, HostKind, SchemeKind};
 pub use crate::error::{ErrorKind, ParseError};

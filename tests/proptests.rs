@@ -10,7 +10,9 @@
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use rapidurl::__testing::{parse_fast, parse_slow};
-use rapidurl::{Components, ParseError, SearchParams, Url, UrlRef, batch, form};
+#[cfg(feature = "rayon")]
+use rapidurl::batch;
+use rapidurl::{Components, ParseError, SearchParams, Url, UrlRef, form};
 
 /// Cases per property: enough to matter, small enough for CI (all properties together
 /// take a few seconds in a debug build).
@@ -372,6 +374,7 @@ proptest! {
     }
 
     /// fuzz target `batch_vs_single`: batch results equal single results, row for row.
+    #[cfg(feature = "rayon")]
     #[test]
     fn batch_equals_single(
         lines in prop::collection::vec(input(), 0..12),

@@ -2,7 +2,7 @@
 //!
 //! First found wins:
 //! 1. the folder named by the environment variable `RAPIDURL_WPT_DIR`;
-//! 2. `<CARGO_MANIFEST_DIR>/../shared/wpt` (the project's shared data);
+//! 2. `../shared/wpt` beside the workspace (the project's shared data);
 //! 3. the `tests/wpt` folder of the `ada-url` crate (a dev-dependency) in the cargo registry
 //!    under `$CARGO_HOME` or `~/.cargo`.
 //!
@@ -23,7 +23,7 @@ pub fn wpt_file(file: &str) -> PathBuf {
         );
         return path;
     }
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/wpt");
+    let shared = workspace_root().join("../shared/wpt");
     if shared.join(file).is_file() {
         return shared.join(file);
     }
@@ -37,6 +37,16 @@ pub fn wpt_file(file: &str) -> PathBuf {
          or in a folder named by the environment variable RAPIDURL_WPT_DIR.",
         shared.display()
     )
+}
+
+/// The workspace's root folder (the one with `Cargo.lock`), whichever member's tests run.
+pub fn workspace_root() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .find(|dir| dir.join("Cargo.lock").is_file())
+        .unwrap_or(manifest)
+        .to_path_buf()
 }
 
 /// `registry/src/*/ada-url-<version>/tests/wpt` under `$CARGO_HOME` or `~/.cargo`, newest

@@ -7,6 +7,7 @@
 //! return: those cases are left out here, counted and printed, and are covered by
 //! `tests/wpt.rs` through the library.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::io::Write;
