@@ -33,6 +33,7 @@ pub mod batch;
 mod components;
 pub mod encoding;
 mod error;
+pub mod field;
 pub mod form;
 pub mod host;
 mod origin;

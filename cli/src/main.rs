@@ -24,8 +24,9 @@ use rapidurl::{ParseError, Url};
 use rayon::prelude::*;
 
 use crate::input::{DEFAULT_BLOCK_BYTES, Mode, Source, error_column};
-use crate::output::{DEFAULT_FIELDS, Field, Format, RowFormat};
+use crate::output::{Format, RowFormat};
 use crate::progress::Progress;
+use rapidurl::field::Field;
 
 /// Parse URLs in bulk per the WHATWG URL Standard (what a browser's `new URL()` does).
 #[derive(Parser, Debug)]
@@ -116,8 +117,10 @@ struct ParseArgs {
     #[arg(long, value_enum, default_value_t = Format::Tsv)]
     format: Format,
 
-    /// Comma-separated columns (JSON keys), named as the URL API's attributes.
-    #[arg(long, value_enum, value_delimiter = ',', default_values_t = DEFAULT_FIELDS)]
+    /// Comma-separated columns (JSON keys), named as the URL API's attributes: href,
+    /// origin, protocol, username, password, host, hostname, port, pathname, search, hash
+    /// [default: href,protocol,username,password,hostname,port,pathname,search,hash].
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(Field))]
     fields: Vec<Field>,
 
     /// Write a header row (tsv and csv; the default).
@@ -333,7 +336,12 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
 }
 
 fn parse_inputs(args: ParseArgs, mode: &Mode) -> Result<ExitCode, Failure> {
-    let format = RowFormat::new(args.format, args.fields, args.on_error == OnError::Mark);
+    let fields = if args.fields.is_empty() {
+        Field::DEFAULT.to_vec()
+    } else {
+        args.fields
+    };
+    let format = RowFormat::new(args.format, fields, args.on_error == OnError::Mark);
     let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
     if !args.no_header {
         let mut header = String::new();

@@ -1,9 +1,7 @@
 //! Writing rows: TSV, CSV or JSON Lines, one row per input line.
 
-use std::borrow::Cow;
-use std::fmt;
-
 use clap::ValueEnum;
+use rapidurl::field::Field;
 use rapidurl::{ParseError, UrlRef};
 
 /// The output format of `rapidurl parse`.
@@ -16,88 +14,6 @@ pub enum Format {
     Csv,
     /// One JSON object per line, keyed by the URL API's attribute names.
     Jsonl,
-}
-
-/// A URL component that can be written as a column, named as the URL API's attributes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Field {
-    /// The whole serialized URL.
-    Href,
-    /// The serialized origin (`null` for opaque origins).
-    Origin,
-    /// The scheme followed by `:`.
-    Protocol,
-    /// The username.
-    Username,
-    /// The password.
-    Password,
-    /// The host with its port, if any.
-    Host,
-    /// The host without its port.
-    Hostname,
-    /// The port, empty when absent or the scheme's default.
-    Port,
-    /// The path.
-    Pathname,
-    /// The query with its leading `?`, empty when absent or empty.
-    Search,
-    /// The fragment with its leading `#`, empty when absent or empty.
-    Hash,
-}
-
-/// The columns written when `--fields` is not given.
-pub const DEFAULT_FIELDS: [Field; 9] = [
-    Field::Href,
-    Field::Protocol,
-    Field::Username,
-    Field::Password,
-    Field::Hostname,
-    Field::Port,
-    Field::Pathname,
-    Field::Search,
-    Field::Hash,
-];
-
-impl Field {
-    /// The column name: the URL API's attribute name, e.g. `"hostname"`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Field::Href => "href",
-            Field::Origin => "origin",
-            Field::Protocol => "protocol",
-            Field::Username => "username",
-            Field::Password => "password",
-            Field::Host => "host",
-            Field::Hostname => "hostname",
-            Field::Port => "port",
-            Field::Pathname => "pathname",
-            Field::Search => "search",
-            Field::Hash => "hash",
-        }
-    }
-
-    /// This component of `url`, as the URL API's getter returns it.
-    pub fn value<'a>(self, url: &UrlRef<'a>) -> Cow<'a, str> {
-        match self {
-            Field::Href => Cow::Borrowed(url.href()),
-            Field::Origin => Cow::Owned(url.origin()),
-            Field::Protocol => Cow::Borrowed(url.protocol()),
-            Field::Username => Cow::Borrowed(url.username()),
-            Field::Password => Cow::Borrowed(url.password()),
-            Field::Host => Cow::Borrowed(url.host()),
-            Field::Hostname => Cow::Borrowed(url.hostname()),
-            Field::Port => Cow::Borrowed(url.port()),
-            Field::Pathname => Cow::Borrowed(url.pathname()),
-            Field::Search => Cow::Borrowed(url.search()),
-            Field::Hash => Cow::Borrowed(url.hash()),
-        }
-    }
-}
-
-impl fmt::Display for Field {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
 }
 
 /// The name of the extra column (or JSON key) that holds a parse error.
@@ -129,9 +45,9 @@ impl RowFormat {
         if self.format == Format::Jsonl {
             return;
         }
-        let names = self.fields.iter().map(|f| f.name());
+        let names: Vec<_> = self.fields.iter().map(|f| f.name()).collect();
         let error = self.error_column.then_some(ERROR_COLUMN);
-        self.table_row(out, names.chain(error));
+        self.table_row(out, names.iter().map(|n| n.as_ref()).chain(error));
     }
 
     /// Appends the row of a parsed URL.
@@ -149,10 +65,10 @@ impl RowFormat {
                     }
                     // Field names need no escaping.
                     out.push('"');
-                    out.push_str(field.name());
+                    out.push_str(&field.name());
                     out.push_str("\":");
-                    let value = field.value(url);
-                    if plain && *field != Field::Origin {
+                    let value = field.value(url).unwrap_or_default();
+                    if plain && field.is_slice_of_href() {
                         out.push('"');
                         out.push_str(&value);
                         out.push('"');
@@ -168,8 +84,8 @@ impl RowFormat {
                     if i > 0 {
                         out.push(separator);
                     }
-                    let value = field.value(url);
-                    if plain && *field != Field::Origin {
+                    let value = field.value(url).unwrap_or_default();
+                    if plain && field.is_slice_of_href() {
                         out.push_str(&value);
                     } else {
                         self.push_value(out, &value);
