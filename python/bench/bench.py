@@ -1,17 +1,21 @@
-"""Time per URL of rapidurl.parse_column against what Python users parse URL columns with
-today, on one corpus, in one run (docs/performance.md quotes its output).
+"""Time per URL of rapidurl.parse_column against the Rust batch API and what Python users
+parse URL columns with today, on one corpus, in one run (docs/performance.md quotes it).
 
-    python python/bench/bench.py [CORPUS] [--repeat N]
+    python python/bench/bench.py [CORPUS] [--repeat N] [--instructions]
 
 CORPUS defaults to ../shared/corpora/kasztp.txt beside the repository. Every contender
-extracts the host of every line; each is timed `--repeat` times (after one warm-up) and
-the median is reported. The Rust batch API is timed in the same run by the command-line
-tool's `rapidurl bench` (batch::parse_lines, one thread and two), built here if missing.
+extracts the host of every line. Wall clock: each is timed `--repeat` times after one
+warm-up, interleaved round by round (so a burst of load hits every contender alike), and
+the median is reported. `--instructions` also counts instructions per URL under
+callgrind (valgrind), which does not move with the machine's load: each single-threaded
+contender is run once and twice in fresh interpreters and the difference is one run.
 
-Needs: pyarrow, polars, ada-url, tldextract, chdb (python/requirements-bench.txt).
+"Rust batch API" is `rapidurl::batch::parse_lines` over the corpus bytes, called from the
+same extension module (`rapidurl._rapidurl._batch_parse_lines`, GIL released), so both
+sides share the build and the run.
+
+Needs python/requirements-bench.txt (pyarrow, polars, ada-url, tldextract, chdb).
 """
-
-from __future__ import annotations
 
 import argparse
 import os
@@ -23,50 +27,20 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+DEFAULT_CORPUS = REPO.parent / "shared" / "corpora" / "kasztp.txt"
+HOST_RE = r"^[A-Za-z][A-Za-z0-9+.\-]*://(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)"
 
 
-def median_time(fn, repeat):
-    fn()  # warm-up
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
-
-
-def rust_batch(corpus: Path):
-    """ns/URL of the Rust batch API on 1 and 2 threads, from `rapidurl bench`."""
-    exe = REPO / "target" / "release" / "rapidurl"
-    subprocess.run(
-        ["cargo", "build", "--release", "--locked", "-q", "-p", "rapidurl-cli"], cwd=REPO, check=True
-    )
-    out = subprocess.run(
-        [str(exe), "bench", "--threads", "2", "--time", "3", str(corpus)],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    ns = {}
-    for line in out.splitlines():
-        m = re.match(r"\s*(\d+)\s+\d+\s+\d+\s+[\d.]+\s+([\d.]+)\s*$", line)
-        if m:
-            ns[int(m.group(1))] = float(m.group(2))
-    return ns, out
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("corpus", nargs="?", default=str(REPO.parent / "shared" / "corpora" / "kasztp.txt"))
-    ap.add_argument("--repeat", type=int, default=5)
-    args = ap.parse_args()
-    corpus = Path(args.corpus)
-    with open(corpus, "rb") as f:
-        lines = [l.decode("utf-8", "replace") for l in f.read().split(b"\n")]
+def load(corpus):
+    data = Path(corpus).read_bytes()
+    lines = [l.decode("utf-8", "replace") for l in data.split(b"\n")]
     if lines and lines[-1] == "":
         lines.pop()
-    n = len(lines)
+    return data, lines
 
+
+def contenders(data, lines):
+    """name -> (callable, single-threaded?)"""
     import ada_url
     import chdb
     import polars as pl
@@ -77,7 +51,6 @@ def main():
     import rapidurl
 
     arr = pa.array(lines)
-    results = {}
 
     def ada_loop():
         out = []
@@ -97,55 +70,104 @@ def main():
                 out.append(None)
         return out
 
-    # Offline: the snapshot of the Public Suffix List that the package ships.
+    # Offline: the Public Suffix List snapshot the package ships (no download).
     extract = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
-
-    def tld_loop():
-        return [extract(u).fqdn for u in lines]
-
     series = pl.Series("u", lines)
-    host_re = r"^[A-Za-z][A-Za-z0-9+.\-]*://(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)"
-
-    def polars_regex():
-        return series.str.extract(host_re, 1)
-
     chdb_table = pa.table({"u": arr})
 
-    def clickhouse_domain():
-        return chdb.query("SELECT domain(u) FROM Python(chdb_table)", "ArrowTable")
+    def clickhouse():
+        urls = chdb_table  # chdb finds the table by a name in the caller's frame
+        return chdb.query("SELECT domain(u) FROM Python(urls)", "ArrowTable")
 
-    def rapidurl_threads(t):
-        return lambda: rapidurl.parse_column(arr, ["hostname"], threads=t)
+    def rapidurl_loop():
+        out = []
+        for s in lines:
+            u = rapidurl.URL.parse(s)
+            out.append(u.hostname if u is not None else None)
+        return out
 
-    contenders = [
-        ("rapidurl.parse_column(arr, ['hostname'], threads=1)", rapidurl_threads(1)),
-        ("rapidurl.parse_column(arr, ['hostname'], threads=2)", rapidurl_threads(2)),
-        ("rapidurl.URL(u).hostname loop", lambda: [u.hostname if (u := rapidurl.URL.parse(s)) else None for s in lines]),
-        ("ada_url.URL(u).hostname loop", ada_loop),
-        ("urllib.parse.urlsplit(u).hostname loop", urllib_loop),
-        ("tldextract (offline snapshot) loop", tld_loop),
-        ("Polars regex str.extract", polars_regex),
-        ("ClickHouse domain() via chdb", clickhouse_domain),
-    ]
-    rust_ns, rust_out = rust_batch(corpus)
-    for name, fn in contenders:
-        results[name] = median_time(fn, args.repeat) / n * 1e9
-    rust_ns_after, _ = rust_batch(corpus)
+    batch = rapidurl._rapidurl._batch_parse_lines
+    return {
+        "rapidurl.parse_column(arr, ['hostname'], threads=1)": (
+            lambda: rapidurl.parse_column(arr, ["hostname"], threads=1), True),
+        "rapidurl.parse_column(arr, ['hostname'], threads=2)": (
+            lambda: rapidurl.parse_column(arr, ["hostname"], threads=2), False),
+        "Rust batch API, 1 thread": (lambda: batch(data, threads=1), True),
+        "Rust batch API, 2 threads": (lambda: batch(data, threads=2), False),
+        "rapidurl.URL.parse(u).hostname loop": (rapidurl_loop, True),
+        "ada_url.URL(u).hostname loop": (ada_loop, True),
+        "urllib.parse.urlsplit(u).hostname loop": (urllib_loop, True),
+        "tldextract (offline snapshot) loop": (lambda: [extract(u).fqdn for u in lines], True),
+        "Polars regex str.extract": (lambda: series.str.extract(HOST_RE, 1), False),
+        "ClickHouse domain() via chdb": (clickhouse, False),
+    }
 
-    print(f"corpus: {corpus.name}, {n} URLs; median of {args.repeat} runs; {os.cpu_count()} cores (shared machine)")
-    print(rust_out.rstrip())
-    print(f"{'contender':<55} {'ns/URL':>10} {'vs threads=1':>13}")
-    base = results["rapidurl.parse_column(arr, ['hostname'], threads=1)"]
-    for name, ns in results.items():
-        print(f"{name:<55} {ns:>10.1f} {ns / base:>12.1f}x")
-    rust1 = statistics.median([rust_ns.get(1, float("nan")), rust_ns_after.get(1, float("nan"))])
-    rust2 = statistics.median([rust_ns.get(2, float("nan")), rust_ns_after.get(2, float("nan"))])
-    print(f"Rust batch API (rapidurl bench, before/after mean) 1 thread {rust1:.1f} ns/URL, 2 threads {rust2:.1f} ns/URL")
-    print(f"parse_column threads=1 / Rust batch 1 thread: {base / rust1:.2f}x (target <= 1.3)")
-    ada = results["ada_url.URL(u).hostname loop"]
-    print(f"ada_url loop / parse_column threads=1: {ada / base:.1f}x (target >= 50)")
-    two = results["rapidurl.parse_column(arr, ['hostname'], threads=2)"]
-    print(f"threads=1 / threads=2: {base / two:.2f}x (target >= 1.8)")
+
+def wall_clock(table, n, repeat):
+    for fn, _ in table.values():
+        fn()  # warm-up
+    times = {name: [] for name in table}
+    for _ in range(repeat):
+        for name, (fn, _) in table.items():
+            t = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - t)
+    return {name: statistics.median(ts) / n * 1e9 for name, ts in times.items()}
+
+
+def callgrind(corpus, name, times):
+    out = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+         sys.executable, __file__, str(corpus), "--run", name, "--times", str(times)],
+        capture_output=True, text=True, check=True,
+    ).stderr
+    m = re.search(r"Collected : (\d+)", out)
+    if not m:
+        raise RuntimeError(f"no instruction count for {name}:\n{out[-2000:]}")
+    return int(m.group(1))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("corpus", nargs="?", default=str(DEFAULT_CORPUS))
+    ap.add_argument("--repeat", type=int, default=9)
+    ap.add_argument("--instructions", action="store_true")
+    ap.add_argument("--run", help=argparse.SUPPRESS)
+    ap.add_argument("--times", type=int, default=1, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    data, lines = load(args.corpus)
+    n = len(lines)
+    table = contenders(data, lines)
+    if args.run:  # one contender, `--times` times (under callgrind)
+        fn, _ = table[args.run]
+        for _ in range(args.times):
+            fn()
+        return 0
+
+    print(f"corpus: {Path(args.corpus).name}, {n} URLs; {os.cpu_count()} cores, shared with other "
+          f"sessions (load average {os.getloadavg()[0]:.1f}); median of {args.repeat} interleaved runs")
+    ns = wall_clock(table, n, args.repeat)
+    one = ns["rapidurl.parse_column(arr, ['hostname'], threads=1)"]
+    print(f"{'contender':<55} {'ns/URL':>9} {'÷ parse_column t=1':>19}")
+    for name, v in ns.items():
+        print(f"{name:<55} {v:>9.1f} {v / one:>18.2f}x")
+    print(f"ada_url loop / parse_column threads=1: {ns['ada_url.URL(u).hostname loop'] / one:.1f}x (target >= 50)")
+    print(f"parse_column threads=1 / Rust batch API 1 thread: {one / ns['Rust batch API, 1 thread']:.2f} (target <= 1.3)")
+    two = ns["rapidurl.parse_column(arr, ['hostname'], threads=2)"]
+    rust = ns["Rust batch API, 1 thread"] / ns["Rust batch API, 2 threads"]
+    print(f"parse_column threads=1 / threads=2: {one / two:.2f}x (target >= 1.8); Rust batch API: {rust:.2f}x")
+
+    if args.instructions:
+        print("\ninstructions per URL (callgrind; one run = two runs minus one, fresh interpreters)")
+        counts = {}
+        for name, (_, single) in table.items():
+            if not single:
+                continue
+            counts[name] = (callgrind(args.corpus, name, 2) - callgrind(args.corpus, name, 1)) / n
+        base = counts["rapidurl.parse_column(arr, ['hostname'], threads=1)"]
+        for name, c in counts.items():
+            print(f"{name:<55} {c:>9.0f} {c / base:>18.2f}x")
+    return 0
 
 
 if __name__ == "__main__":

@@ -125,6 +125,14 @@ fn pool(threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
     Ok(Some(p))
 }
 
+/// Runs `f` on `pool`, or on rayon's global pool (every core) when there is none.
+fn on_pool<R: Send>(pool: Option<&rayon::ThreadPool>, f: impl FnOnce() -> R + Send) -> R {
+    match pool {
+        Some(p) => p.install(f),
+        None => f(),
+    }
+}
+
 /// A column from `obj`: the Arrow PyCapsule interface when it has it, else a sequence of
 /// `str` or `None` (copied into an Arrow array with the GIL held).
 fn column(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Column> {
@@ -235,11 +243,9 @@ fn parse_column(
         let schema = column::schema(&fields);
         let result = py.detach(|| {
             catch_unwind(AssertUnwindSafe(|| {
-                let run = || column::parse(&input, &base, &fields, &schema);
-                match &pool {
-                    Some(p) => p.install(run),
-                    None => run(),
-                }
+                on_pool(pool.as_deref(), || {
+                    column::parse(&input, &base, &fields, &schema)
+                })
             }))
         });
         let batches = match result {
@@ -256,14 +262,30 @@ fn parse_column(
     })
 }
 
+/// The Rust batch API alone, for python/bench/bench.py: `rapidurl::batch::parse_lines`
+/// over newline-separated bytes on `threads` threads (GIL released); the number of valid
+/// rows.
+#[pyfunction]
+#[pyo3(signature = (data, threads=None))]
+fn _batch_parse_lines(py: Python<'_>, data: &[u8], threads: Option<usize>) -> PyResult<usize> {
+    let pool = pool(threads)?;
+    guard(|| {
+        Ok(py.detach(|| {
+            on_pool(pool.as_deref(), || {
+                let column = rapidurl::batch::parse_lines(data);
+                column.len() - column.error_count()
+            })
+        }))
+    })
+}
+
 /// Panics on purpose, so that the tests can check that a panic becomes a RuntimeError.
 #[pyfunction]
 fn _panic_for_tests() -> PyResult<()> {
     guard(|| panic!("a deliberate panic"))
 }
 
-/// The names of every field `parse_column` accepts beside the URL API's, and the default
-/// ones, as the library defines them.
+/// The fields `parse_column` computes when none are named (`Field::DEFAULT`).
 #[pyfunction]
 fn _default_fields() -> Vec<String> {
     Field::DEFAULT
@@ -282,5 +304,6 @@ fn _rapidurl(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_column, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     m.add_function(wrap_pyfunction!(_default_fields, m)?)?;
+    m.add_function(wrap_pyfunction!(_batch_parse_lines, m)?)?;
     Ok(())
 }
