@@ -11,7 +11,7 @@
 //! callers can name the type. Look one up by its label with [`Encoding::for_label`].
 
 use crate::output::Output;
-use crate::percent::{AsciiSet, push_decimal, push_pct};
+use crate::percent::{AsciiSet, Piece, encode_pieces, push_decimal, push_pct};
 use encoding_rs::{EncoderResult, UTF_8};
 
 pub use encoding_rs::Encoding;
@@ -111,25 +111,11 @@ fn push_encoded_bytes<O: Output + ?Sized>(
     space_as_plus: bool,
     out: &mut O,
 ) {
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let plus = space_as_plus && b == b' ';
-        if plus || set.contains(b) {
-            // Bytes >= 0x80 are in every set, so `start..i` holds only ASCII bytes.
-            if start < i {
-                push_ascii(&bytes[start..i], out);
-            }
-            if plus {
-                out.push('+');
-            } else {
-                push_pct(out, b);
-            }
-            start = i + 1;
-        }
-    }
-    if start < bytes.len() {
-        push_ascii(&bytes[start..], out);
-    }
+    encode_pieces(bytes, set, space_as_plus, |piece| match piece {
+        Piece::Run(run) => push_ascii(&bytes[run], out),
+        Piece::Escape(b) => push_pct(out, b),
+        Piece::Plus => out.push('+'),
+    })
 }
 
 /// Appends ASCII bytes to `out`.

@@ -35,6 +35,7 @@ pub mod encoding;
 mod error;
 pub mod field;
 pub mod form;
+mod getters;
 pub mod host;
 mod origin;
 mod output;

@@ -1,17 +1,19 @@
 //! [`UrlRef`]: a parsed URL borrowed from the input itself (when it is canonical) or from
-//! an arena, with the same getters as [`Url`].
+//! an arena, with the same getters as [`Url`](crate::Url).
+//!
+//! This module does not depend on `url.rs`: the conversions between the two types
+//! (`UrlRef::to_url`, `Url::as_ref_view`, their `PartialEq`) are written there.
 
 use crate::components::{Components, HostKind, SchemeKind, UrlParts};
 use crate::error::ParseError;
 use crate::parser::{self, Placed};
-use crate::url::Url;
 use bumpalo::Bump;
 use encoding_rs::UTF_8;
 use std::fmt;
 
 /// A parsed URL that borrows its serialization: zero-copy for canonical input.
 ///
-/// Made by [`parse_ref`]. Its getters are exactly [`Url`]'s, and return slices that live
+/// Made by [`parse_ref`]. Its getters are exactly [`Url`](crate::Url)'s, and return slices that live
 /// as long as the input (or the arena), not just as long as the view.
 ///
 /// ```
@@ -33,7 +35,7 @@ pub struct UrlRef<'a> {
 }
 
 impl<'a> UrlRef<'a> {
-    crate::components::url_getters!('a);
+    crate::getters::url_getters!('a);
 
     pub(crate) fn from_parts(serialization: &'a str, components: Components) -> Self {
         UrlRef {
@@ -52,11 +54,6 @@ impl<'a> UrlRef<'a> {
             s: self.serialization,
             c: &self.components,
         }
-    }
-
-    /// An owned [`Url`] with the same serialization and components.
-    pub fn to_url(&self) -> Url {
-        Url::from_raw(self.serialization.to_owned(), self.components)
     }
 }
 
@@ -130,11 +127,5 @@ impl Eq for UrlRef<'_> {}
 impl std::hash::Hash for UrlRef<'_> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.serialization.hash(state)
-    }
-}
-
-impl PartialEq<Url> for UrlRef<'_> {
-    fn eq(&self, other: &Url) -> bool {
-        self.serialization == other.as_str()
     }
 }

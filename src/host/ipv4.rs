@@ -31,7 +31,7 @@ pub fn ends_in_a_number(input: &str) -> bool {
     };
     // Step 3: last is the last part of what remains.
     let last = match body.iter().rposition(|&b| b == b'.') {
-        Some(dot) => body.get(dot + 1..).unwrap_or(&[]),
+        Some(dot) => &body[dot + 1..],
         None => body,
     };
     // Step 4: non-empty and only ASCII digits.
@@ -81,18 +81,16 @@ pub fn parse_ipv4(input: &str) -> Result<u32, ParseError> {
     for (index, part) in body.split(|&b| b == b'.').enumerate() {
         let (value, _non_decimal) =
             parse_ipv4_number(part).ok_or(ParseError::at(ErrorKind::Ipv4NonNumericPart, start))?;
-        if let (Some(n), Some(s)) = (numbers.get_mut(index), starts.get_mut(index)) {
-            *n = value;
-            *s = start;
-        }
+        // `index < count <= 4`: step 3 returned on a fourth dot.
+        numbers[index] = value;
+        starts[index] = start;
         start += part.len() + 1;
     }
-    let numbers = numbers.get(..count).unwrap_or(&[]);
-    let starts = starts.get(..count).unwrap_or(&[]);
-    let (Some((&last, init)), Some(&last_start)) = (numbers.split_last(), starts.last()) else {
-        // `count` is at least 1, so this cannot happen.
-        return Err(ParseError::new(ErrorKind::Ipv4NonNumericPart));
-    };
+    let (numbers, starts) = (&numbers[..count], &starts[..count]);
+    let (&last, init) = numbers
+        .split_last()
+        .expect("count >= 1 because splitting yields at least one part");
+    let last_start = starts[count - 1];
 
     // Step 6 is the IPv4-out-of-range-part validation error for any item over 255.
     // Step 7: any but the last item greater than 255 is failure.
@@ -112,8 +110,8 @@ pub fn parse_ipv4(input: &str) -> Result<u32, ParseError> {
     for (counter, &n) in init.iter().enumerate() {
         ipv4 += n << (8 * (3 - counter));
     }
-    // Step 13. The checks above keep ipv4 below 2^32.
-    Ok(u32::try_from(ipv4).unwrap_or(u32::MAX))
+    // Step 13.
+    Ok(u32::try_from(ipv4).expect("ipv4 < 2^32 because steps 7 and 8 bound every item"))
 }
 
 /// URL Standard §3.5 IPv4 number parser, on bytes.

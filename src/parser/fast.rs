@@ -285,11 +285,8 @@ fn opaque_path(b: &[u8], m: &Masks, mut c: Components) -> Option<Canonical> {
     if b.get(start) == Some(&b'/') {
         return None;
     }
-    c.username_end = start as u32;
-    c.host_start = start as u32;
-    c.host_end = start as u32;
+    c.set_host_at(start as u32, HostKind::None);
     c.path_start = start as u32;
-    c.host_kind = HostKind::None;
     c.opaque_path = true;
     let mut pos = start;
     loop {

@@ -53,19 +53,39 @@ pub(crate) fn parse_into<O: Output + ?Sized>(
     // A canonical input means the same with or without a base (it has a scheme and, if
     // special, an authority) and in any encoding (it is ASCII).
     if let Some(canonical) = fast::parse_canonical(input) {
+        let c = canonical.components;
         if borrow_input && canonical.slash_at.is_none() {
-            return Ok((canonical.components, Placed::Input));
+            debug_check(&c, input);
+            return Ok((c, Placed::Input));
         }
+        let start = out.len();
         out.reserve(canonical.len(input));
         canonical.write(input, out);
-        return Ok((canonical.components, Placed::Output));
+        debug_check(&c, &out.as_str()[start..]);
+        return Ok((c, Placed::Output));
     }
     let start = out.len();
-    let result = parse_slow(input, base, encoding, out);
-    if result.is_err() {
-        out.truncate(start);
+    match parse_slow(input, base, encoding, out) {
+        Ok(c) => {
+            debug_check(&c, &out.as_str()[start..]);
+            Ok((c, Placed::Output))
+        }
+        Err(e) => {
+            out.truncate(start);
+            Err(e)
+        }
     }
-    result.map(|c| (c, Placed::Output))
+}
+
+/// In debug builds, panics when `c` does not describe `s` ([`Components::check`]).
+#[inline]
+#[track_caller]
+pub(crate) fn debug_check(c: &Components, s: &str) {
+    if cfg!(debug_assertions) {
+        if let Err(rule) = c.check(s) {
+            panic!("components of {s:?} break the rule {rule:?}: {c:?}");
+        }
+    }
 }
 
 /// Whether `input` parses against `base` (`can_parse`): proven without parsing when

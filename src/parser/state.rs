@@ -217,20 +217,14 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
     /// Records a null host: no `//`, all authority offsets at the end of the scheme.
     fn null_host(&mut self) {
         let at = self.len();
-        self.c.username_end = at;
-        self.c.host_start = at;
-        self.c.host_end = at;
-        self.c.host_kind = HostKind::None;
+        self.c.set_host_at(at, HostKind::None);
     }
 
     /// Writes `//` and records the empty host (file URLs).
     fn empty_host(&mut self) {
         self.out.push_str("//");
         let at = self.len();
-        self.c.username_end = at;
-        self.c.host_start = at;
-        self.c.host_end = at;
-        self.c.host_kind = HostKind::Empty;
+        self.c.set_host_at(at, HostKind::Empty);
     }
 
     /// Copies base's userinfo, host and port (the scheme written so far is base's, so
