@@ -26,6 +26,8 @@
 //! * The port, when there is one, is written after `host_end` as `:` and its digits.
 //! * `query_start` and `fragment_start` are the indices of `?` and `#`.
 
+pub use crate::syntax::SchemeKind;
+
 /// Which kind of host a URL has (URL Standard §3.1), or `None` for a null host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum HostKind {
@@ -43,56 +45,12 @@ pub enum HostKind {
     Opaque,
 }
 
-/// A URL's scheme, as far as the Standard treats schemes differently (§4.1 special schemes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum SchemeKind {
-    /// `http`, default port 80.
-    Http,
-    /// `https`, default port 443.
-    Https,
-    /// `ws`, default port 80.
-    Ws,
-    /// `wss`, default port 443.
-    Wss,
-    /// `ftp`, default port 21.
-    Ftp,
-    /// `file`, no default port.
-    File,
-    /// Any scheme that is not special.
-    NotSpecial,
-}
-
-impl SchemeKind {
-    /// Classifies an ASCII-lowercase scheme.
-    #[inline]
-    pub fn from_scheme(scheme: &str) -> SchemeKind {
-        match scheme {
-            "http" => SchemeKind::Http,
-            "https" => SchemeKind::Https,
-            "ws" => SchemeKind::Ws,
-            "wss" => SchemeKind::Wss,
-            "ftp" => SchemeKind::Ftp,
-            "file" => SchemeKind::File,
-            _ => SchemeKind::NotSpecial,
-        }
-    }
-
-    /// Whether the scheme is special (§4.1): ftp, file, http, https, ws, wss.
-    #[inline]
-    pub const fn is_special(self) -> bool {
-        !matches!(self, SchemeKind::NotSpecial)
-    }
-
-    /// The scheme's default port (§4.1), if it has one.
-    #[inline]
-    pub const fn default_port(self) -> Option<u16> {
-        match self {
-            SchemeKind::Http | SchemeKind::Ws => Some(80),
-            SchemeKind::Https | SchemeKind::Wss => Some(443),
-            SchemeKind::Ftp => Some(21),
-            SchemeKind::File | SchemeKind::NotSpecial => None,
-        }
-    }
+/// A parsed URL borrowed as its serialization and components (a base URL, a row of a
+/// column): what the parser and the setters read a URL through.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct UrlParts<'a> {
+    pub(crate) s: &'a str,
+    pub(crate) c: &'a Components,
 }
 
 /// Offsets of a URL's components in its serialization, plus its host kind and flags.

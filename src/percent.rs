@@ -4,6 +4,7 @@
 //! all code points above U+007E, so an [`AsciiSet`] only has to say which ASCII bytes it
 //! holds: any byte ≥ 0x80 (a piece of a UTF-8 sequence) is always encoded.
 
+use crate::output::Output;
 use std::borrow::Cow;
 
 /// A percent-encode set, as a 128-bit mask of the ASCII bytes it contains.
@@ -85,14 +86,14 @@ const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
 
 /// Appends `%XX` (upper-case hex) for `byte` to `out`.
 #[inline]
-pub(crate) fn push_pct(out: &mut String, byte: u8) {
+pub(crate) fn push_pct<O: Output + ?Sized>(out: &mut O, byte: u8) {
     out.push('%');
     out.push(HEX_UPPER[(byte >> 4) as usize] as char);
     out.push(HEX_UPPER[(byte & 15) as usize] as char);
 }
 
 /// Appends `n` in decimal (the Standard's "serialize an integer"), without allocating.
-pub(crate) fn push_decimal(out: &mut String, mut n: u32) {
+pub(crate) fn push_decimal<O: Output + ?Sized>(out: &mut O, mut n: u32) {
     let mut digits = [0u8; 10];
     let mut at = digits.len();
     loop {
@@ -103,12 +104,19 @@ pub(crate) fn push_decimal(out: &mut String, mut n: u32) {
             break;
         }
     }
-    out.extend(digits[at..].iter().map(|&d| d as char));
+    // ASCII digits are valid UTF-8.
+    out.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits are UTF-8"));
 }
 
 /// UTF-8 percent-encodes `input` with `set` and appends the result to `out`
 /// (URL Standard §1.3, "UTF-8 percent-encode" applied to each code point of a string).
 pub fn encode_into(input: &str, set: &AsciiSet, out: &mut String) {
+    encode_to(input, set, out)
+}
+
+/// [`encode_into`] for any [`Output`] (the parser writes into its caller's buffer).
+#[inline]
+pub(crate) fn encode_to<O: Output + ?Sized>(input: &str, set: &AsciiSet, out: &mut O) {
     let bytes = input.as_bytes();
     let mut start = 0;
     for (i, &b) in bytes.iter().enumerate() {

@@ -1,8 +1,8 @@
 //! [`Url`]: an owned, parsed URL.
 
-use crate::components::{Components, HostKind, SchemeKind};
+use crate::components::{Components, HostKind, SchemeKind, UrlParts};
 use crate::error::ParseError;
-use crate::parser::{self, UrlParts, setters};
+use crate::parser::{self, setters};
 use crate::search_params::SearchParams;
 use crate::view::UrlRef;
 use encoding_rs::{Encoding, UTF_8};
@@ -244,8 +244,9 @@ impl<'a> ParseOptions<'a> {
     /// Parses `input` with these options.
     pub fn parse(self, input: &str) -> Result<Url, ParseError> {
         let base = self.base.map(Url::parts);
-        let (serialization, components) =
-            parser::parse(input, base, self.encoding.output_encoding())?;
+        let mut serialization = String::new();
+        let encoding = self.encoding.output_encoding();
+        let (components, _) = parser::parse_into(input, base, encoding, &mut serialization, false)?;
         Ok(Url::from_raw(serialization, components))
     }
 }
@@ -295,11 +296,7 @@ pub fn can_parse(input: &str, base: Option<&str>) -> bool {
         Some(Ok(base)) => Some(base),
         Some(Err(_)) => return false,
     };
-    // A scheme and a plain authority prove it, base or not: nothing is written.
-    if parser::fast::proven_valid(input) {
-        return true;
-    }
-    parser::parse_slow(input, base.as_ref().map(Url::parts), UTF_8).is_ok()
+    parser::check(input, base.as_ref().map(Url::parts))
 }
 
 impl FromStr for Url {

@@ -1,9 +1,9 @@
 //! [`UrlRef`]: a parsed URL borrowed from the input itself (when it is canonical) or from
 //! an arena, with the same getters as [`Url`].
 
-use crate::components::{Components, HostKind, SchemeKind};
+use crate::components::{Components, HostKind, SchemeKind, UrlParts};
 use crate::error::ParseError;
-use crate::parser::{self, UrlParts, fast};
+use crate::parser::{self, Placed};
 use crate::url::Url;
 use bumpalo::Bump;
 use encoding_rs::UTF_8;
@@ -84,30 +84,21 @@ pub fn parse_ref_with_base<'a>(
     parse_in(input, Some(base.parts()), arena)
 }
 
-/// Both of the above: a canonical input is the view itself (or, when the `/` of an empty
-/// special path must be inserted, a copy written straight into the arena); anything else
-/// goes through the state machine and its serialization is moved into the arena.
+/// Both of the above: a canonical input is the view itself; anything else (including a
+/// canonical input whose empty special path needs its `/`) is written straight into the
+/// arena.
 fn parse_in<'a>(
     input: &'a str,
     base: Option<UrlParts<'_>>,
     arena: &'a Bump,
 ) -> Result<UrlRef<'a>, ParseError> {
-    let Some(canonical) = fast::parse_canonical(input) else {
-        let (s, c) = parser::parse_slow(input, base, UTF_8)?;
-        return Ok(UrlRef::from_parts(arena.alloc_str(&s), c));
+    let mut out = bumpalo::collections::String::new_in(arena);
+    let (c, placed) = parser::parse_into(input, base, UTF_8, &mut out, true)?;
+    let s = match placed {
+        Placed::Input => input,
+        Placed::Output => out.into_bump_str(),
     };
-    let s = match canonical.slash_at {
-        None => input,
-        Some(at) => {
-            let (head, tail) = input.split_at(at as usize);
-            let mut out = bumpalo::collections::String::with_capacity_in(input.len() + 1, arena);
-            out.push_str(head);
-            out.push('/');
-            out.push_str(tail);
-            out.into_bump_str()
-        }
-    };
-    Ok(UrlRef::from_parts(s, canonical.components))
+    Ok(UrlRef::from_parts(s, c))
 }
 
 impl fmt::Display for UrlRef<'_> {

@@ -42,7 +42,7 @@ fn input_over_4_gib_is_input_too_long() {
 }
 
 /// `can_parse` must agree with `Url::parse` on an input over the limit. It does not:
-/// `can_parse` first asks `parser::fast::proven_valid`, which proves validity from the
+/// `can_parse` first asks `parser::proof::proven_valid`, which proves validity from the
 /// scheme and a plain authority alone ("path, query and fragment never fail") and so
 /// answers `true` before the length check that `Url::parse` runs. Same for an input under
 /// the limit whose serialization is over it (1.5 GiB of spaces in a fragment).

@@ -1,8 +1,8 @@
 //! [`UrlColumn`]: many parsed URLs as a few buffers (struct of arrays).
 
-use crate::components::{Components, HostKind, SchemeKind};
+use crate::components::{Components, HostKind, SchemeKind, UrlParts};
 use crate::error::{ErrorKind, ParseError};
-use crate::parser::{self, UrlParts, fast};
+use crate::parser;
 use crate::url::Url;
 use crate::view::UrlRef;
 use encoding_rs::UTF_8;
@@ -215,38 +215,21 @@ impl ChunkBuilder {
         }
     }
 
-    /// Parses `input` (against `base`) and appends the row. Canonical input goes through
-    /// the fast path and is copied into the chunk's buffer: no allocation.
+    /// Parses `input` (against `base`) and appends the row: the parser writes it straight
+    /// into the chunk's buffer (no allocation when the buffer was sized right).
     pub(crate) fn push(&mut self, input: &str, base: Option<UrlParts<'_>>) {
-        if let Some(canonical) = fast::parse_canonical(input) {
-            let len = canonical.len(input);
-            if self.fits(len) {
-                canonical.write(input, &mut self.chunk.data);
-                self.finish_row(len, &canonical.components);
-            } else {
-                self.push_error(ParseError::new(ErrorKind::InputTooLong));
+        let start = self.chunk.data.len();
+        match parser::parse_into(input, base, UTF_8, &mut self.chunk.data, false) {
+            Ok((c, _)) => {
+                if self.chunk.data.len() <= u32::MAX as usize {
+                    self.finish_row(self.chunk.data.len() - start, &c);
+                } else {
+                    self.chunk.data.truncate(start);
+                    self.push_error(ParseError::new(ErrorKind::InputTooLong));
+                }
             }
-            return;
-        }
-        match parser::parse_slow(input, base, UTF_8) {
-            Ok((s, c)) => self.push_parsed(&s, &c),
             Err(e) => self.push_error(e),
         }
-    }
-
-    /// Appends a parsed row.
-    pub(crate) fn push_parsed(&mut self, s: &str, c: &Components) {
-        if self.fits(s.len()) {
-            self.chunk.data.push_str(s);
-            self.finish_row(s.len(), c);
-        } else {
-            self.push_error(ParseError::new(ErrorKind::InputTooLong));
-        }
-    }
-
-    /// Whether `len` more bytes keep the chunk's offsets within `u32`.
-    fn fits(&self, len: usize) -> bool {
-        self.chunk.data.len() + len <= u32::MAX as usize
     }
 
     /// Records the row whose `len` bytes were just appended.

@@ -6,6 +6,8 @@
 //! every part, so no arithmetic can overflow.
 
 use crate::error::{ErrorKind, ParseError};
+use crate::output::Output;
+use crate::percent::push_decimal;
 
 /// Clamp for IPv4 number values. Every limit the IPv4 parser compares against is at most
 /// 256^4 = 2^32, so a value clamped to 2^32 fails exactly where the true value would.
@@ -146,25 +148,19 @@ fn parse_ipv4_number(input: &[u8]) -> Option<(u64, bool)> {
 
 /// URL Standard §3.6 IPv4 serializer: appends dotted decimal to `out`.
 pub fn serialize_ipv4(addr: u32, out: &mut String) {
+    serialize_ipv4_to(addr, out)
+}
+
+/// [`serialize_ipv4`] for any [`Output`].
+pub(crate) fn serialize_ipv4_to<O: Output + ?Sized>(addr: u32, out: &mut O) {
     // The Standard prepends n % 256 four times while dividing n by 256; appending the
     // bytes from most to least significant gives the same string.
     for (i, byte) in addr.to_be_bytes().into_iter().enumerate() {
         if i != 0 {
             out.push('.');
         }
-        push_decimal_u8(byte, out);
+        push_decimal(out, u32::from(byte));
     }
-}
-
-/// Appends the shortest decimal form of `n` to `out`.
-fn push_decimal_u8(n: u8, out: &mut String) {
-    if n >= 100 {
-        out.push(char::from(b'0' + n / 100));
-    }
-    if n >= 10 {
-        out.push(char::from(b'0' + (n / 10) % 10));
-    }
-    out.push(char::from(b'0' + n % 10));
 }
 
 #[cfg(test)]

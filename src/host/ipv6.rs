@@ -6,6 +6,7 @@
 //! would; error offsets are byte offsets relative to the start of the input.
 
 use crate::error::{ErrorKind, ParseError};
+use crate::output::Output;
 
 /// Writes `value` into `address[index]`. The parser's steps keep `index` below 8 wherever
 /// a piece is written; an index out of range is ignored rather than panicking.
@@ -233,6 +234,11 @@ fn compressed_piece_index(address: &[u16; 8]) -> Option<usize> {
 /// The first longest run of two or more zero pieces is compressed to `::`; pieces are
 /// written as the shortest lowercase hexadecimal number.
 pub fn serialize_ipv6(addr: &[u16; 8], out: &mut String) {
+    serialize_ipv6_to(addr, out)
+}
+
+/// [`serialize_ipv6`] for any [`Output`].
+pub(crate) fn serialize_ipv6_to<O: Output + ?Sized>(addr: &[u16; 8], out: &mut O) {
     // Steps 1-2.
     let compress = compressed_piece_index(addr);
     // Step 3.
@@ -261,13 +267,14 @@ pub fn serialize_ipv6(addr: &[u16; 8], out: &mut String) {
 }
 
 /// Appends the shortest lowercase hexadecimal form of `n` to `out`.
-fn push_hex_u16(n: u16, out: &mut String) {
+fn push_hex_u16<O: Output + ?Sized>(n: u16, out: &mut O) {
+    const HEX_LOWER: &[u8; 16] = b"0123456789abcdef";
     let mut started = false;
     for shift in [12u32, 8, 4, 0] {
-        let nibble = u32::from((n >> shift) & 0xF);
+        let nibble = usize::from((n >> shift) & 0xF);
         if nibble != 0 || started || shift == 0 {
             started = true;
-            out.push(char::from_digit(nibble, 16).unwrap_or('0'));
+            out.push(char::from(HEX_LOWER[nibble]));
         }
     }
 }

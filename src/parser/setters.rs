@@ -6,11 +6,11 @@
 //! methods as the parser's are run here ([`Parser::for_setter`]), so paths, queries and
 //! fragments are normalized by one piece of code.
 
-use super::remove_tab_and_newline;
-use super::state::{Parser, ends_authority, host_colon, scan_port};
+use super::state::Parser;
 use crate::components::{Components, HostKind, SchemeKind};
 use crate::host;
 use crate::percent;
+use crate::syntax::{ends_authority, host_colon, remove_tab_and_newline, scan_port};
 use std::borrow::Cow;
 
 /// A URL taken apart into its components (§4.1), each already normalized.
@@ -306,11 +306,14 @@ pub(crate) fn set_pathname(url: Target<'_>, value: &str) {
         return;
     }
     let value = remove_tab_and_newline(value);
-    let mut parser = Parser::for_setter(&value, c.scheme_kind, c.host_kind);
-    if parser.path_start_state(0).is_err() {
+    let mut out = String::with_capacity(value.len() + 8);
+    if Parser::for_setter(&value, c.scheme_kind, c.host_kind, &mut out)
+        .path_start_state(0)
+        .is_err()
+    {
         return;
     }
-    let path = parser.out;
+    let path = out;
     rewrite(url, |p| {
         p.path = Cow::Owned(path);
         true
@@ -327,11 +330,14 @@ pub(crate) fn set_search(url: Target<'_>, value: &str) {
         });
     }
     let value = remove_tab_and_newline(value.strip_prefix('?').unwrap_or(value));
-    let mut parser = Parser::for_setter(&value, c.scheme_kind, c.host_kind);
-    if parser.query_state(0).is_err() {
+    let mut out = String::with_capacity(value.len() + 8);
+    if Parser::for_setter(&value, c.scheme_kind, c.host_kind, &mut out)
+        .query_state(0)
+        .is_err()
+    {
         return;
     }
-    let query = parser.out.split_off(1);
+    let query = out.split_off(1);
     rewrite(url, |p| {
         p.query = Some(Cow::Owned(query));
         true
@@ -357,11 +363,14 @@ pub(crate) fn set_hash(url: Target<'_>, value: &str) {
         });
     }
     let value = remove_tab_and_newline(value.strip_prefix('#').unwrap_or(value));
-    let mut parser = Parser::for_setter(&value, c.scheme_kind, c.host_kind);
-    if parser.fragment_state(0).is_err() {
+    let mut out = String::with_capacity(value.len() + 8);
+    if Parser::for_setter(&value, c.scheme_kind, c.host_kind, &mut out)
+        .fragment_state(0)
+        .is_err()
+    {
         return;
     }
-    let fragment = parser.out.split_off(1);
+    let fragment = out.split_off(1);
     rewrite(url, |p| {
         p.fragment = Some(Cow::Owned(fragment));
         true
