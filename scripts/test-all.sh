@@ -11,6 +11,9 @@ cd "$(dirname "$0")/.."
 echo "== Rust: cargo test (library and command-line tool)"
 cargo test --locked
 
+echo "== Rust: the input-length limits (4-9 GiB inputs, release build)"
+cargo test --locked --release --test limits
+
 echo "== Python: .venv, pinned test dependencies, pip install ./python"
 PYTHON="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
