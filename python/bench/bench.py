@@ -40,75 +40,138 @@ def load(corpus):
 
 
 def contenders(data, lines):
-    """name -> (callable, single-threaded?)"""
-    import ada_url
-    import chdb
-    import polars as pl
-    import pyarrow as pa
-    import tldextract
-    from urllib.parse import urlsplit
+    """name -> (setup, single-threaded?); setup() imports what it needs and returns the
+    callable to time (so a callgrind run of one contender imports only its own library)."""
 
-    import rapidurl
+    def parse_column(threads):
+        def setup():
+            import pyarrow as pa
 
-    arr = pa.array(lines)
+            import rapidurl
 
-    def ada_loop():
-        out = []
-        for u in lines:
-            try:
-                out.append(ada_url.URL(u).hostname)
-            except ValueError:
-                out.append(None)
-        return out
+            arr = pa.array(lines)
+            return lambda: rapidurl.parse_column(arr, ["hostname"], threads=threads)
 
-    def urllib_loop():
-        out = []
-        for u in lines:
-            try:
-                out.append(urlsplit(u).hostname)
-            except ValueError:
-                out.append(None)
-        return out
+        return setup
 
-    # Offline: the Public Suffix List snapshot the package ships (no download).
-    extract = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
-    series = pl.Series("u", lines)
-    chdb_table = pa.table({"u": arr})
+    def rust_batch(threads):
+        def setup():
+            from rapidurl._rapidurl import _batch_parse_lines
 
-    def clickhouse():
-        urls = chdb_table  # chdb finds the table by a name in the caller's frame
-        return chdb.query("SELECT domain(u) FROM Python(urls)", "ArrowTable")
+            return lambda: _batch_parse_lines(data, threads=threads)
+
+        return setup
 
     def rapidurl_loop():
-        out = []
-        for s in lines:
-            u = rapidurl.URL.parse(s)
-            out.append(u.hostname if u is not None else None)
-        return out
+        from rapidurl import URL
 
-    batch = rapidurl._rapidurl._batch_parse_lines
+        def run():
+            out = []
+            for s in lines:
+                u = URL.parse(s)
+                out.append(u.hostname if u is not None else None)
+            return out
+
+        return run
+
+    def ada_loop():
+        import ada_url
+
+        def run():
+            out = []
+            for u in lines:
+                try:
+                    out.append(ada_url.URL(u).hostname)
+                except ValueError:
+                    out.append(None)
+            return out
+
+        return run
+
+    def urllib_loop():
+        from urllib.parse import urlsplit
+
+        def run():
+            out = []
+            for u in lines:
+                try:
+                    out.append(urlsplit(u).hostname)
+                except ValueError:
+                    out.append(None)
+            return out
+
+        return run
+
+    def tldextract_loop():
+        import tldextract
+
+        # Offline: the Public Suffix List snapshot the package ships (no download).
+        extract = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+        return lambda: [extract(u).fqdn for u in lines]
+
+    def polars_regex():
+        import polars as pl
+
+        series = pl.Series("u", lines)
+        return lambda: series.str.extract(HOST_RE, 1)
+
+    def polars_namespace(threads):
+        def setup():
+            import polars as pl
+
+            import rapidurl.polars  # noqa: F401
+
+            df = pl.DataFrame({"u": lines})
+            return lambda: df.select(pl.col("u").url.field("hostname", threads=threads))
+
+        return setup
+
+    def polars_series_direct(threads):
+        def setup():
+            import polars as pl
+
+            from rapidurl._rapidurl import parse_column as native
+
+            series = pl.Series("u", lines)
+            return lambda: pl.DataFrame(native(series, ["hostname"], threads=threads)).to_series(0)
+
+        return setup
+
+    def clickhouse():
+        import chdb
+        import pyarrow as pa
+
+        table = pa.table({"u": lines})
+
+        def run():
+            urls = table  # chdb finds the table by a name in the caller's frame
+            return chdb.query("SELECT domain(u) FROM Python(urls)", "ArrowTable")
+
+        return run
+
     return {
-        "rapidurl.parse_column(arr, ['hostname'], threads=1)": (
-            lambda: rapidurl.parse_column(arr, ["hostname"], threads=1), True),
-        "rapidurl.parse_column(arr, ['hostname'], threads=2)": (
-            lambda: rapidurl.parse_column(arr, ["hostname"], threads=2), False),
-        "Rust batch API, 1 thread": (lambda: batch(data, threads=1), True),
-        "Rust batch API, 2 threads": (lambda: batch(data, threads=2), False),
+        "rapidurl.parse_column(arr, ['hostname'], threads=1)": (parse_column(1), True),
+        "rapidurl.parse_column(arr, ['hostname'], threads=2)": (parse_column(2), False),
+        "Rust batch API, 1 thread": (rust_batch(1), True),
+        "Rust batch API, 2 threads": (rust_batch(2), False),
+        "Polars pl.col('u').url.hostname() (map_batches), 1 thread": (polars_namespace(1), False),
+        "Polars Series -> parse_column -> Series, 1 thread": (polars_series_direct(1), False),
         "rapidurl.URL.parse(u).hostname loop": (rapidurl_loop, True),
         "ada_url.URL(u).hostname loop": (ada_loop, True),
         "urllib.parse.urlsplit(u).hostname loop": (urllib_loop, True),
-        "tldextract (offline snapshot) loop": (lambda: [extract(u).fqdn for u in lines], True),
-        "Polars regex str.extract": (lambda: series.str.extract(HOST_RE, 1), False),
+        "tldextract (offline snapshot) loop": (tldextract_loop, True),
+        "Polars regex str.extract": (polars_regex, False),
         "ClickHouse domain() via chdb": (clickhouse, False),
     }
 
 
 def wall_clock(table, n, repeat):
-    for fn, _ in table.values():
+    fns = {name: setup() for name, (setup, _) in table.items()}
+    for fn in fns.values():
         fn()  # warm-up
     times = {name: [] for name in table}
     for _ in range(repeat):
-        for name, (fn, _) in table.items():
+        for name, fn in fns.items():
             t = time.perf_counter()
             fn()
             times[name].append(time.perf_counter() - t)
@@ -139,23 +202,24 @@ def main():
     n = len(lines)
     table = contenders(data, lines)
     if args.run:  # one contender, `--times` times (under callgrind)
-        fn, _ = table[args.run]
+        fn = table[args.run][0]()
         for _ in range(args.times):
             fn()
         return 0
 
     print(f"corpus: {Path(args.corpus).name}, {n} URLs; {os.cpu_count()} cores, shared with other "
           f"sessions (load average {os.getloadavg()[0]:.1f}); median of {args.repeat} interleaved runs")
-    ns = wall_clock(table, n, args.repeat)
-    one = ns["rapidurl.parse_column(arr, ['hostname'], threads=1)"]
-    print(f"{'contender':<55} {'ns/URL':>9} {'÷ parse_column t=1':>19}")
-    for name, v in ns.items():
-        print(f"{name:<55} {v:>9.1f} {v / one:>18.2f}x")
-    print(f"ada_url loop / parse_column threads=1: {ns['ada_url.URL(u).hostname loop'] / one:.1f}x (target >= 50)")
-    print(f"parse_column threads=1 / Rust batch API 1 thread: {one / ns['Rust batch API, 1 thread']:.2f} (target <= 1.3)")
-    two = ns["rapidurl.parse_column(arr, ['hostname'], threads=2)"]
-    rust = ns["Rust batch API, 1 thread"] / ns["Rust batch API, 2 threads"]
-    print(f"parse_column threads=1 / threads=2: {one / two:.2f}x (target >= 1.8); Rust batch API: {rust:.2f}x")
+    if args.repeat > 0:
+        ns = wall_clock(table, n, args.repeat)
+        one = ns["rapidurl.parse_column(arr, ['hostname'], threads=1)"]
+        print(f"{'contender':<60} {'ns/URL':>9} {'÷ parse_column t=1':>19}")
+        for name, v in ns.items():
+            print(f"{name:<60} {v:>9.1f} {v / one:>18.2f}x")
+        print(f"ada_url loop / parse_column threads=1: {ns['ada_url.URL(u).hostname loop'] / one:.1f}x (target >= 50)")
+        print(f"parse_column threads=1 / Rust batch API 1 thread: {one / ns['Rust batch API, 1 thread']:.2f} (target <= 1.3)")
+        two = ns["rapidurl.parse_column(arr, ['hostname'], threads=2)"]
+        rust = ns["Rust batch API, 1 thread"] / ns["Rust batch API, 2 threads"]
+        print(f"parse_column threads=1 / threads=2: {one / two:.2f}x (target >= 1.8); Rust batch API: {rust:.2f}x")
 
     if args.instructions:
         print("\ninstructions per URL (callgrind; one run = two runs minus one, fresh interpreters)")
@@ -166,7 +230,7 @@ def main():
             counts[name] = (callgrind(args.corpus, name, 2) - callgrind(args.corpus, name, 1)) / n
         base = counts["rapidurl.parse_column(arr, ['hostname'], threads=1)"]
         for name, c in counts.items():
-            print(f"{name:<55} {c:>9.0f} {c / base:>18.2f}x")
+            print(f"{name:<60} {c:>9.0f} {c / base:>18.2f}x")
     return 0
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Optional, Union
 
 from ._rapidurl import ArrowTable, ParseError, URL, URLSearchParams, can_parse
-from ._rapidurl import _default_fields
+from ._rapidurl import _field_names
 from ._rapidurl import parse_column as _parse_column
 
 __all__ = [
@@ -29,25 +29,11 @@ __all__ = [
     "DEFAULT_FIELDS",
 ]
 
-#: The URL API's attributes, in the order of the Standard's IDL: every one is a field of
-#: ``parse_column`` (and ``rapidurl.field::Field`` in the Rust library may define more).
-URL_API_FIELDS = (
-    "href",
-    "origin",
-    "protocol",
-    "username",
-    "password",
-    "host",
-    "hostname",
-    "port",
-    "pathname",
-    "search",
-    "hash",
-)
-
-#: The fields ``parse_column`` returns when none are asked for (the command-line tool's
-#: default columns).
-DEFAULT_FIELDS = tuple(_default_fields())
+#: The URL API's attributes, in the order of the Standard's IDL: each is a field of
+#: ``parse_column`` (the Rust library's ``rapidurl::field::Field`` may define more).
+#: ``DEFAULT_FIELDS``: what ``parse_column`` returns when no field is named (the
+#: command-line tool's default columns).
+URL_API_FIELDS, DEFAULT_FIELDS = (tuple(names) for names in _field_names())
 
 
 def parse_column(

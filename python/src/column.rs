@@ -304,18 +304,12 @@ impl Builders {
         }
     }
 
-    fn push_null(&mut self) {
+    /// A row with no fields: a null row (`error` null too) or an invalid one.
+    fn push_missing(&mut self, error: Option<&ParseError>) {
         for b in &mut self.fields {
             b.append_null();
         }
-        self.error.append_null();
-    }
-
-    fn push_error(&mut self, err: &ParseError) {
-        for b in &mut self.fields {
-            b.append_null();
-        }
-        self.error.append_value(err.name());
+        self.error.append_option(error.map(ParseError::name));
     }
 
     fn push_url(&mut self, url: &UrlRef<'_>, fields: &[Field]) -> Result<(), ColumnError> {
@@ -376,7 +370,7 @@ fn parse_task(
     let first = range.start;
     for (i, row) in (first..).zip(array.rows(range)) {
         let Some(input) = row else {
-            out.push_null();
+            out.push_missing(None);
             continue;
         };
         let parsed = match base {
@@ -392,7 +386,7 @@ fn parse_task(
         };
         match parsed {
             Ok(url) => out.push_url(&url, fields)?,
-            Err(err) => out.push_error(&err),
+            Err(err) => out.push_missing(Some(&err)),
         }
         if arena.allocated_bytes() > ARENA_RESET_BYTES {
             arena.reset();

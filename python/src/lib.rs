@@ -285,13 +285,12 @@ fn _panic_for_tests() -> PyResult<()> {
     guard(|| panic!("a deliberate panic"))
 }
 
-/// The fields `parse_column` computes when none are named (`Field::DEFAULT`).
+/// The names of the URL API's fields (`Field::URL_API`) and of the fields `parse_column`
+/// computes when none are named (`Field::DEFAULT`), as the library defines them.
 #[pyfunction]
-fn _default_fields() -> Vec<String> {
-    Field::DEFAULT
-        .iter()
-        .map(|f| f.name().into_owned())
-        .collect()
+fn _field_names() -> (Vec<String>, Vec<String>) {
+    let names = |fields: &[Field]| fields.iter().map(|f| f.name().into_owned()).collect();
+    (names(&Field::URL_API), names(&Field::DEFAULT))
 }
 
 #[pymodule]
@@ -303,7 +302,7 @@ fn _rapidurl(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(can_parse, m)?)?;
     m.add_function(wrap_pyfunction!(parse_column, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
-    m.add_function(wrap_pyfunction!(_default_fields, m)?)?;
+    m.add_function(wrap_pyfunction!(_field_names, m)?)?;
     m.add_function(wrap_pyfunction!(_batch_parse_lines, m)?)?;
     Ok(())
 }

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import rapidurl
+
 REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared"
 
@@ -53,16 +55,14 @@ def corpus(name: str) -> list:
         return [line.decode("utf-8", "replace") for line in f.read().split(b"\n") if line]
 
 
-GETTERS = (
-    "href",
-    "origin",
-    "protocol",
-    "username",
-    "password",
-    "host",
-    "hostname",
-    "port",
-    "pathname",
-    "search",
-    "hash",
-)
+# The URL API's getters, as WPT checks them.
+GETTERS = rapidurl.URL_API_FIELDS
+
+
+def field_of(inputs, field):
+    """``field`` of ``URL(u)`` for each input; None for a null or invalid one."""
+    out = []
+    for text in inputs:
+        url = rapidurl.URL.parse(text) if text is not None else None
+        out.append(getattr(url, field) if url is not None else None)
+    return out

@@ -6,17 +6,15 @@ import pyarrow as pa
 import pytest
 
 import rapidurl
-from rapidurl import URL, parse_column
+from rapidurl import parse_column
+
+from conftest import field_of
 
 INPUTS = ["https://a.example:8080/x?q=1#f", None, "nope", "HTTP://B.example/./y", "http://[::1]/"]
 
 
 def per_url(field):
-    out = []
-    for text in INPUTS:
-        url = URL.parse(text) if text is not None else None
-        out.append(getattr(url, field) if url is not None else None)
-    return out
+    return field_of(INPUTS, field)
 
 
 def test_pandas_arrow_dtypes():

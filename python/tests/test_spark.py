@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from rapidurl import URL
+from conftest import field_of
 
 INPUTS = ["https://a.example:8080/x?q=1#f", None, "nope", "HTTP://B.example/./y"]
 
@@ -30,11 +30,7 @@ def spark():
 
 
 def per_url(field):
-    out = []
-    for text in INPUTS:
-        url = URL.parse(text) if text is not None else None
-        out.append(getattr(url, field) if url is not None else None)
-    return out
+    return field_of(INPUTS, field)
 
 
 def frame(spark):
