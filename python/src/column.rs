@@ -80,79 +80,111 @@ impl Strings {
         }
     }
 
-    /// The byte length of row `i` (0 for a null row), used to weigh tasks.
-    fn byte_len(&self, i: usize) -> usize {
+    /// The tasks' row ranges (`rapidurl::batch::row_ranges`, rows weighed by length).
+    fn ranges(&self) -> Vec<Range<usize>> {
+        use rapidurl::batch::row_ranges;
         match self {
-            Strings::Small(a) => a.value_length(i) as usize,
-            Strings::Large(a) => a.value_length(i) as usize,
-            Strings::View(a) => a.views()[i] as u32 as usize,
+            Strings::Small(a) => offset_ranges(a),
+            Strings::Large(a) => offset_ranges(a),
+            Strings::View(a) => {
+                // The low 32 bits of a view are the value's length.
+                let v = a.views();
+                row_ranges(a.len(), |i| v[i] as u32 as usize)
+            }
+            Strings::Null(n) => row_ranges(*n, |_| 0),
+        }
+    }
+
+    /// The bytes of rows `range` (an estimate for the output buffers).
+    fn span_bytes(&self, range: Range<usize>) -> usize {
+        match self {
+            Strings::Small(a) => offset_span(a, range),
+            Strings::Large(a) => offset_span(a, range),
+            Strings::View(a) => a.views()[range].iter().map(|&v| v as u32 as usize).sum(),
             Strings::Null(_) => 0,
         }
     }
 
-    /// Rows `range` as text, `None` for a null row; a row that is not valid UTF-8 is
-    /// decoded lossily (U+FFFD), as `Url::parse_bytes` does.
-    fn rows(&self, range: Range<usize>) -> Rows<'_> {
+    /// Calls `f(i, row)` for each row `i` of `range` in order, `row` being `None` for a
+    /// null row; a row that is not valid UTF-8 is decoded lossily (U+FFFD), as
+    /// `Url::parse_bytes` does. One loop per layout, so the per-row work is a few loads.
+    fn for_each(&self, range: Range<usize>, mut f: impl FnMut(usize, Option<&str>)) {
         match self {
-            Strings::Small(a) => offset_rows(a, range),
-            Strings::Large(a) => offset_rows(a, range),
-            Strings::View(a) => Rows::View(a, range),
-            Strings::Null(_) => Rows::Null(range),
+            Strings::Small(a) => offset_rows(a, range, f),
+            Strings::Large(a) => offset_rows(a, range, f),
+            Strings::View(a) => {
+                for i in range {
+                    match a.is_null(i) {
+                        true => f(i, None),
+                        false => f(i, Some(&lossy(a.value(i)))),
+                    }
+                }
+            }
+            Strings::Null(_) => range.for_each(|i| f(i, None)),
         }
     }
 
-    /// Row `i` as text (see [`Strings::rows`]).
+    /// Row `i` as text (see [`Strings::for_each`]).
     fn row(&self, i: usize) -> Option<Cow<'_, str>> {
-        self.rows(i..i + 1).next().flatten()
+        if self.is_null(i) {
+            return None;
+        }
+        Some(match self {
+            Strings::Small(a) => lossy(a.value(i)),
+            Strings::Large(a) => lossy(a.value(i)),
+            Strings::View(a) => lossy(a.value(i)),
+            Strings::Null(_) => return None,
+        })
+    }
+
+    fn is_null(&self, i: usize) -> bool {
+        match self {
+            Strings::Small(a) => a.is_null(i),
+            Strings::Large(a) => a.is_null(i),
+            Strings::View(a) => a.is_null(i),
+            Strings::Null(_) => true,
+        }
     }
 }
 
-/// A task's rows; see [`Strings::rows`].
-enum Rows<'a> {
-    /// Rows of an offsets array whose bytes were valid UTF-8 as a whole: `text` is their
-    /// concatenation, row `first + k` is `text[bounds[k]..bounds[k + 1]]`.
-    Text {
-        array: &'a dyn Array,
-        text: &'a str,
-        bounds: Vec<usize>,
-        first: usize,
-        range: Range<usize>,
-    },
-    /// Rows validated one by one (row `first + k` is `values[k]`).
-    Bytes {
-        array: &'a dyn Array,
-        values: Vec<&'a [u8]>,
-        first: usize,
-        range: Range<usize>,
-    },
-    View(&'a BinaryViewArray, Range<usize>),
-    Null(Range<usize>),
+/// [`Strings::ranges`] for an offsets layout.
+fn offset_ranges<O: OffsetSizeTrait>(a: &GenericBinaryArray<O>) -> Vec<Range<usize>> {
+    let o = a.value_offsets();
+    rapidurl::batch::row_ranges(a.len(), |i| o[i + 1].as_usize() - o[i].as_usize())
 }
 
-fn offset_rows<O: OffsetSizeTrait>(a: &GenericBinaryArray<O>, range: Range<usize>) -> Rows<'_> {
+/// [`Strings::span_bytes`] for an offsets layout.
+fn offset_span<O: OffsetSizeTrait>(a: &GenericBinaryArray<O>, range: Range<usize>) -> usize {
+    let o = a.value_offsets();
+    o[range.end].as_usize() - o[range.start].as_usize()
+}
+
+/// [`Strings::for_each`] for an offsets layout: the task's bytes are checked as UTF-8 in
+/// one pass, after which a row is a slice of them (`str::get` still refuses a row whose
+/// offsets split a code point of the whole).
+fn offset_rows<O: OffsetSizeTrait>(
+    a: &GenericBinaryArray<O>,
+    range: Range<usize>,
+    mut f: impl FnMut(usize, Option<&str>),
+) {
     let offsets = a.value_offsets();
-    let (first, last) = (
-        offsets[range.start].as_usize(),
-        offsets[range.end].as_usize(),
-    );
-    let bytes = &a.value_data()[first..last];
-    match simdutf8::basic::from_utf8(bytes) {
-        Ok(text) => Rows::Text {
-            array: a,
-            text,
-            bounds: offsets[range.start..=range.end]
-                .iter()
-                .map(|o| o.as_usize() - first)
-                .collect(),
-            first: range.start,
-            range,
-        },
-        Err(_) => Rows::Bytes {
-            array: a,
-            values: range.clone().map(|i| a.value(i)).collect(),
-            first: range.start,
-            range,
-        },
+    let nulls = a.nulls();
+    let first = offsets[range.start].as_usize();
+    let bytes = &a.value_data()[first..offsets[range.end].as_usize()];
+    let text = simdutf8::basic::from_utf8(bytes).ok();
+    for i in range {
+        if nulls.is_some_and(|n| n.is_null(i)) {
+            f(i, None);
+            continue;
+        }
+        let (start, end) = (
+            offsets[i].as_usize() - first,
+            offsets[i + 1].as_usize() - first,
+        );
+        match text.and_then(|t| t.get(start..end)) {
+            Some(row) => f(i, Some(row)),
+            None => f(i, Some(&lossy(&bytes[start..end]))),
+        }
     }
 }
 
@@ -160,50 +192,6 @@ fn lossy(bytes: &[u8]) -> Cow<'_, str> {
     match simdutf8::basic::from_utf8(bytes) {
         Ok(s) => Cow::Borrowed(s),
         Err(_) => String::from_utf8_lossy(bytes),
-    }
-}
-
-impl<'a> Iterator for Rows<'a> {
-    type Item = Option<Cow<'a, str>>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        match self {
-            Rows::Text {
-                array,
-                text,
-                bounds,
-                first,
-                range,
-            } => {
-                let i = range.next()?;
-                if array.is_null(i) {
-                    return Some(None);
-                }
-                let (start, end) = (bounds[i - *first], bounds[i - *first + 1]);
-                // Offsets between valid rows can still split a code point of the whole.
-                Some(Some(match text.get(start..end) {
-                    Some(s) => Cow::Borrowed(s),
-                    None => String::from_utf8_lossy(&text.as_bytes()[start..end]),
-                }))
-            }
-            Rows::Bytes {
-                array,
-                values,
-                first,
-                range,
-            } => {
-                let i = range.next()?;
-                if array.is_null(i) {
-                    return Some(None);
-                }
-                Some(Some(lossy(values[i - *first])))
-            }
-            Rows::View(a, range) => {
-                let i = range.next()?;
-                Some((!a.is_null(i)).then(|| lossy(a.value(i))))
-            }
-            Rows::Null(range) => range.next().map(|_| None),
-        }
     }
 }
 
@@ -278,7 +266,7 @@ pub fn parse(
     // Tasks: (array, rows of it, first row in the whole column).
     let mut tasks = Vec::new();
     for (k, array) in input.arrays.iter().enumerate() {
-        for range in rapidurl::batch::row_ranges(array.len(), |i| array.byte_len(i)) {
+        for range in array.ranges() {
             tasks.push((k, range, input.starts[k]));
         }
     }
@@ -363,34 +351,39 @@ fn parse_task(
     fields: &[Field],
     schema: &SchemaRef,
 ) -> Result<RecordBatch, ColumnError> {
-    let bytes: usize = range.clone().map(|i| array.byte_len(i)).sum();
-    let mut out = Builders::new(fields.len(), range.len(), bytes);
+    let mut out = Builders::new(fields.len(), range.len(), array.span_bytes(range.clone()));
     let mut arena = Bump::new();
     let mut bases = BaseCache { last: None };
-    let first = range.start;
-    for (i, row) in (first..).zip(array.rows(range)) {
+    let mut failure = None;
+    array.for_each(range, |i, row| {
+        if failure.is_some() {
+            return;
+        }
         let Some(input) = row else {
             out.push_missing(None);
-            continue;
+            return;
         };
         let parsed = match base {
-            Base::None => rapidurl::parse_ref(&input, &arena),
-            Base::One(base) => rapidurl::parse_ref_with_base(&input, &base.as_ref_view(), &arena),
+            Base::None => rapidurl::parse_ref(input, &arena),
+            Base::One(base) => rapidurl::parse_ref_with_base(input, &base.as_ref_view(), &arena),
             Base::PerRow(column) => match column.row(start + i) {
-                None => rapidurl::parse_ref(&input, &arena),
+                None => rapidurl::parse_ref(input, &arena),
                 Some(b) => match bases.get(&b) {
-                    Ok(base) => rapidurl::parse_ref_with_base(&input, &base.as_ref_view(), &arena),
+                    Ok(base) => rapidurl::parse_ref_with_base(input, &base.as_ref_view(), &arena),
                     Err(err) => Err(*err),
                 },
             },
         };
         match parsed {
-            Ok(url) => out.push_url(&url, fields)?,
+            Ok(url) => failure = out.push_url(&url, fields).err(),
             Err(err) => out.push_missing(Some(&err)),
         }
         if arena.allocated_bytes() > ARENA_RESET_BYTES {
             arena.reset();
         }
+    });
+    match failure {
+        Some(err) => Err(err),
+        None => out.finish(schema),
     }
-    out.finish(schema)
 }
