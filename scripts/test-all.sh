@@ -22,5 +22,6 @@ fi
 .venv/bin/python -m pip install -q -r python/requirements-test.txt
 .venv/bin/python -m pip install -q ./python
 
-echo "== Python: pytest python/tests"
+echo "== Python: pytest python/tests, and the package's doctests"
 .venv/bin/python -m pytest -q -p no:cacheprovider python/tests
+.venv/bin/python -m pytest -q -p no:cacheprovider --doctest-modules --pyargs rapidurl
