@@ -39,6 +39,7 @@ pub mod host;
 mod origin;
 mod parser;
 pub mod percent;
+pub mod psl;
 pub mod scan;
 pub mod search_params;
 mod url;
@@ -46,7 +47,7 @@ mod view;
 
 #[cfg(feature = "rayon")]
 pub use crate::batch::UrlColumn;
-pub use crate::components::{Components, HostKind, SchemeKind};
+pub use crate::components::{Components, HostKind, PathSegments, SchemeKind};
 pub use crate::error::{ErrorKind, ParseError};
 pub use crate::origin::{OpaqueOrigin, Origin};
 pub use crate::search_params::SearchParams;
