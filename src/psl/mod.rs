@@ -93,6 +93,8 @@ pub struct Suffix<'d> {
     start: usize,
     /// The section of the prevailing rule; `None` for the implicit `*` rule.
     section: Option<Section>,
+    /// Where the label before the suffix starts, when the lookup saw it.
+    label_hint: Option<usize>,
 }
 
 impl<'d> Suffix<'d> {
@@ -130,13 +132,20 @@ impl<'d> Suffix<'d> {
         self.domain
     }
 
+    #[inline]
     fn registrable_start(&self) -> Option<usize> {
         if self.start == 0 {
             return None;
         }
-        // The label before the suffix (non-empty: the lookup refused empty labels).
-        let head = &self.domain.as_bytes()[..self.start - 1];
-        Some(memchr::memrchr(b'.', head).map_or(0, |dot| dot + 1))
+        // The label before the suffix; none when it is empty (`a..com`).
+        let label_end = self.start - 1;
+        let label_start = self.label_hint.unwrap_or_else(|| {
+            let head = &self.domain.as_bytes()[..label_end];
+            head.iter()
+                .rposition(|&b| b == b'.')
+                .map_or(0, |dot| dot + 1)
+        });
+        (label_start < label_end).then_some(label_start)
     }
 }
 
@@ -212,26 +221,34 @@ impl SuffixList {
     ///
     /// `domain` is taken as the URL host parser serializes a domain (ASCII, lower case);
     /// one trailing dot is set aside and given back on the results, as §3.2 says. `None`
-    /// when a label is empty (`a..b`, `.com`, `.`): the list's algorithm is defined on
-    /// host names, and the list's own tests expect nothing for such input.
+    /// when the domain starts with a dot (`.example.com`, as the list's own tests expect)
+    /// or a label of the public suffix is empty (`com..`); a registrable domain is `None`
+    /// too when the label before the suffix is empty (`a..com`). The list's algorithm is
+    /// defined on host names, which have no empty labels.
     pub fn lookup<'d>(&self, domain: &'d str, sections: Sections) -> Option<Suffix<'d>> {
         let name = domain.strip_suffix('.').unwrap_or(domain);
         let bytes = name.as_bytes();
-        if bytes.is_empty()
-            || bytes[0] == b'.'
-            || bytes[bytes.len() - 1] == b'.'
-            || memchr::memmem::find(bytes, b"..").is_some()
-        {
+        if bytes.first().is_none_or(|&b| b == b'.') {
             return None;
         }
-        let (len, section) = match &self.rules {
+        let (len, section, label_hint) = match &self.rules {
             None => builtin_find(bytes, sections),
-            Some(rules) => rules.find(name, sections),
+            Some(rules) => {
+                let (len, section) = rules.find(name, sections);
+                (len, section, None)
+            }
         };
+        // An empty label in the suffix can only be its first one (the walk stops at an
+        // empty label unless a wildcard takes it).
+        let start = name.len() - len;
+        if len == 0 || bytes[start] == b'.' {
+            return None;
+        }
         Some(Suffix {
             domain,
-            start: name.len() - len,
+            start,
             section,
+            label_hint,
         })
     }
 
@@ -246,22 +263,78 @@ impl SuffixList {
     }
 }
 
+/// The labels of `name` from the right, noting where the first few start.
+struct RevLabels<'n> {
+    name: &'n [u8],
+    /// End of the next label; `None` when every label was given.
+    end: Option<usize>,
+    /// Start of the labels given so far (the first `NOTED`).
+    starts: [usize; NOTED],
+    given: usize,
+}
+
+const NOTED: usize = 6;
+
+impl<'n> RevLabels<'n> {
+    #[inline]
+    fn new(name: &'n [u8]) -> Self {
+        RevLabels {
+            name,
+            end: Some(name.len()),
+            starts: [0; NOTED],
+            given: 0,
+        }
+    }
+
+    /// The start of the label given after the one that starts at `start`, if any.
+    #[inline]
+    fn start_after(&self, start: usize) -> Option<usize> {
+        let noted = &self.starts[..self.given.min(NOTED)];
+        let i = noted.iter().position(|&s| s == start)?;
+        noted.get(i + 1).copied()
+    }
+}
+
+impl<'n> Iterator for &mut RevLabels<'n> {
+    type Item = &'n [u8];
+
+    #[inline]
+    fn next(&mut self) -> Option<&'n [u8]> {
+        let end = self.end?;
+        let head = &self.name[..end];
+        let (start, next_end) = match head.iter().rposition(|&b| b == b'.') {
+            Some(dot) => (dot + 1, Some(dot)),
+            None => (0, None),
+        };
+        self.end = next_end;
+        if self.given < NOTED {
+            self.starts[self.given] = start;
+        }
+        self.given += 1;
+        Some(&head[start..])
+    }
+}
+
 /// The built-in matcher: the length in bytes of the public suffix of `name` (no trailing
-/// dot, no empty label) and the section of the prevailing rule.
+/// dot, not starting with a dot), the section of the prevailing rule, and where the
+/// label before the suffix starts when the matcher looked at it (it usually does).
 ///
 /// The `psl` crate answers for the whole list. For the ICANN section alone, when a
 /// private rule prevails the lookup runs again on that suffix less its first label: every
 /// ICANN rule that matches `name` and is no longer than that also matches it, and none
 /// longer can (it would have prevailed over the private one).
-fn builtin_find(name: &[u8], sections: Sections) -> (usize, Option<Section>) {
+#[inline]
+fn builtin_find(name: &[u8], sections: Sections) -> (usize, Option<Section>, Option<usize>) {
     use ::psl::Psl;
-    let find = |n: &[u8]| ::psl::List.find(n.rsplit(|&b| b == b'.'));
-    let mut info = find(name);
+    let mut labels = RevLabels::new(name);
+    let mut info = ::psl::List.find(&mut labels);
+    let mut hint = labels.start_after(name.len() - info.len);
     if sections == Sections::Icann {
         while info.typ == Some(::psl::Type::Private) {
+            hint = None;
             let suffix = &name[name.len() - info.len..];
-            match memchr::memchr(b'.', suffix) {
-                Some(dot) => info = find(&suffix[dot + 1..]),
+            match suffix.iter().position(|&b| b == b'.') {
+                Some(dot) => info = ::psl::List.find(&mut RevLabels::new(&suffix[dot + 1..])),
                 None => {
                     info.typ = None;
                     break;
@@ -273,7 +346,7 @@ fn builtin_find(name: &[u8], sections: Sections) -> (usize, Option<Section>) {
         ::psl::Type::Icann => Section::Icann,
         ::psl::Type::Private => Section::Private,
     });
-    (info.len, section)
+    (info.len, section, hint)
 }
 
 /// Why a list could not be read: the line (1-based) and the problem.
@@ -415,21 +488,31 @@ mod tests {
 
     #[test]
     fn empty_labels_have_no_suffix() {
+        let loaded = SuffixList::parse("com\n*.ck\n").unwrap();
         for d in [
             "",
             ".",
             "..",
             ".com",
-            "a..com",
             "com..",
             "a.b..",
             ".example.com",
+            "a..ck",
         ] {
             assert_eq!(
                 SuffixList::builtin().lookup(d, Sections::All),
                 None,
                 "{d:?}"
             );
+            assert_eq!(loaded.lookup(d, Sections::All), None, "{d:?}");
+        }
+        for list in [SuffixList::builtin(), &loaded] {
+            let s = list.lookup("a..com", Sections::All).unwrap();
+            let got = (s.as_str(), s.registrable_domain(), s.subdomain());
+            assert_eq!(got, ("com", None, None));
+            let s = list.lookup("a..b.example.com.", Sections::All).unwrap();
+            assert_eq!(s.registrable_domain(), Some("example.com."));
+            assert_eq!(s.subdomain(), Some("a..b"));
         }
     }
 

@@ -54,11 +54,31 @@ fn edge_hash(parent: u32, label: &[u8]) -> usize {
     (h ^ (h >> 32)) as usize
 }
 
-/// The best rules met so far: labels of the longest rule and the longest exception.
+/// A matching rule: how many labels deep, where the suffix it gives starts, its section.
+#[derive(Clone, Copy)]
+struct Found {
+    depth: usize,
+    start: usize,
+    section: Section,
+}
+
+/// The longest matching rule and the longest matching exception met so far.
 #[derive(Default)]
 struct Best {
-    rule: Option<(usize, Section)>,
-    exception: Option<(usize, Section)>,
+    rule: Option<Found>,
+    exception: Option<Found>,
+}
+
+const RULES: u8 = ICANN_RULE | PRIVATE_RULE;
+const EXCEPTIONS: u8 = ICANN_EXCEPTION | PRIVATE_EXCEPTION;
+
+/// The start of the label of `name` that ends at `end`.
+#[inline]
+fn label_start(name: &[u8], end: usize) -> usize {
+    name[..end]
+        .iter()
+        .rposition(|&b| b == b'.')
+        .map_or(0, |dot| dot + 1)
 }
 
 impl Rules {
@@ -71,73 +91,143 @@ impl Rules {
         &self.labels[start as usize..end as usize]
     }
 
-    fn child(&self, parent: u32, label: &str) -> Option<u32> {
+    #[inline]
+    fn child(&self, parent: u32, label: &[u8]) -> Option<u32> {
         let mask = self.table.len() - 1;
-        let mut slot = edge_hash(parent, label.as_bytes()) & mask;
+        let mut slot = edge_hash(parent, label) & mask;
         loop {
             let id = self.table[slot];
             if id == NONE {
                 return None;
             }
-            if self.nodes[id as usize].parent == parent && self.label(id) == label {
+            if self.nodes[id as usize].parent == parent && self.label(id).as_bytes() == label {
                 return Some(id);
             }
             slot = (slot + 1) & mask;
         }
     }
 
-    /// The length in bytes of the public suffix of `name` (ASCII, no trailing dot, no
-    /// empty label) and the section of the prevailing rule (`None`: the implicit `*`).
+    /// The length in bytes of the public suffix of `name` (ASCII, no trailing dot, not
+    /// starting with a dot) and the section of the prevailing rule (`None`: the implicit
+    /// `*`).
     pub(crate) fn find(&self, name: &str, sections: Sections) -> (usize, Option<Section>) {
-        let mut best = Best::default();
-        self.walk(0, name.rsplit('.'), 0, sections, &mut best);
-        let (labels, section) = match (best.exception, best.rule) {
-            // An exception rule prevails; the suffix is the rule less its first label.
-            (Some((n, s)), _) => (n - 1, Some(s)),
-            (None, Some((n, s))) => (n, Some(s)),
-            (None, None) => (1, None),
+        let name = name.as_bytes();
+        let mask = match sections {
+            Sections::All => RULES | EXCEPTIONS,
+            Sections::Icann => ICANN_RULE | ICANN_EXCEPTION,
         };
-        // The byte length of the last `labels` labels.
-        let mut len = 0;
-        for (i, label) in name.rsplit('.').take(labels).enumerate() {
-            len += label.len() + usize::from(i > 0);
-        }
-        (len, section)
+        let mut best = Best::default();
+        let last = label_start(name, name.len());
+        self.step(name, 0, last, name.len(), 1, mask, &mut best);
+        let (start, section) = match (best.exception, best.rule) {
+            // An exception rule prevails; the suffix is the rule less its first label.
+            (Some(found), _) | (None, Some(found)) => (found.start, Some(found.section)),
+            (None, None) => (last, None),
+        };
+        (name.len() - start, section)
     }
 
-    fn walk<'n>(
+    /// Matches the label of `name` at `start..end` (the `depth`-th from the right) under
+    /// `node`, following the label's child and the wildcard child, and on to the left.
+    #[allow(clippy::too_many_arguments)] // the walk's state, kept in registers
+    fn step(
         &self,
-        node: u32,
-        mut labels: std::str::RSplit<'n, char>,
-        depth: usize,
-        sections: Sections,
+        name: &[u8],
+        mut node: u32,
+        mut start: usize,
+        mut end: usize,
+        mut depth: usize,
+        mask: u8,
         best: &mut Best,
     ) {
-        let Some(label) = labels.next() else { return };
-        let depth = depth + 1;
-        let wildcard = self.nodes[node as usize].wildcard;
-        for next in [
-            self.child(node, label),
-            (wildcard != NONE).then_some(wildcard),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            let flags = self.nodes[next as usize].flags;
-            let mut note = |rule: u8, exception: u8, section: Section| {
-                if flags & rule != 0 && best.rule.is_none_or(|(n, _)| n < depth) {
-                    best.rule = Some((depth, section));
+        loop {
+            let wildcard = self.nodes[node as usize].wildcard;
+            let next = match self.child(node, &name[start..end]) {
+                Some(exact) => {
+                    if wildcard != NONE {
+                        self.step_into(name, wildcard, start, end, depth, mask, best);
+                    }
+                    exact
                 }
-                if flags & exception != 0 && best.exception.is_none_or(|(n, _)| n < depth) {
-                    best.exception = Some((depth, section));
+                None if wildcard != NONE => wildcard,
+                None => return,
+            };
+            if !self.note(next, start, end, depth, mask, best) {
+                return;
+            }
+            node = next;
+            end = start - 1;
+            start = label_start(name, end);
+            depth += 1;
+        }
+    }
+
+    /// `node` matched the label at `start..end`: note its rules, then go on to the left.
+    #[allow(clippy::too_many_arguments)]
+    fn step_into(
+        &self,
+        name: &[u8],
+        node: u32,
+        start: usize,
+        end: usize,
+        depth: usize,
+        mask: u8,
+        best: &mut Best,
+    ) {
+        if self.note(node, start, end, depth, mask, best) {
+            let next_end = start - 1;
+            self.step(
+                name,
+                node,
+                label_start(name, next_end),
+                next_end,
+                depth + 1,
+                mask,
+                best,
+            );
+        }
+    }
+
+    /// Notes the rules of `node` (matched by the label at `start..end`); whether there
+    /// is a label further left.
+    #[inline]
+    fn note(
+        &self,
+        node: u32,
+        start: usize,
+        end: usize,
+        depth: usize,
+        mask: u8,
+        best: &mut Best,
+    ) -> bool {
+        let flags = self.nodes[node as usize].flags & mask;
+        if flags != 0 {
+            let section = |icann: u8| {
+                if flags & icann != 0 {
+                    Section::Icann
+                } else {
+                    Section::Private
                 }
             };
-            note(ICANN_RULE, ICANN_EXCEPTION, Section::Icann);
-            if sections == Sections::All {
-                note(PRIVATE_RULE, PRIVATE_EXCEPTION, Section::Private);
+            if flags & RULES != 0 && best.rule.is_none_or(|f| f.depth < depth) {
+                let section = section(ICANN_RULE);
+                best.rule = Some(Found {
+                    depth,
+                    start,
+                    section,
+                });
             }
-            self.walk(next, labels.clone(), depth, sections, best);
+            if flags & EXCEPTIONS != 0 && best.exception.is_none_or(|f| f.depth < depth) {
+                // The suffix is the rule less this label: it starts after `end`'s dot.
+                let section = section(ICANN_EXCEPTION);
+                best.exception = Some(Found {
+                    depth,
+                    start: end + 1,
+                    section,
+                });
+            }
         }
+        start > 0
     }
 
     /// Reads the text of a list (see [`super::SuffixList::parse`]).
