@@ -33,12 +33,14 @@ pub(crate) struct Rules {
     /// Node 0 is the root.
     nodes: Vec<Node>,
     labels: String,
-    /// Node ids by hash of (parent, label); `NONE` is an empty slot.
-    table: Vec<u32>,
+    /// (tag, node id) by hash of (parent, label): the tag is the hash's high half, so
+    /// that most mismatches are decided without reading the node; id `NONE` is an empty
+    /// slot.
+    table: Vec<(u32, u32)>,
     rule_count: usize,
 }
 
-fn edge_hash(parent: u32, label: &[u8]) -> usize {
+fn edge_hash(parent: u32, label: &[u8]) -> u64 {
     const K: u64 = 0x517c_c1b7_2722_0a95;
     let mut h = (parent as u64 ^ label.len() as u64).wrapping_mul(K);
     let mut chunks = label.chunks_exact(8);
@@ -51,7 +53,7 @@ fn edge_hash(parent: u32, label: &[u8]) -> usize {
         tail |= (b as u64) << (8 * i);
     }
     h = (h.rotate_left(5) ^ tail).wrapping_mul(K);
-    (h ^ (h >> 32)) as usize
+    h ^ (h >> 29)
 }
 
 /// A matching rule: how many labels deep, where the suffix it gives starts, its section.
@@ -94,13 +96,18 @@ impl Rules {
     #[inline]
     fn child(&self, parent: u32, label: &[u8]) -> Option<u32> {
         let mask = self.table.len() - 1;
-        let mut slot = edge_hash(parent, label) & mask;
+        let hash = edge_hash(parent, label);
+        let tag = (hash >> 32) as u32;
+        let mut slot = hash as usize & mask;
         loop {
-            let id = self.table[slot];
+            let (t, id) = self.table[slot];
             if id == NONE {
                 return None;
             }
-            if self.nodes[id as usize].parent == parent && self.label(id).as_bytes() == label {
+            if t == tag
+                && self.nodes[id as usize].parent == parent
+                && self.label(id).as_bytes() == label
+            {
                 return Some(id);
             }
             slot = (slot + 1) & mask;
@@ -344,11 +351,12 @@ impl Builder {
     }
 
     fn finish(self) -> Rules {
-        let size = (self.edges.len() * 2).next_power_of_two().max(8);
+        // At most a quarter full: most lookups that miss stop at an empty slot.
+        let size = (self.edges.len() * 4).next_power_of_two().max(8);
         let mut rules = Rules {
             nodes: self.nodes,
             labels: self.labels,
-            table: vec![NONE; size],
+            table: vec![(0, NONE); size],
             rule_count: self.rule_count,
         };
         let mask = size - 1;
@@ -356,11 +364,12 @@ impl Builder {
             let node = &rules.nodes[id as usize];
             let (start, end) = node.label;
             let label = &rules.labels.as_bytes()[start as usize..end as usize];
-            let mut slot = edge_hash(node.parent, label) & mask;
-            while rules.table[slot] != NONE {
+            let hash = edge_hash(node.parent, label);
+            let mut slot = hash as usize & mask;
+            while rules.table[slot].1 != NONE {
                 slot = (slot + 1) & mask;
             }
-            rules.table[slot] = id;
+            rules.table[slot] = ((hash >> 32) as u32, id);
         }
         rules
     }
