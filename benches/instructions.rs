@@ -110,8 +110,22 @@ corpus_benches!(url_url_parse, |lines| {
         .sum::<usize>()
 });
 
-// `parse_ref` then the registrable domain (kasztp only: the question is its cost beside
-// `parse_ref` on real web URLs), with ours and with the `psl` crate called directly.
+// `parse_ref` alone (the hostname), then with the registrable domain, ours and the `psl`
+// crate's called directly (kasztp only: the question is its cost beside `parse_ref` on
+// real web URLs).
+#[library_benchmark]
+#[bench::kasztp(args = ["kasztp"], setup = load_sample)]
+fn rapidurl_parse_ref_hostname(lines: Vec<String>) -> usize {
+    let arena = rapidurl::bumpalo::Bump::new();
+    black_box(
+        lines
+            .iter()
+            .filter_map(|l| rapidurl::parse_ref(l, &arena).ok())
+            .map(|u| u.hostname().len())
+            .sum::<usize>(),
+    )
+}
+
 #[library_benchmark]
 #[bench::kasztp(args = ["kasztp"], setup = load_sample)]
 fn rapidurl_parse_ref_registrable_domain(lines: Vec<String>) -> usize {
@@ -143,7 +157,8 @@ fn rapidurl_parse_ref_psl_crate(lines: Vec<String>) -> usize {
 
 library_benchmark_group!(
     name = registrable_domain;
-    benchmarks = rapidurl_parse_ref_registrable_domain, rapidurl_parse_ref_psl_crate
+    benchmarks = rapidurl_parse_ref_hostname, rapidurl_parse_ref_registrable_domain,
+        rapidurl_parse_ref_psl_crate
 );
 
 library_benchmark_group!(
