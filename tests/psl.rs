@@ -448,3 +448,39 @@ fn query_pairs_decode_lazily() {
         0
     );
 }
+
+/// The built-in list's ICANN-only lookups (the `psl` matcher run again when a private rule
+/// prevails) against a loaded list's (whose walk skips private rules), on hosts under
+/// every private rule of the `publicsuffix` crate's copy of the list. The two snapshots
+/// differ in date, so a host counts only where both lists know its ICANN suffix the same
+/// way for the whole list too.
+#[test]
+fn builtin_icann_only_agrees_with_a_loaded_list() {
+    let path = publicsuffix_dir().join("tests/public_suffix_list.dat");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let private = &text[text.find("===BEGIN PRIVATE DOMAINS===").unwrap()..];
+    let loaded = SuffixList::parse(&text).unwrap();
+    let builtin = SuffixList::builtin();
+    let mut compared = 0;
+    let mut differences = Vec::new();
+    for host in hosts_from(private) {
+        let (Some(b), Some(l)) = (
+            builtin.lookup(&host, Sections::Icann),
+            loaded.lookup(&host, Sections::Icann),
+        ) else {
+            continue;
+        };
+        // Skip hosts whose whole-list answer differs between the snapshots (rules added
+        // or removed since the copy was taken).
+        let all = |list: &SuffixList| list.lookup(&host, Sections::All).map(|s| s.as_str());
+        if all(builtin) != all(&loaded) {
+            continue;
+        }
+        compared += 1;
+        if (b.as_str(), b.section()) != (l.as_str(), l.section()) {
+            differences.push(host);
+        }
+    }
+    assert!(compared > 3000, "only {compared} hosts compared");
+    assert!(differences.is_empty(), "{differences:?}");
+}
