@@ -84,8 +84,8 @@ pub enum Section {
 }
 
 /// The outcome of a lookup: the public suffix of a domain, borrowed from it, and the rule
-/// that gave it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// that gave it. Two are equal when they are of the same domain, suffix and section.
+#[derive(Clone, Copy, Debug)]
 pub struct Suffix<'d> {
     /// The domain looked up.
     domain: &'d str,
@@ -148,6 +148,14 @@ impl<'d> Suffix<'d> {
         (label_start < label_end).then_some(label_start)
     }
 }
+
+impl PartialEq for Suffix<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.domain, self.start, self.section) == (other.domain, other.start, other.section)
+    }
+}
+
+impl Eq for Suffix<'_> {}
 
 impl fmt::Display for Suffix<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
