@@ -484,3 +484,42 @@ fn builtin_icann_only_agrees_with_a_loaded_list() {
     assert!(compared > 3000, "only {compared} hosts compared");
     assert!(differences.is_empty(), "{differences:?}");
 }
+
+/// The built-in list answers as the `psl` crate called directly does (our label walk,
+/// empty-label rules and registrable-label hint around its matcher), on hosts under every
+/// rule, their siblings and the corpus.
+#[test]
+fn builtin_list_answers_as_the_psl_crate() {
+    use psl::Psl;
+    let path = publicsuffix_dir().join("tests/public_suffix_list.dat");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut hosts = hosts_from(&text);
+    // Siblings that share their last two labels with a host seen before.
+    let siblings: Vec<String> = hosts.iter().map(|h| format!("sibling.{h}")).collect();
+    hosts.extend(siblings);
+    let list = SuffixList::builtin();
+    for host in &hosts {
+        let ours = list.lookup(host, Sections::All).map(|s| {
+            let section = match s.section() {
+                Some(Section::Icann) => Some(psl::Type::Icann),
+                Some(Section::Private) => Some(psl::Type::Private),
+                None => None,
+            };
+            (
+                s.as_str().to_owned(),
+                section,
+                s.registrable_domain().map(str::to_owned),
+            )
+        });
+        let theirs = psl::List.suffix(host.as_bytes()).map(|s| {
+            let domain = psl::List.domain(host.as_bytes());
+            let text = |b: &[u8]| String::from_utf8(b.to_vec()).unwrap();
+            (
+                text(s.as_bytes()),
+                s.typ(),
+                domain.map(|d| text(d.as_bytes())),
+            )
+        });
+        assert_eq!(ours, theirs, "{host}");
+    }
+}
