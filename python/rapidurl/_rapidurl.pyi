@@ -35,6 +35,15 @@ class URL:
     hash: str
     @property
     def search_params(self) -> URLSearchParams: ...
+    @property
+    def public_suffix(self) -> Optional[str]:
+        """The host's public suffix (URL Standard §3.2, built-in Public Suffix List), or None."""
+    @property
+    def registrable_domain(self) -> Optional[str]:
+        """The host's registrable domain, or None."""
+    @property
+    def subdomain(self) -> Optional[str]:
+        """The host's labels before its registrable domain, or None."""
     def to_json(self) -> str: ...
     def __getattr__(self, name: str) -> Optional[str]: ...
     def __eq__(self, other: object) -> bool: ...

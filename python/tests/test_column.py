@@ -153,3 +153,22 @@ def test_parse_column_when_pyarrow_is_not_installed(monkeypatch):
     table = rapidurl.parse_column(["https://a.example/"], ["hostname"])
     assert isinstance(table, rapidurl.ArrowTable)
     assert table.to_pydict() == {"hostname": ["a.example"], "error": [None]}
+
+
+def test_fields_the_library_adds():
+    # Every rapidurl::field::Field name is a column name, with no change in the package.
+    urls = ["https://www.example.co.uk/x?utm_source=mail+2", "http://[::1]/", "bad"]
+    table = parse_column(urls, ["public_suffix", "registrable_domain", "subdomain", "param:utm_source"])
+    assert table.column_names == ["public_suffix", "registrable_domain", "subdomain", "param:utm_source", "error"]
+    assert table.to_pylist() == [
+        {"public_suffix": "co.uk", "registrable_domain": "example.co.uk", "subdomain": "www",
+         "param:utm_source": "mail 2", "error": None},
+        {"public_suffix": None, "registrable_domain": None, "subdomain": None,
+         "param:utm_source": None, "error": None},
+        {"public_suffix": None, "registrable_domain": None, "subdomain": None,
+         "param:utm_source": None, "error": "missing-scheme-non-relative-URL"},
+    ]
+    # ... and an attribute of URL where the name is an identifier.
+    url = URL(urls[0])
+    assert (url.public_suffix, url.registrable_domain, url.subdomain) == ("co.uk", "example.co.uk", "www")
+    assert URL("http://[::1]/").public_suffix is None
