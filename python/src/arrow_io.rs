@@ -2,62 +2,34 @@
 //! `__arrow_c_stream__` or `__arrow_c_array__` (pyarrow, Polars, pandas with Arrow dtypes,
 //! DuckDB, DataFusion…), a table out through `__arrow_c_stream__`.
 //!
-//! Imported buffers are read in place: `arrow-array`'s C-data import wraps the producer's
-//! memory and calls the producer's release callback when the last reference goes.
+//! Imports go through `pyo3-arrow`, whose C-data import wraps the producer's buffers (read
+//! in place, no copy) and calls the producer's release callback when the last reference
+//! goes; this crate holds no `unsafe` code. `arrow-pyarrow` was not enough: its stream
+//! import accepts struct streams (tables) only, while a pyarrow `ChunkedArray`, a Polars
+//! `Series` and a pandas `Series` export streams of plain string arrays.
 
 use std::ffi::CStr;
 
-use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema, from_ffi};
-use arrow_array::ffi_stream::{ArrayStreamReader, FFI_ArrowArrayStream};
-use arrow_array::{ArrayRef, RecordBatch, RecordBatchIterator, make_array};
+use arrow_array::ffi_stream::FFI_ArrowArrayStream;
+use arrow_array::{ArrayRef, RecordBatch, RecordBatchIterator};
 use arrow_schema::SchemaRef;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyCapsule, PyDict, PyList, PyTuple};
+use pyo3::types::{PyCapsule, PyDict, PyList};
+use pyo3_arrow::{PyArray, PyChunkedArray};
 
 const STREAM: &CStr = c"arrow_array_stream";
-const SCHEMA: &CStr = c"arrow_schema";
-const ARRAY: &CStr = c"arrow_array";
 
 /// The arrays of `obj`, in order, when it exposes the Arrow PyCapsule interface; `None`
 /// when it exposes neither method.
 pub fn import_arrays(obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<ArrayRef>>> {
     if obj.hasattr("__arrow_c_stream__")? {
-        let capsule = obj.call_method0("__arrow_c_stream__")?;
-        let capsule = capsule.cast::<PyCapsule>()?;
-        let ptr = capsule.pointer_checked(Some(STREAM))?;
-        // SAFETY: the PyCapsule interface says an `arrow_array_stream` capsule points to an
-        // ArrowArrayStream struct, which `from_raw` moves out (leaving a released struct
-        // behind for the capsule's destructor); the capsule outlives this call.
-        let reader = unsafe { ArrayStreamReader::from_raw(ptr.cast().as_ptr()) }
-            .map_err(|e| PyValueError::new_err(format!("Arrow stream: {e}")))?;
-        let arrays = reader
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| PyValueError::new_err(format!("Arrow stream: {e}")))?;
-        return Ok(Some(arrays));
+        let (chunks, _field) = obj.extract::<PyChunkedArray>()?.into_inner();
+        return Ok(Some(chunks));
     }
     if obj.hasattr("__arrow_c_array__")? {
-        let pair = obj.call_method0("__arrow_c_array__")?;
-        let pair = pair.cast::<PyTuple>()?;
-        if pair.len() != 2 {
-            return Err(PyTypeError::new_err(
-                "__arrow_c_array__ must return a (schema, array) pair of capsules",
-            ));
-        }
-        let schema = pair.get_item(0)?;
-        let array = pair.get_item(1)?;
-        let schema_ptr = schema.cast::<PyCapsule>()?.pointer_checked(Some(SCHEMA))?;
-        let array_ptr = array.cast::<PyCapsule>()?.pointer_checked(Some(ARRAY))?;
-        // SAFETY: per the PyCapsule interface the two capsules point to an ArrowSchema and
-        // an ArrowArray that describe each other. `from_raw` moves the array out (the
-        // capsule keeps a released struct); the schema is only borrowed while both
-        // capsules are alive.
-        let data = unsafe {
-            let array = FFI_ArrowArray::from_raw(array_ptr.cast().as_ptr());
-            from_ffi(array, &*schema_ptr.cast::<FFI_ArrowSchema>().as_ptr())
-        }
-        .map_err(|e| PyValueError::new_err(format!("Arrow array: {e}")))?;
-        return Ok(Some(vec![make_array(data)]));
+        let (array, _field) = obj.extract::<PyArray>()?.into_inner();
+        return Ok(Some(vec![array]));
     }
     Ok(None)
 }
