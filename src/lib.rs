@@ -39,10 +39,13 @@ pub mod host;
 mod origin;
 mod parser;
 pub mod percent;
+pub mod render;
 pub mod scan;
 pub mod search_params;
 mod url;
+pub mod validation;
 mod view;
+pub mod writing;
 
 #[cfg(feature = "rayon")]
 pub use crate::batch::UrlColumn;
@@ -51,7 +54,9 @@ pub use crate::error::{ErrorKind, ParseError};
 pub use crate::origin::{OpaqueOrigin, Origin};
 pub use crate::search_params::SearchParams;
 pub use crate::url::{ParseOptions, SearchParamsMut, Url, can_parse};
+pub use crate::validation::{ValidationError, ValidationErrorKind, parse_with_validation_errors};
 pub use crate::view::{UrlRef, parse_ref, parse_ref_with_base};
+pub use crate::writing::is_valid_url_string;
 pub use bumpalo;
 
 /// The README's examples, compiled and run as doc tests.

@@ -6,6 +6,7 @@
 //! would; error offsets are byte offsets relative to the start of the input.
 
 use crate::error::{ErrorKind, ParseError};
+use crate::validation::{Report, Silent, ValidationErrorKind};
 
 /// Writes `value` into `address[index]`. The parser's steps keep `index` below 8 wherever
 /// a piece is written; an index out of range is ignored rather than panicking.
@@ -22,6 +23,16 @@ fn set_piece(address: &mut [u16; 8], index: usize, value: u16) {
 /// `Ipv4InIpv6InvalidCodePoint`, `Ipv4InIpv6OutOfRangePart`, `Ipv4InIpv6TooFewParts`. The error
 /// offset is the pointer (a byte offset into `input`) where the failure was found.
 pub fn parse_ipv6(input: &str) -> Result<[u16; 8], ParseError> {
+    parse_ipv6_reporting(input, &mut Silent)
+}
+
+/// [`parse_ipv6`], reporting the validation error that is no failure
+/// (`IPv6-piece-leading-zero`, newer than our Standard text) to `r`, at the piece's offset
+/// in `input`; a failure's own error is the caller's to report.
+pub(crate) fn parse_ipv6_reporting<R: Report>(
+    input: &str,
+    r: &mut R,
+) -> Result<[u16; 8], ParseError> {
     let bytes = input.as_bytes();
     // c: the code point at pointer, or None for the EOF code point.
     let c = |pointer: usize| bytes.get(pointer).copied();
@@ -68,6 +79,7 @@ pub fn parse_ipv6(input: &str) -> Result<[u16; 8], ParseError> {
             continue;
         }
         // Step 6.3.
+        let piece_start = pointer;
         let mut value = 0u16;
         let mut length = 0usize;
         // Step 6.4: at most four hex digits.
@@ -162,6 +174,10 @@ pub fn parse_ipv6(input: &str) -> Result<[u16; 8], ParseError> {
             // Step 6.7.
             Some(_) => return fail(ErrorKind::Ipv6InvalidCodePoint, pointer),
             None => {}
+        }
+        // (Newer edition) a piece written with a leading zero.
+        if R::ENABLED && length > 1 && value >> (4 * (length - 1)) == 0 {
+            r.report(ValidationErrorKind::Ipv6PieceLeadingZero, piece_start);
         }
         // Step 6.8.
         set_piece(&mut address, piece_index, value);

@@ -11,9 +11,12 @@ pub(crate) mod fast;
 pub(crate) mod setters;
 pub(crate) mod state;
 
+use crate::Url;
 use crate::components::Components;
 use crate::error::{ErrorKind, ParseError};
+use crate::validation::{Collect, Report, Silent};
 use encoding_rs::Encoding;
+use encoding_rs::UTF_8;
 use std::borrow::Cow;
 
 /// A parsed URL borrowed as its serialization and components (e.g. a base URL).
@@ -91,6 +94,28 @@ pub(crate) fn parse_slow(
     base: Option<UrlParts<'_>>,
     encoding: &'static Encoding,
 ) -> Result<(String, Components), ParseError> {
+    parse_slow_reporting(input, base, encoding, Silent)
+}
+
+/// [`parse`] collecting validation errors into `errors`: always the state machine (a
+/// canonical input may still have validation errors, e.g. credentials).
+pub(crate) fn parse_reporting(
+    input: &str,
+    base: Option<&Url>,
+    errors: &mut Collect,
+) -> Result<Url, ParseError> {
+    let base = base.map(Url::parts);
+    let (serialization, components) = parse_slow_reporting(input, base, UTF_8, errors)?;
+    Ok(Url::from_raw(serialization, components))
+}
+
+/// The state machine alone, reporting validation errors to `r`.
+fn parse_slow_reporting<R: Report>(
+    input: &str,
+    base: Option<UrlParts<'_>>,
+    encoding: &'static Encoding,
+    mut r: R,
+) -> Result<(String, Components), ParseError> {
     if input.len() > u32::MAX as usize {
         return Err(ParseError::new(ErrorKind::InputTooLong));
     }
@@ -106,8 +131,12 @@ pub(crate) fn parse_slow(
     // Steps 2-3: remove ASCII tab or newline.
     let cleaned = remove_tab_and_newline(trimmed);
     let removed_any = matches!(cleaned, Cow::Owned(_));
+    if R::ENABLED {
+        r.cleaned(input, lead, trail);
+    }
     state::Parser::new(&cleaned, base)
         .with_encoding(encoding)
+        .with_reporter(r)
         .run()
         .map_err(|e| match e.offset() {
             Some(pos) => ParseError::at(e.kind(), original_offset(input, lead, pos, removed_any)),
