@@ -87,6 +87,16 @@ corpus_benches!(rapidurl_can_parse, |lines| {
         .count()
 });
 
+// The state machine alone (no fast path): the code that validation-error reporting
+// instruments, with its reporter compiled away.
+corpus_benches!(rapidurl_state_machine, |lines| {
+    lines
+        .iter()
+        .filter_map(|l| rapidurl::__testing::parse_slow(l).ok())
+        .map(|(s, _)| s.len())
+        .sum::<usize>()
+});
+
 corpus_benches!(ada_url_parse, |lines| {
     lines
         .iter()
@@ -112,7 +122,8 @@ corpus_benches!(url_url_parse, |lines| {
 
 library_benchmark_group!(
     name = per_url;
-    benchmarks = rapidurl_parse_ref, rapidurl_url_parse, rapidurl_can_parse, ada_url_parse,
+    benchmarks = rapidurl_parse_ref, rapidurl_url_parse, rapidurl_can_parse,
+        rapidurl_state_machine, ada_url_parse,
         ada_can_parse, url_url_parse
 );
 
