@@ -49,6 +49,15 @@ pub enum Field {
     Search,
     /// The fragment with its leading `#`, empty when absent or empty.
     Hash,
+    /// The URL rendered for people ([`crate::render::render`] with default options): no
+    /// credentials, the host in Unicode, percent-encoded UTF-8 decoded where safe.
+    Display,
+    /// `true` or `false`: whether the input text is a valid URL string (§4.3). A value of
+    /// the input, not of the parsed URL: see [`Field::value_with_input`].
+    Valid,
+    /// The names of the input's validation errors in order, separated by spaces (empty
+    /// when none). A value of the input: see [`Field::value_with_input`].
+    ValidationErrors,
 }
 
 impl Field {
@@ -81,6 +90,9 @@ impl Field {
         Field::Hash,
     ];
 
+    /// The fields this library adds to the URL API's: rendering and validation.
+    pub const EXTRA: [Field; 3] = [Field::Display, Field::Valid, Field::ValidationErrors];
+
     /// The field's name, e.g. `"hostname"`: the column name, the JSON key, and what
     /// [`FromStr`] accepts.
     pub fn name(&self) -> Cow<'static, str> {
@@ -96,17 +108,60 @@ impl Field {
             Field::Pathname => "pathname",
             Field::Search => "search",
             Field::Hash => "hash",
+            Field::Display => "display",
+            Field::Valid => "valid",
+            Field::ValidationErrors => "validation_errors",
         })
+    }
+
+    /// Whether the value depends on the input text, not only on the parsed URL
+    /// (`valid`, `validation_errors`): then use [`Field::value_with_input`].
+    pub fn needs_input(&self) -> bool {
+        matches!(self, Field::Valid | Field::ValidationErrors)
     }
 
     /// Whether the value is always a slice of the URL's serialization (`href`), so that
     /// a front end that found `href` free of characters it must escape can copy the value
     /// as it is. `origin` is not: a `blob:` URL's origin is that of the URL in its path.
     pub fn is_slice_of_href(&self) -> bool {
-        !matches!(self, Field::Origin)
+        !matches!(
+            self,
+            Field::Origin | Field::Display | Field::Valid | Field::ValidationErrors
+        )
     }
 
-    /// This field of `url`; `None` where the value is absent.
+    /// This field of `url`, parsed from `input` (without a base). Same as
+    /// [`Field::value`] for every field that does not [need the input](Field::needs_input).
+    ///
+    /// ```
+    /// use rapidurl::field::Field;
+    ///
+    /// let arena = rapidurl::bumpalo::Bump::new();
+    /// let input = "https://user@example.com/a b";
+    /// let url = rapidurl::parse_ref(input, &arena).unwrap();
+    /// let errors = Field::ValidationErrors.value_with_input(input, &url);
+    /// assert_eq!(errors.as_deref(), Some("invalid-credentials invalid-URL-unit"));
+    /// assert_eq!(Field::Valid.value_with_input(input, &url).as_deref(), Some("false"));
+    /// assert_eq!(Field::Display.value(&url).as_deref(), Some("https://example.com/a%20b"));
+    /// ```
+    pub fn value_with_input<'a>(&self, input: &str, url: &UrlRef<'a>) -> Option<Cow<'a, str>> {
+        match self {
+            Field::Valid => Some(Cow::Borrowed(if crate::is_valid_url_string(input, None) {
+                "true"
+            } else {
+                "false"
+            })),
+            Field::ValidationErrors => {
+                let (_, errors) = crate::parse_with_validation_errors(input, None);
+                let names: Vec<&str> = errors.iter().map(|e| e.name()).collect();
+                Some(Cow::Owned(names.join(" ")))
+            }
+            _ => self.value(url),
+        }
+    }
+
+    /// This field of `url`; `None` where the value is absent, and for the fields that
+    /// [need the input](Field::needs_input) (use [`Field::value_with_input`]).
     pub fn value<'a>(&self, url: &UrlRef<'a>) -> Option<Cow<'a, str>> {
         Some(match self {
             Field::Href => Cow::Borrowed(url.href()),
@@ -120,6 +175,11 @@ impl Field {
             Field::Pathname => Cow::Borrowed(url.pathname()),
             Field::Search => Cow::Borrowed(url.search()),
             Field::Hash => Cow::Borrowed(url.hash()),
+            Field::Display => Cow::Owned(crate::render::render(
+                url,
+                &crate::render::RenderOptions::default(),
+            )),
+            Field::Valid | Field::ValidationErrors => return None,
         })
     }
 }
@@ -137,6 +197,7 @@ impl FromStr for Field {
     fn from_str(name: &str) -> Result<Self, Self::Err> {
         Field::URL_API
             .into_iter()
+            .chain(Field::EXTRA)
             .find(|f| f.name() == name)
             .ok_or_else(|| UnknownField(name.to_owned()))
     }
@@ -149,7 +210,7 @@ pub struct UnknownField(pub String);
 impl fmt::Display for UnknownField {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "unknown field {:?}; the fields are", self.0)?;
-        for (i, field) in Field::URL_API.iter().enumerate() {
+        for (i, field) in Field::URL_API.iter().chain(&Field::EXTRA).enumerate() {
             let sep = if i == 0 { " " } else { ", " };
             write!(f, "{sep}{field}")?;
         }
@@ -165,13 +226,14 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for field in Field::URL_API {
+        for field in Field::URL_API.into_iter().chain(Field::EXTRA) {
             assert_eq!(field.name().parse::<Field>(), Ok(field.clone()));
         }
         assert_eq!(
             "Href".parse::<Field>().unwrap_err().to_string(),
             "unknown field \"Href\"; the fields are href, origin, protocol, username, \
-             password, host, hostname, port, pathname, search, hash"
+             password, host, hostname, port, pathname, search, hash, display, valid, \
+             validation_errors"
         );
     }
 

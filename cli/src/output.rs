@@ -50,8 +50,13 @@ impl RowFormat {
         self.table_row(out, names.iter().map(|n| n.as_ref()).chain(error));
     }
 
-    /// Appends the row of a parsed URL.
-    pub fn url_row(&self, out: &mut String, url: &UrlRef<'_>) {
+    /// Whether some field is a value of the input line (see `Field::needs_input`).
+    pub fn needs_input(&self) -> bool {
+        self.fields.iter().any(Field::needs_input)
+    }
+
+    /// Appends the row of a parsed URL, parsed from the line `input`.
+    pub fn url_row(&self, out: &mut String, url: &UrlRef<'_>, input: &str) {
         // Every field but `origin` is a slice of `href` (the origin of a `blob:` URL is
         // that of the URL in its path, which may differ): when `href` needs no escaping,
         // neither do they, and one scan per row replaces one per field.
@@ -67,7 +72,7 @@ impl RowFormat {
                     out.push('"');
                     out.push_str(&field.name());
                     out.push_str("\":");
-                    let value = field.value(url).unwrap_or_default();
+                    let value = field.value_with_input(input, url).unwrap_or_default();
                     if plain && field.is_slice_of_href() {
                         out.push('"');
                         out.push_str(&value);
@@ -84,7 +89,7 @@ impl RowFormat {
                     if i > 0 {
                         out.push(separator);
                     }
-                    let value = field.value(url).unwrap_or_default();
+                    let value = field.value_with_input(input, url).unwrap_or_default();
                     if plain && field.is_slice_of_href() {
                         out.push_str(&value);
                     } else {
