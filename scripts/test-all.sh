@@ -15,3 +15,6 @@ fi
 
 echo "== Rust: cargo test (library and command-line tool)"
 cargo test --locked
+
+echo "== Rust: the input-length limits (4-9 GiB inputs, release build)"
+cargo test --locked --release --test limits

@@ -181,7 +181,7 @@ fn absolute(input: &str) -> bool {
     if query.is_some_and(|q| !url_units(q, |_| false)) {
         return false;
     }
-    let Some(scheme_len) = crate::parser::state::scheme_len(url.as_bytes()) else {
+    let Some(scheme_len) = crate::syntax::scheme_len(url.as_bytes()) else {
         return false;
     };
     let rest = &url[scheme_len + 1..];
@@ -297,7 +297,7 @@ fn path_absolute_non_authority(input: &str) -> bool {
 fn path_relative_scheme_less(input: &str) -> bool {
     !input.starts_with('/')
         && input.split('/').all(path_segment)
-        && crate::parser::state::scheme_len(input.as_bytes()).is_none()
+        && crate::syntax::scheme_len(input.as_bytes()).is_none()
 }
 
 /// A valid URL-path-segment string: URL units other than `/` and `?`.

@@ -16,6 +16,7 @@ pub use self::ipv6::{parse_ipv6, serialize_ipv6};
 
 use crate::components::HostKind;
 use crate::error::{ErrorKind, ParseError};
+use crate::output::Output;
 use crate::percent;
 use crate::validation::{self, Report, Silent, ValidationErrorKind};
 use std::fmt;
@@ -120,20 +121,20 @@ pub(crate) const fn is_forbidden_domain_byte(b: u8) -> bool {
 /// URL Standard §3.5 host parser, writing the host's serialization (§3.6) to `out`.
 ///
 /// Returns the kind of host written. Error offsets are relative to the start of `input`.
-pub(crate) fn parse_host_into(
+pub(crate) fn parse_host_into<O: Output + ?Sized>(
     input: &str,
     is_opaque: bool,
-    out: &mut String,
+    out: &mut O,
 ) -> Result<HostKind, ParseError> {
     parse_host_reporting(input, is_opaque, out, &mut Silent)
 }
 
 /// [`parse_host_into`], reporting to `r` the validation errors that are no failures
 /// (offsets relative to `input`); a failure's own error is the caller's to report.
-pub(crate) fn parse_host_reporting<R: Report>(
+pub(crate) fn parse_host_reporting<O: Output + ?Sized, R: Report>(
     input: &str,
     is_opaque: bool,
-    out: &mut String,
+    out: &mut O,
     r: &mut R,
 ) -> Result<HostKind, ParseError> {
     let bytes = input.as_bytes();
@@ -145,7 +146,7 @@ pub(crate) fn parse_host_reporting<R: Report>(
         let addr = ipv6::parse_ipv6_reporting(&input[1..input.len() - 1], &mut Shifted(r, 1))
             .map_err(|e| e.shifted(1))?;
         out.push('[');
-        serialize_ipv6(&addr, out);
+        ipv6::serialize_ipv6_to(&addr, out);
         out.push(']');
         return Ok(HostKind::Ipv6);
     }
@@ -178,18 +179,18 @@ pub(crate) fn parse_host_reporting<R: Report>(
     } else {
         out.push_str(&domain_to_ascii(domain, false)?);
     }
-    if ends_in_a_number(&out[start..]) {
+    if ends_in_a_number(&out.as_str()[start..]) {
         if !domain.is_ascii() {
             r.report(ValidationErrorKind::Ipv4NonAsciiInput, 0);
         }
         // Part offsets hold in the input only when the domain is the input, lower-cased.
         let addr = if !R::ENABLED || domain.len() == input.len() && domain.is_ascii() {
-            ipv4::parse_ipv4_reporting(&out[start..], r)?
+            ipv4::parse_ipv4_reporting(&out.as_str()[start..], r)?
         } else {
-            ipv4::parse_ipv4_reporting(&out[start..], &mut Pinned(r, 0))?
+            ipv4::parse_ipv4_reporting(&out.as_str()[start..], &mut Pinned(r, 0))?
         };
         out.truncate(start);
-        serialize_ipv4(addr, out);
+        ipv4::serialize_ipv4_to(addr, out);
         return Ok(HostKind::Ipv4);
     }
     Ok(HostKind::Domain)
@@ -218,9 +219,9 @@ impl<R: Report> Report for Shifted<'_, R> {
 }
 
 /// URL Standard §3.5 opaque-host parser, writing the result to `out`.
-pub(crate) fn parse_opaque_host_into(
+pub(crate) fn parse_opaque_host_into<O: Output + ?Sized>(
     input: &str,
-    out: &mut String,
+    out: &mut O,
 ) -> Result<HostKind, ParseError> {
     if let Some(i) = input.bytes().position(is_forbidden_host_byte) {
         return Err(ParseError::at(ErrorKind::HostInvalidCodePoint, i));
@@ -228,6 +229,6 @@ pub(crate) fn parse_opaque_host_into(
     if input.is_empty() {
         return Ok(HostKind::Empty);
     }
-    percent::encode_into(input, &percent::C0_CONTROL, out);
+    percent::encode_to(input, &percent::C0_CONTROL, out);
     Ok(HostKind::Opaque)
 }

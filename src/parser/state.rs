@@ -13,23 +13,29 @@
 //! same result as the Standard's buffer-and-prepend-`%40` steps), and paths, which are
 //! kept as their serialization (`/seg/seg`) so that "shorten a path" is a truncation.
 
-use super::UrlParts;
-use crate::components::{Components, HostKind, SchemeKind};
-use crate::encoding::percent_encode_after_encoding;
+use crate::components::{Components, HostKind, SchemeKind, UrlParts};
+use crate::encoding::percent_encode_after_encoding_to;
 use crate::error::{ErrorKind, ParseError};
 use crate::host;
+use crate::output::Output;
 use crate::percent::{self, AsciiSet};
+use crate::syntax::{
+    authority_end, ends_authority, host_colon, is_normalized_windows_drive_letter,
+    is_windows_drive_letter, scan_port, scheme_len, starts_with_windows_drive_letter,
+};
 use crate::validation::{self, Report, Silent, ValidationErrorKind as V};
 use encoding_rs::{Encoding, UTF_8};
 
 /// The parser: input (already cleaned), optional base, and the URL being written. `R`
 /// hears the validation errors; the ordinary parse's [`Silent`] compiles them away.
-pub(crate) struct Parser<'i, 'b, R: Report = Silent> {
+pub(crate) struct Parser<'i, 'b, 'o, O: Output + ?Sized, R: Report = Silent> {
     input: &'i str,
     bytes: &'i [u8],
     base: Option<UrlParts<'b>>,
-    /// The serialization written so far.
-    pub(crate) out: String,
+    /// The caller's buffer; the serialization is written from `start` on.
+    out: &'o mut O,
+    /// Where the serialization starts in `out`: every offset in `c` is relative to it.
+    start: usize,
     /// The offsets of what has been written.
     pub(crate) c: Components,
     /// Set when a setter runs a state with a state override (§4.4): then `?` and `#` do
@@ -43,85 +49,6 @@ pub(crate) struct Parser<'i, 'b, R: Report = Silent> {
     /// The path state checks URL units from here on: a `file:` host that is a drive
     /// letter was read by the file host state, which does not check them.
     units_from: usize,
-}
-
-/// Whether `b` ends an authority, host or port: `/`, `?`, `#`, and `\` in special URLs.
-#[inline]
-pub(crate) fn ends_authority(b: u8, special: bool) -> bool {
-    matches!(b, b'/' | b'?' | b'#') || (special && b == b'\\')
-}
-
-/// The host state's `:` that starts a port: the first one outside `[` … `]` in `authority`
-/// (the bytes up to the end of the authority).
-#[inline]
-pub(crate) fn host_colon(authority: &[u8]) -> Option<usize> {
-    let mut inside_brackets = false;
-    for (i, &c) in authority.iter().enumerate() {
-        match c {
-            b'[' => inside_brackets = true,
-            b']' => inside_brackets = false,
-            b':' if !inside_brackets => return Some(i),
-            _ => {}
-        }
-    }
-    None
-}
-
-/// Length of the scheme at the start of `b` when one is there (an ASCII alpha, then
-/// ASCII alphanumerics, `+`, `-` or `.`, then `:`): the scheme start and scheme states.
-#[inline]
-pub(crate) fn scheme_len(b: &[u8]) -> Option<usize> {
-    if !b.first()?.is_ascii_alphabetic() {
-        return None;
-    }
-    let len = b.iter().position(|&c| !SCHEME_BYTE[c as usize])?;
-    (b[len] == b':').then_some(len)
-}
-
-/// The bytes a scheme may hold after its first: ASCII alphanumerics, `+`, `-`, `.`.
-const SCHEME_BYTE: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut c = 0;
-    while c < 256 {
-        let b = c as u8;
-        t[c] = b.is_ascii_alphanumeric() || b == b'+' || b == b'-' || b == b'.';
-        c += 1;
-    }
-    t
-};
-
-/// Reads the port state's ASCII digits from `pos`: returns where they end and their value
-/// (saturated at 65536, so that any out-of-range port stays out of range).
-#[inline]
-pub(crate) fn scan_port(b: &[u8], pos: usize) -> (usize, u32) {
-    let mut value: u32 = 0;
-    let mut end = pos;
-    while end < b.len() && b[end].is_ascii_digit() {
-        value = (value * 10 + (b[end] - b'0') as u32).min(65536);
-        end += 1;
-    }
-    (end, value)
-}
-
-/// A Windows drive letter (§4.3): an ASCII alpha followed by `:` or `|`.
-#[inline]
-pub(crate) fn is_windows_drive_letter(s: &[u8]) -> bool {
-    s.len() == 2 && s[0].is_ascii_alphabetic() && matches!(s[1], b':' | b'|')
-}
-
-/// A normalized Windows drive letter (§4.3): an ASCII alpha followed by `:`.
-#[inline]
-pub(crate) fn is_normalized_windows_drive_letter(s: &[u8]) -> bool {
-    s.len() == 2 && s[0].is_ascii_alphabetic() && s[1] == b':'
-}
-
-/// Starts with a Windows drive letter (§4.3): a drive letter that is the whole string or
-/// is followed by `/`, `\`, `?` or `#`.
-#[inline]
-pub(crate) fn starts_with_windows_drive_letter(s: &[u8]) -> bool {
-    s.len() >= 2
-        && is_windows_drive_letter(&s[..2])
-        && (s.len() == 2 || matches!(s[2], b'/' | b'\\' | b'?' | b'#'))
 }
 
 /// A single-dot URL path segment (§4.1): `.` or `%2e`, any case.
@@ -141,14 +68,16 @@ fn is_double_dot(seg: &[u8]) -> bool {
     }
 }
 
-impl<'i, 'b> Parser<'i, 'b> {
-    /// A parser for a whole URL (no state override).
-    pub(crate) fn new(input: &'i str, base: Option<UrlParts<'b>>) -> Self {
+impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
+    /// A parser for a whole URL (no state override) that appends it to `out`.
+    pub(crate) fn new(input: &'i str, base: Option<UrlParts<'b>>, out: &'o mut O) -> Self {
+        let start = out.len();
         Parser {
             input,
             bytes: input.as_bytes(),
             base,
-            out: String::with_capacity(input.len() + 8),
+            out,
+            start,
             c: Components::empty(),
             state_override: false,
             encoding: UTF_8,
@@ -159,8 +88,13 @@ impl<'i, 'b> Parser<'i, 'b> {
 
     /// A parser that a setter runs on `input` with a state override, writing just the
     /// component it sets; `scheme_kind` and `host_kind` are those of the URL being set.
-    pub(crate) fn for_setter(input: &'i str, scheme_kind: SchemeKind, host_kind: HostKind) -> Self {
-        let mut p = Parser::new(input, None);
+    pub(crate) fn for_setter(
+        input: &'i str,
+        scheme_kind: SchemeKind,
+        host_kind: HostKind,
+        out: &'o mut O,
+    ) -> Self {
+        let mut p = Parser::new(input, None, out);
         p.state_override = true;
         p.c.scheme_kind = scheme_kind;
         p.c.host_kind = host_kind;
@@ -168,12 +102,13 @@ impl<'i, 'b> Parser<'i, 'b> {
     }
 
     /// The same parser, telling validation errors to `r`.
-    pub(crate) fn with_reporter<R: Report>(self, r: R) -> Parser<'i, 'b, R> {
+    pub(crate) fn with_reporter<R: Report>(self, r: R) -> Parser<'i, 'b, 'o, O, R> {
         Parser {
             input: self.input,
             bytes: self.bytes,
             base: self.base,
             out: self.out,
+            start: self.start,
             c: self.c,
             state_override: self.state_override,
             encoding: self.encoding,
@@ -183,16 +118,19 @@ impl<'i, 'b> Parser<'i, 'b> {
     }
 }
 
-impl<'i, 'b, R: Report> Parser<'i, 'b, R> {
+impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
     /// Sets the encoding override.
     pub(crate) fn with_encoding(mut self, encoding: &'static Encoding) -> Self {
         self.encoding = encoding;
         self
     }
 
-    /// Runs the machine from the scheme start state and returns the URL. A failure's
-    /// validation error is reported here, last, unless the step that found it did.
-    pub(crate) fn run(mut self) -> Result<(String, Components), ParseError> {
+    /// Runs the machine from the scheme start state and returns the components of the
+    /// URL it appended to the buffer (offsets from where it started). On failure what it
+    /// wrote is left in the buffer: the caller cuts it.
+    /// A failure's validation error is reported here, last, unless the step that found
+    /// it did.
+    pub(crate) fn run(mut self) -> Result<Components, ParseError> {
         if let Err(e) = self.scheme_start_state() {
             if R::ENABLED {
                 if let Some(kind) = validation::failure_report(e.kind()) {
@@ -204,9 +142,22 @@ impl<'i, 'b, R: Report> Parser<'i, 'b, R> {
         self.finish()
     }
 
+    /// The length of what has been written.
     #[inline]
     fn len(&self) -> u32 {
-        self.out.len() as u32
+        (self.out.len() - self.start) as u32
+    }
+
+    /// What has been written.
+    #[inline]
+    pub(crate) fn written(&self) -> &str {
+        &self.out.as_str()[self.start..]
+    }
+
+    /// Cuts what has been written back to `len` bytes.
+    #[inline]
+    fn truncate(&mut self, len: usize) {
+        self.out.truncate(self.start + len);
     }
 
     #[inline]
@@ -215,21 +166,21 @@ impl<'i, 'b, R: Report> Parser<'i, 'b, R> {
     }
 
     /// The serializer's `/.` rule (§4.5 step 3) and the offset limit.
-    fn finish(mut self) -> Result<(String, Components), ParseError> {
-        let c = &mut self.c;
-        if c.host_kind == HostKind::None && !c.opaque_path {
-            let ps = c.path_start as usize;
-            if self.out[ps..].starts_with("//") {
-                self.out.insert_str(ps, "/.");
+    fn finish(mut self) -> Result<Components, ParseError> {
+        if self.c.host_kind == HostKind::None && !self.c.opaque_path {
+            let ps = self.c.path_start as usize;
+            if self.written()[ps..].starts_with("//") {
+                self.out.insert_str(self.start + ps, "/.");
+                let c = &mut self.c;
                 c.path_start += 2;
                 c.query_start = c.query_start.map(|q| q + 2);
                 c.fragment_start = c.fragment_start.map(|f| f + 2);
             }
         }
-        if self.out.len() > u32::MAX as usize {
+        if self.out.len() - self.start > u32::MAX as usize {
             return Err(ParseError::new(ErrorKind::InputTooLong));
         }
-        Ok((self.out, self.c))
+        Ok(self.c)
     }
 
     /// Scheme start state and scheme state: a scheme is there, or we go to no scheme state.
@@ -239,8 +190,8 @@ impl<'i, 'b, R: Report> Parser<'i, 'b, R> {
             return self.no_scheme_state();
         };
         self.out.push_str(&self.input[..end]);
-        self.out.make_ascii_lowercase();
-        self.c.scheme_kind = SchemeKind::from_scheme(&self.out);
+        self.out.make_ascii_lowercase_from(self.start);
+        self.c.scheme_kind = SchemeKind::from_bytes(&self.written().as_bytes()[..end]);
         self.c.scheme_end = end as u32;
         self.out.push(':');
         let pos = end + 1;
@@ -252,7 +203,7 @@ impl<'i, 'b, R: Report> Parser<'i, 'b, R> {
         }
         if self.special() {
             if let Some(base) = self.base
-                && base.c.scheme(base.s) == &self.out[..end]
+                && base.c.scheme(base.s) == &self.written()[..end]
             {
                 // Special relative or authority state.
                 if b[pos..].starts_with(b"//") {
@@ -310,20 +261,14 @@ impl<'i, 'b, R: Report> Parser<'i, 'b, R> {
     /// Records a null host: no `//`, all authority offsets at the end of the scheme.
     fn null_host(&mut self) {
         let at = self.len();
-        self.c.username_end = at;
-        self.c.host_start = at;
-        self.c.host_end = at;
-        self.c.host_kind = HostKind::None;
+        self.c.set_host_at(at, HostKind::None);
     }
 
     /// Writes `//` and records the empty host (file URLs).
     fn empty_host(&mut self) {
         self.out.push_str("//");
         let at = self.len();
-        self.c.username_end = at;
-        self.c.host_start = at;
-        self.c.host_end = at;
-        self.c.host_kind = HostKind::Empty;
+        self.c.set_host_at(at, HostKind::Empty);
     }
 
     /// Copies base's userinfo, host and port (the scheme written so far is base's, so
@@ -430,10 +375,7 @@ impl<'i, 'b, R: Report> Parser<'i, 'b, R> {
     fn authority_state(&mut self, pos: usize) -> Result<(), ParseError> {
         let b = self.bytes;
         let special = self.special();
-        let end = b[pos..]
-            .iter()
-            .position(|&c| ends_authority(c, special))
-            .map_or(b.len(), |i| pos + i);
+        let end = authority_end(b, pos, special);
         self.out.push_str("//");
         let user_start = self.out.len();
         let mut host_pos = pos;
@@ -455,11 +397,11 @@ impl<'i, 'b, R: Report> Parser<'i, 'b, R> {
                 Some(i) => (&userinfo[..i], &userinfo[i + 1..]),
                 None => (userinfo, ""),
             };
-            percent::encode_into(user, &percent::USERINFO, &mut self.out);
+            percent::encode_to(user, &percent::USERINFO, self.out);
             self.c.username_end = self.len();
             if !pass.is_empty() {
                 self.out.push(':');
-                percent::encode_into(pass, &percent::USERINFO, &mut self.out);
+                percent::encode_to(pass, &percent::USERINFO, self.out);
             }
             if self.out.len() > user_start {
                 self.out.push('@');
@@ -492,7 +434,7 @@ impl<'i, 'b, R: Report> Parser<'i, 'b, R> {
         let kind = host::parse_host_reporting(
             &self.input[pos..end],
             !self.special(),
-            &mut self.out,
+            self.out,
             &mut host::Shifted(&mut self.r, pos),
         )
         .map_err(|e| e.shifted(pos).or_at(pos))?;
@@ -524,7 +466,7 @@ impl<'i, 'b, R: Report> Parser<'i, 'b, R> {
             self.c.port = None;
         } else {
             self.out.push(':');
-            percent::push_decimal(&mut self.out, port.into());
+            percent::push_decimal(self.out, port.into());
             self.c.port = Some(port);
         }
     }
@@ -552,7 +494,7 @@ impl<'i, 'b, R: Report> Parser<'i, 'b, R> {
         if starts_with_windows_drive_letter(&self.bytes[pos..]) {
             // Windows drive letter quirk: the path starts afresh.
             self.r.report(V::FileInvalidWindowsDriveLetter, pos);
-            self.out.truncate(self.c.path_start as usize);
+            self.truncate(self.c.path_start as usize);
         } else {
             self.shorten_path();
         }
@@ -596,10 +538,7 @@ impl<'i, 'b, R: Report> Parser<'i, 'b, R> {
     /// File host state.
     fn file_host_state(&mut self, pos: usize) -> Result<(), ParseError> {
         let b = self.bytes;
-        let end = b[pos..]
-            .iter()
-            .position(|&c| ends_authority(c, true))
-            .map_or(b.len(), |i| pos + i);
+        let end = authority_end(b, pos, true);
         if is_windows_drive_letter(&b[pos..end]) {
             // Windows drive letter quirk: the "host" is the path's first segment.
             self.r.report(V::FileInvalidWindowsDriveLetterHost, pos);
@@ -611,8 +550,8 @@ impl<'i, 'b, R: Report> Parser<'i, 'b, R> {
         self.empty_host();
         if end > pos {
             self.write_host(pos, end)?;
-            if &self.out[self.c.host_start as usize..] == "localhost" {
-                self.out.truncate(self.c.host_start as usize);
+            if &self.written()[self.c.host_start as usize..] == "localhost" {
+                self.truncate(self.c.host_start as usize);
                 self.c.host_end = self.c.host_start;
                 self.c.host_kind = HostKind::Empty;
             }
@@ -685,18 +624,14 @@ impl<'i, 'b, R: Report> Parser<'i, 'b, R> {
                     self.out.push('/');
                 }
             } else {
-                let path_empty = self.out.len() == self.c.path_start as usize;
+                let path_empty = self.len() == self.c.path_start;
                 self.out.push('/');
                 if file && path_empty && is_windows_drive_letter(seg) {
                     // Windows drive letter quirk: `C|` becomes `C:`.
                     self.out.push(seg[0] as char);
                     self.out.push(':');
                 } else {
-                    percent::encode_into(
-                        &self.input[seg_start..pos],
-                        &percent::PATH,
-                        &mut self.out,
-                    );
+                    percent::encode_to(&self.input[seg_start..pos], &percent::PATH, self.out);
                 }
             }
             match b.get(pos) {
@@ -712,7 +647,7 @@ impl<'i, 'b, R: Report> Parser<'i, 'b, R> {
     /// Windows drive letter of a file URL.
     fn shorten_path(&mut self) {
         let ps = self.c.path_start as usize;
-        let path = &self.out.as_bytes()[ps..];
+        let path = &self.written().as_bytes()[ps..];
         if self.c.scheme_kind == SchemeKind::File
             && path.len() == 3
             && is_normalized_windows_drive_letter(&path[1..])
@@ -720,7 +655,7 @@ impl<'i, 'b, R: Report> Parser<'i, 'b, R> {
             return;
         }
         if let Some(last) = path.iter().rposition(|&c| c == b'/') {
-            self.out.truncate(ps + last);
+            self.truncate(ps + last);
         }
     }
 
@@ -740,11 +675,7 @@ impl<'i, 'b, R: Report> Parser<'i, 'b, R> {
         }
         let space_before_delimiter = end < b.len() && end > pos && b[end - 1] == b' ';
         let text_end = if space_before_delimiter { end - 1 } else { end };
-        percent::encode_into(
-            &self.input[pos..text_end],
-            &percent::C0_CONTROL,
-            &mut self.out,
-        );
+        percent::encode_to(&self.input[pos..text_end], &percent::C0_CONTROL, self.out);
         if space_before_delimiter {
             self.out.push_str("%20");
         }
@@ -788,15 +719,10 @@ impl<'i, 'b, R: Report> Parser<'i, 'b, R> {
             || !self.special()
             || matches!(self.c.scheme_kind, SchemeKind::Ws | SchemeKind::Wss)
         {
-            percent::encode_into(query, self.query_set(), &mut self.out);
+            percent::encode_to(query, self.query_set(), self.out);
         } else {
-            percent_encode_after_encoding(
-                self.encoding,
-                query,
-                self.query_set(),
-                false,
-                &mut self.out,
-            );
+            let set = self.query_set();
+            percent_encode_after_encoding_to(self.encoding, query, set, false, self.out);
         }
         if end < b.len() {
             return self.fragment_state(end + 1);
@@ -811,7 +737,7 @@ impl<'i, 'b, R: Report> Parser<'i, 'b, R> {
         if R::ENABLED {
             validation::report_url_units(&mut self.r, &self.input[pos..], pos);
         }
-        percent::encode_into(&self.input[pos..], &percent::FRAGMENT, &mut self.out);
+        percent::encode_to(&self.input[pos..], &percent::FRAGMENT, self.out);
         Ok(())
     }
 }
