@@ -61,7 +61,13 @@ pub fn run(paths: &[String], format: LintFormat) -> Result<ExitCode, Failure> {
             text.clear();
             for e in &errors {
                 *counts.entry(e.name()).or_default() += 1;
-                let column = line[..e.offset()].chars().count() + 1;
+                // Characters before the offset (which is on a character boundary; counted
+                // without slicing, so that no offset can make this panic).
+                let column = line
+                    .char_indices()
+                    .take_while(|&(i, _)| i < e.offset())
+                    .count()
+                    + 1;
                 match format {
                     LintFormat::Text => {
                         let _ = writeln!(
