@@ -249,7 +249,8 @@ fn compare(case: &Case, reference: &Reference) -> Outcome {
     }
     // The root dot makes the reference call a string invalid that we call valid, never
     // the other way round.
-    if !outcome.valid_equal && !(outcome.root_dot && valid && !reference.valid) {
+    let root_dot_verdict = outcome.root_dot && valid && !reference.valid;
+    if !outcome.valid_equal && !root_dot_verdict {
         outcome.problems.push(format!(
             "valid: ours {valid}, reference {}",
             reference.valid
