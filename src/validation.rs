@@ -7,6 +7,10 @@
 //! are those of the Standard's reference implementation (`whatwg-url` 17.3), which follows
 //! a newer edition than the text we carry; docs/architecture.md lists the differences.
 //!
+//! The failure's entry follows the reference too, so its name can differ from the
+//! [`ParseError`]'s, which keeps our text's names: for `http://a b/` the list ends with
+//! `domain-to-ASCII` (the strict pass), while the error is `domain-invalid-code-point`.
+//!
 //! The ordinary parse does not collect anything: the state machine is generic over a
 //! reporter, and the one [`Url::parse`] uses does nothing and compiles away.
 //!

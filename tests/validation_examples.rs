@@ -285,3 +285,16 @@ fn long_lines_with_many_errors_stay_linear() {
     assert_eq!(errors[1].offset(), 19); // the first `<`
     assert_eq!(errors.last().unwrap().offset(), input.len() - 1);
 }
+
+#[test]
+fn the_failure_entry_follows_the_reference_the_error_our_text() {
+    let (result, errors) = parse_with_validation_errors("http://a b/", None);
+    assert_eq!(result.unwrap_err().name(), "domain-invalid-code-point");
+    let names: Vec<&str> = errors.iter().map(|e| e.name()).collect();
+    assert_eq!(names, ["domain-to-ASCII"]);
+    assert!(errors[0].is_failure());
+    // The library's own limit has no validation error: nothing to flag.
+    let (result, errors) = parse_with_validation_errors("no scheme", None);
+    assert_eq!(result.unwrap_err().name(), "missing-scheme-non-relative-URL");
+    assert_eq!(errors.len(), 1);
+}
