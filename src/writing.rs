@@ -6,19 +6,6 @@
 //! which follows a newer edition than the text we carry; docs/architecture.md lists where
 //! they differ): a valid domain also must not end in a number, and a valid IPv6 piece has
 //! no leading zero.
-//!
-//! ```
-//! use rapidurl::{Url, is_valid_url_string};
-//! use rapidurl::writing::{is_valid_host_string, is_valid_url_port_string};
-//!
-//! assert!(is_valid_url_string("https://example.com/a?b#c", None));
-//! assert!(!is_valid_url_string("https://example.com/a b", None)); // a space is no URL unit
-//! assert!(!is_valid_url_string("https:example.com", None)); // special: `//` is required
-//! let base = Url::parse("https://example.com/dir/").unwrap();
-//! assert!(is_valid_url_string("../x?y", Some(&base)));
-//! assert!(is_valid_host_string("[::1]") && !is_valid_host_string("127.1"));
-//! assert!(is_valid_url_port_string("8080") && !is_valid_url_port_string("65536"));
-//! ```
 
 use crate::Url;
 use crate::components::SchemeKind;
@@ -28,6 +15,20 @@ use crate::validation::{is_url_code_point, percent_encoded_byte_at};
 /// A valid URL string (§4.3): a valid absolute-URL-with-fragment string, or, when `base`
 /// is given, a valid relative-URL-with-fragment string (only `#fragment` when `base` has
 /// an opaque path).
+///
+/// ```
+/// use rapidurl::{Url, is_valid_url_string};
+/// use rapidurl::host::is_valid_host_string;
+/// use rapidurl::is_valid_url_port_string;
+///
+/// assert!(is_valid_url_string("https://example.com/a?b#c", None));
+/// assert!(!is_valid_url_string("https://example.com/a b", None)); // a space is no URL unit
+/// assert!(!is_valid_url_string("https:example.com", None)); // special: `//` is required
+/// let base = Url::parse("https://example.com/dir/").unwrap();
+/// assert!(is_valid_url_string("../x?y", Some(&base)));
+/// assert!(is_valid_host_string("[::1]") && !is_valid_host_string("127.1"));
+/// assert!(is_valid_url_port_string("8080") && !is_valid_url_port_string("65536"));
+/// ```
 pub fn is_valid_url_string(input: &str, base: Option<&Url>) -> bool {
     absolute_with_fragment(input) || base.is_some_and(|base| relative_with_fragment(input, base))
 }

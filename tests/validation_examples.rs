@@ -295,7 +295,10 @@ fn the_failure_entry_follows_the_reference_the_error_our_text() {
     assert!(errors[0].is_failure());
     // A failure in the first state: its error is the only entry, and flagged.
     let (result, errors) = parse_with_validation_errors("no scheme", None);
-    assert_eq!(result.unwrap_err().name(), "missing-scheme-non-relative-URL");
+    assert_eq!(
+        result.unwrap_err().name(),
+        "missing-scheme-non-relative-URL"
+    );
     assert_eq!(errors.len(), 1);
     assert!(errors[0].is_failure() && errors[0].name() == "missing-scheme-non-relative-URL");
 }

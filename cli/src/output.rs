@@ -126,19 +126,10 @@ impl RowFormat {
 
     /// Whether `value` holds a byte this format escapes or quotes.
     fn needs_escaping(&self, value: &str) -> bool {
-        let b = value.as_bytes();
         match self.format {
-            Format::Tsv => {
-                memchr::memchr3(b'\t', b'\n', b'\r', b).is_some()
-                    || memchr::memchr(b'\\', b).is_some()
-            }
-            Format::Csv => {
-                memchr::memchr3(b',', b'"', b'\r', b).is_some()
-                    || memchr::memchr(b'\n', b).is_some()
-            }
-            Format::Jsonl => {
-                memchr::memchr2(b'"', b'\\', b).is_some() || b.iter().any(|&c| c < b' ')
-            }
+            Format::Tsv => tsv_needs_escaping(value),
+            Format::Csv => csv_needs_quoting(value),
+            Format::Jsonl => json_needs_escaping(value),
         }
     }
 
@@ -168,13 +159,28 @@ impl RowFormat {
     }
 }
 
+/// Whether `value` holds a tab, newline, carriage return or backslash (URL serializations
+/// rarely do: two vectorized scans find out).
+fn tsv_needs_escaping(value: &str) -> bool {
+    let b = value.as_bytes();
+    memchr::memchr3(b'\t', b'\n', b'\r', b).is_some() || memchr::memchr(b'\\', b).is_some()
+}
+
+/// Whether `value` holds a comma, double quote, carriage return or line feed.
+fn csv_needs_quoting(value: &str) -> bool {
+    let b = value.as_bytes();
+    memchr::memchr3(b',', b'"', b'\r', b).is_some() || memchr::memchr(b'\n', b).is_some()
+}
+
+/// Whether `value` holds a double quote, a backslash or a control character.
+fn json_needs_escaping(value: &str) -> bool {
+    let b = value.as_bytes();
+    memchr::memchr2(b'"', b'\\', b).is_some() || b.iter().any(|&c| c < b' ')
+}
+
 /// Appends `value` with tab, newline, carriage return and backslash escaped.
 pub fn push_tsv(out: &mut String, value: &str) {
-    // URL serializations rarely need escaping: find out with two vectorized scans.
-    let bytes = value.as_bytes();
-    let special = memchr::memchr3(b'\t', b'\n', b'\r', bytes).is_some()
-        || memchr::memchr(b'\\', bytes).is_some();
-    if !special {
+    if !tsv_needs_escaping(value) {
         out.push_str(value);
         return;
     }
@@ -192,10 +198,7 @@ pub fn push_tsv(out: &mut String, value: &str) {
 /// Appends `value` as an RFC 4180 field: in double quotes, with quotes doubled, when it
 /// holds a comma, a double quote, a carriage return or a line feed; as it is otherwise.
 pub fn push_csv(out: &mut String, value: &str) {
-    let bytes = value.as_bytes();
-    let special = memchr::memchr2(b',', b'"', bytes).is_some()
-        || memchr::memchr2(b'\r', b'\n', bytes).is_some();
-    if special {
+    if csv_needs_quoting(value) {
         out.push('"');
         for c in value.chars() {
             if c == '"' {
@@ -212,9 +215,7 @@ pub fn push_csv(out: &mut String, value: &str) {
 /// Appends `value` as a JSON string literal (RFC 8259).
 pub fn push_json_string(out: &mut String, value: &str) {
     out.push('"');
-    let bytes = value.as_bytes();
-    let special = memchr::memchr2(b'"', b'\\', bytes).is_some() || bytes.iter().any(|&b| b < b' ');
-    if !special {
+    if !json_needs_escaping(value) {
         out.push_str(value);
         out.push('"');
         return;

@@ -6,13 +6,17 @@
 //! only checked for forbidden code points and percent-encoded. Either may be an IPv6
 //! address in brackets.
 
-pub mod idna;
-pub mod ipv4;
-pub mod ipv6;
+mod idna;
+mod ipv4;
+mod ipv6;
 
 pub use self::idna::{domain_to_ascii, domain_to_unicode};
 pub use self::ipv4::{ends_in_a_number, parse_ipv4, serialize_ipv4};
 pub use self::ipv6::{parse_ipv6, serialize_ipv6};
+pub use crate::writing::{
+    is_valid_domain_string, is_valid_host_string, is_valid_ipv4_address_string,
+    is_valid_ipv6_address_string,
+};
 
 use crate::components::HostKind;
 use crate::error::{ErrorKind, ParseError};
