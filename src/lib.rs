@@ -65,6 +65,7 @@ mod origin;
 mod output;
 mod parser;
 pub mod percent;
+pub mod psl;
 pub mod render;
 mod scan;
 mod search_params;
@@ -74,7 +75,7 @@ mod validation;
 mod view;
 mod writing;
 
-pub use crate::components::{Components, HostKind, SchemeKind};
+pub use crate::components::{Components, HostKind, PathSegments, SchemeKind};
 pub use crate::error::{ErrorKind, ParseError};
 pub use crate::origin::{OpaqueOrigin, Origin};
 pub use crate::search_params::SearchParams;

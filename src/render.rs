@@ -5,7 +5,8 @@
 //! path, query and fragment shown as the code points it stands for — except the
 //! [code points kept encoded](is_kept_encoded) because they would be invisible or could
 //! spoof — and, with [`RenderOptions`], the host alone, no scheme, no leading `www.` or
-//! `m.`, and a maximum width whose elision keeps the registrable domain (§4.8.2).
+//! `m.`, and a maximum width whose elision keeps the registrable domain (§4.8.2, from the
+//! Public Suffix List through [`crate::psl`]).
 //! [`spoof_signals`] lists what §4.8.3 suggests warning about.
 //!
 //! ```
@@ -74,7 +75,7 @@ impl RenderOptions {
 /// Renders `url` for a person (URL Standard §4.8); see the [module docs](self).
 pub fn render(url: &UrlRef<'_>, options: &RenderOptions) -> String {
     let host = display_host(url);
-    let registrable = registrable_domain(url).map(domain_to_unicode);
+    let registrable = url.registrable_domain().map(unicode_domain);
     let host = match (options.trim_www, &registrable) {
         (true, Some(reg)) => trim_www(&host, reg),
         _ => host.as_str(),
@@ -129,6 +130,12 @@ fn display_host(url: &UrlRef<'_>) -> String {
     if url.host_kind() != HostKind::Domain {
         return host.to_owned();
     }
+    unicode_domain(host)
+}
+
+/// An ASCII domain with each `xn--` label through ToUnicode (kept as it is when that
+/// fails).
+fn unicode_domain(host: &str) -> String {
     let mut out = String::with_capacity(host.len());
     for (i, label) in host.split('.').enumerate() {
         if i > 0 {
@@ -148,15 +155,6 @@ fn display_host(url: &UrlRef<'_>) -> String {
     out
 }
 
-/// The registrable domain of `url`'s host (§3.2), in ASCII, when it has one.
-///
-/// Needs the Public Suffix List (`rapidurl::psl`, issue 10). Until that lands this
-/// returns `None` — "unknown" — so no host label is ever elided or trimmed on a guess:
-/// an eTLD+1 heuristic would elide `…co.uk` wrongly.
-fn registrable_domain<'a>(_url: &UrlRef<'a>) -> Option<&'a str> {
-    None
-}
-
 /// `host` without a leading `www.` or `m.`, when the rest still ends with (or is) the
 /// registrable domain `reg`.
 fn trim_www<'h>(host: &'h str, reg: &str) -> &'h str {
@@ -172,7 +170,7 @@ fn trim_www<'h>(host: &'h str, reg: &str) -> &'h str {
 
 /// `host` in at most `width` characters: whole when it fits; otherwise labels removed from
 /// the left (the lowest level) behind a `…`, never into the registrable domain `reg`
-/// (without one, the host stays whole).
+/// (without one — an IP address, an opaque host, a public suffix — the host stays whole).
 fn elide_host(host: &str, reg: Option<&str>, width: usize) -> String {
     if chars(host) <= width {
         return host.to_owned();
@@ -469,6 +467,67 @@ mod tests {
         );
         assert_eq!(trim_www("m.example.com", "example.com"), "example.com");
         assert_eq!(trim_www("www.co.uk", "www.co.uk"), "www.co.uk");
+    }
+
+    #[test]
+    fn public_rendering_keeps_the_registrable_domain() {
+        let url = "https://examplecorp.com.evil.com/login?next=%2F";
+        let width = |w: usize| show(url, &RenderOptions::default().host_only(true).max_width(w));
+        assert_eq!(width(100), "examplecorp.com.evil.com");
+        assert_eq!(width(15), "…com.evil.com");
+        assert_eq!(width(4), "…evil.com");
+        // The whole URL: path cut first, then scheme and port, then host labels.
+        let whole = |w: usize| show(url, &RenderOptions::default().max_width(w));
+        assert_eq!(whole(36), "https://examplecorp.com.evil.com/lo…");
+        assert_eq!(whole(20), "…com.evil.com…");
+        // A public suffix's own labels are never taken for the site.
+        let uk = "https://www.shop.example.co.uk/";
+        assert_eq!(
+            show(uk, &RenderOptions::default().host_only(true).max_width(10)),
+            "…example.co.uk"
+        );
+        assert_eq!(
+            show(uk, &RenderOptions::default().trim_www(true).no_scheme(true)),
+            "shop.example.co.uk/"
+        );
+        assert_eq!(
+            show(
+                "https://www.example.co.uk/",
+                &RenderOptions::default().trim_www(true)
+            ),
+            "https://example.co.uk/"
+        );
+        assert_eq!(
+            show(
+                "https://m.example.com/",
+                &RenderOptions::default().trim_www(true)
+            ),
+            "https://example.com/"
+        );
+        // `www` is the registrable domain's own label here: it stays.
+        assert_eq!(
+            show(
+                "https://www.co.uk/",
+                &RenderOptions::default().trim_www(true)
+            ),
+            "https://www.co.uk/"
+        );
+        // IDN: elided in Unicode, the registrable domain whole.
+        assert_eq!(
+            show(
+                "https://a.b.xn--bcher-kva.example/",
+                &RenderOptions::default().host_only(true).max_width(5)
+            ),
+            "…bücher.example"
+        );
+        // An IP address has no registrable domain: nothing is elided.
+        assert_eq!(
+            show(
+                "http://192.168.100.200/",
+                &RenderOptions::default().host_only(true).max_width(5)
+            ),
+            "192.168.100.200"
+        );
     }
 
     #[test]

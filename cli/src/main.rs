@@ -28,6 +28,7 @@ use crate::input::{DEFAULT_BLOCK_BYTES, Mode, Source, error_column};
 use crate::output::{Format, RowFormat};
 use crate::progress::Progress;
 use rapidurl::field::Field;
+use rapidurl::psl::SuffixList;
 
 /// Parse URLs in bulk per the WHATWG URL Standard (what a browser's `new URL()` does).
 #[derive(Parser, Debug)]
@@ -134,10 +135,17 @@ struct ParseArgs {
     format: Format,
 
     /// Comma-separated columns (JSON keys), named as the URL API's attributes: href,
-    /// origin, protocol, username, password, host, hostname, port, pathname, search, hash
+    /// origin, protocol, username, password, host, hostname, port, pathname, search, hash;
+    /// the host analytics public_suffix, registrable_domain, subdomain (Public Suffix
+    /// List, empty unless the host is a domain); param:NAME (the decoded value of the
+    /// query's first NAME pair, empty when absent)
     /// [default: href,protocol,username,password,hostname,port,pathname,search,hash].
     #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(Field))]
     fields: Vec<Field>,
+
+    /// A public_suffix_list.dat to use instead of the built-in snapshot of the list.
+    #[arg(long, value_name = "FILE")]
+    psl: Option<std::path::PathBuf>,
 
     /// Write a header row (tsv and csv; the default).
     #[arg(long, overrides_with = "no_header")]
@@ -363,7 +371,11 @@ fn parse_inputs(args: ParseArgs, mode: &Mode) -> Result<ExitCode, Failure> {
     } else {
         args.fields
     };
-    let format = RowFormat::new(args.format, fields, args.on_error == OnError::Mark);
+    let mut format = RowFormat::new(args.format, fields, args.on_error == OnError::Mark);
+    if let Some(path) = &args.psl {
+        let list = SuffixList::from_file(path).map_err(|e| Failure::Message(e.to_string()))?;
+        format = format.with_suffix_list(list);
+    }
     let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
     if !args.no_header {
         let mut header = String::new();

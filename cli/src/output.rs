@@ -1,7 +1,8 @@
 //! Writing rows: TSV, CSV or JSON Lines, one row per input line.
 
 use clap::ValueEnum;
-use rapidurl::field::Field;
+use rapidurl::field::{Field, FieldContext};
+use rapidurl::psl::SuffixList;
 use rapidurl::{ParseError, UrlRef};
 
 /// The output format of `rapidurl parse`.
@@ -27,6 +28,8 @@ pub struct RowFormat {
     format: Format,
     fields: Vec<Field>,
     error_column: bool,
+    /// The Public Suffix List of the host analytics fields.
+    suffix_list: SuffixList,
 }
 
 impl RowFormat {
@@ -37,6 +40,15 @@ impl RowFormat {
             format,
             fields,
             error_column,
+            suffix_list: SuffixList::default(),
+        }
+    }
+
+    /// Computes the host analytics fields with `list` instead of the built-in one.
+    pub fn with_suffix_list(self, list: SuffixList) -> Self {
+        RowFormat {
+            suffix_list: list,
+            ..self
         }
     }
 
@@ -61,6 +73,9 @@ impl RowFormat {
         // that of the URL in its path, which may differ): when `href` needs no escaping,
         // neither do they, and one scan per row replaces one per field.
         let plain = !self.needs_escaping(url.href());
+        let cx = FieldContext::new()
+            .suffix_list(&self.suffix_list)
+            .input(input);
         match self.format {
             Format::Jsonl => {
                 out.push('{');
@@ -72,7 +87,7 @@ impl RowFormat {
                     out.push('"');
                     out.push_str(&field.name());
                     out.push_str("\":");
-                    let value = field.value_with_input(input, url).unwrap_or_default();
+                    let value = field.value_with(url, &cx).unwrap_or_default();
                     if plain && field.is_slice_of_href() {
                         out.push('"');
                         out.push_str(&value);
@@ -89,7 +104,7 @@ impl RowFormat {
                     if i > 0 {
                         out.push(separator);
                     }
-                    let value = field.value_with_input(input, url).unwrap_or_default();
+                    let value = field.value_with(url, &cx).unwrap_or_default();
                     if plain && field.is_slice_of_href() {
                         out.push_str(&value);
                     } else {
