@@ -69,6 +69,13 @@ fn decode_component(bytes: &[u8]) -> String {
         return utf8_decode_without_bom(bytes.to_vec());
     }
     let mut out = Vec::with_capacity(bytes.len());
+    decode_bytes_into(bytes, &mut out);
+    utf8_decode_without_bom(out)
+}
+
+/// `+` replaced by 0x20 and percent-decoding (§5.1 steps 3.4 and 3.5 before UTF-8
+/// decoding), appended to `out`.
+pub(crate) fn decode_bytes_into(bytes: &[u8], out: &mut Vec<u8>) {
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -86,7 +93,6 @@ fn decode_component(bytes: &[u8]) -> String {
         }
         i += 1;
     }
-    utf8_decode_without_bom(out)
 }
 
 /// UTF-8 decode without BOM (Encoding Standard): invalid sequences become U+FFFD (one per
