@@ -35,12 +35,15 @@ pub mod encoding;
 mod error;
 pub mod field;
 pub mod form;
+mod getters;
 pub mod host;
 mod origin;
+mod output;
 mod parser;
 pub mod percent;
 pub mod scan;
 pub mod search_params;
+mod syntax;
 mod url;
 mod view;
 
@@ -63,23 +66,21 @@ pub struct ReadmeDoctests;
 /// part of the supported API.
 #[doc(hidden)]
 pub mod __testing {
+    use crate::parser::testing;
     use crate::{Components, ParseError};
 
     /// The fast path alone: `Some` only for input it proves canonical.
     pub fn parse_fast(input: &str) -> Option<(String, Components)> {
-        let canonical = crate::parser::fast::parse_canonical(input)?;
-        let mut out = String::new();
-        canonical.write(input, &mut out);
-        Some((out, canonical.components))
+        testing::parse_fast(input)
     }
 
     /// The check `can_parse` runs first: `true` only when the input is proven to parse.
     pub fn proven_valid(input: &str) -> bool {
-        crate::parser::fast::proven_valid(input)
+        testing::proven_valid(input)
     }
 
     /// The state machine alone.
     pub fn parse_slow(input: &str) -> Result<(String, Components), ParseError> {
-        crate::parser::parse_slow(input, None, encoding_rs::UTF_8)
+        testing::parse_slow(input)
     }
 }

@@ -131,8 +131,12 @@ fn input() -> impl Strategy<Value = String> {
     ]
 }
 
-/// Every getter plus the offsets: "the same URL" for any observer.
+/// Every getter plus the offsets: "the same URL" for any observer. Also checks the
+/// offset rules (`Components::check`) of every URL a property sees.
 fn snapshot(href: &str, get: [&str; 9], origin: String, c: &Components) -> String {
+    if let Err(rule) = c.check(href) {
+        panic!("{href:?}: components break {rule:?}: {c:?}");
+    }
     format!("{href}|{origin}|{get:?}|{c:?}")
 }
 
@@ -366,6 +370,7 @@ proptest! {
     ) {
         let input = format!("{scheme}{}", rest.concat());
         if let Some(fast) = parse_fast(&input) {
+            prop_assert_eq!(fast.1.check(&fast.0), Ok(()));
             match parse_slow(&input) {
                 Ok(slow) => prop_assert_eq!(fast, slow),
                 Err(e) => prop_assert!(false, "fast path accepted {:?}, state machine: {}", input, e),

@@ -33,8 +33,12 @@ impl Snapshot {
         Snapshot::of_ref(&url.as_ref_view())
     }
 
-    /// The snapshot of a borrowed view.
+    /// The snapshot of a borrowed view. Panics when its components break the offset
+    /// rules (`Components::check`): every target that takes a snapshot checks them.
     pub fn of_ref(url: &UrlRef<'_>) -> Snapshot {
+        if let Err(rule) = url.components().check(url.href()) {
+            panic!("{:?}: components break {rule:?}: {:?}", url.href(), url.components());
+        }
         Snapshot {
             href: url.href().to_owned(),
             origin: url.origin(),

@@ -195,8 +195,9 @@ pub fn parse_lines_with_base(bytes: &[u8], base: Option<&Url>) -> UrlColumn {
             // Each line's `\n` leaves room for the `/` a canonical row may gain.
             let mut chunk = ChunkBuilder::new(lines::count_lines(block), block.len() + 1);
             let base = base.map(Url::parts);
-            for line in lines(block) {
-                chunk.push(&line, base);
+            let mut lines = lines(block);
+            while let Some((line, raw)) = lines.next_with_raw() {
+                chunk.push_decoded(&line, raw, base);
             }
             chunk.finish()
         })

@@ -152,10 +152,13 @@ fn drive<const W: usize>(
         while off < len {
             let at = base + off;
             let (bs, bu) = if let Some(bytes) = input.get(at..at + W) {
-                block(bytes.try_into().unwrap_or(&[0; W]))
+                block(bytes.try_into().expect("`at..at + W` is W bytes long"))
             } else if n >= W {
                 let from = n - W;
-                let (bs, bu) = block(input[from..].try_into().unwrap_or(&[0; W]));
+                let tail = input[from..]
+                    .try_into()
+                    .expect("`n - W..n` is W bytes long");
+                let (bs, bu) = block(tail);
                 (bs >> (at - from), bu >> (at - from))
             } else {
                 let mut buf = [0u8; W];
