@@ -243,13 +243,22 @@ pub(crate) fn starts_with_windows_drive_letter(s: &[u8]) -> bool {
         && (s.len() == 2 || matches!(s[2], b'/' | b'\\' | b'?' | b'#'))
 }
 
-/// Whether `host` has a last label (ignoring one trailing dot) that does not start with an
-/// ASCII digit. Such a domain cannot end in a number (§3.5: a number is digits, or `0x`
-/// and hex digits); one whose last label starts with a digit is left to the parser (no
-/// real top-level domain does). Scans only the last label, from the end.
+/// Whether `host` has a last label (ignoring one trailing dot) that is proven not to be a
+/// number (§3.5: a number is digits, or `0x` and hex digits), so that the domain does not
+/// end in a number: the label ends with a letter no number has (`g`–`z` but `x`, either
+/// case), or it does not start with an ASCII digit. Any other last label is left to the
+/// parser (no real top-level domain is one). Looks at the last byte, then at most the last
+/// label, from the end.
 #[inline]
 pub(crate) fn last_label_is_not_numeric(host: &[u8]) -> bool {
     let trimmed = host.strip_suffix(b".").unwrap_or(host);
+    // The common case in one look: a last byte that no number has (a number is digits, or
+    // `0x`/`0X` and hex digits), so the last label is not one — `com`, `org`, `net`, `io`.
+    if let Some(&last) = trimmed.last() {
+        if last.is_ascii_alphabetic() && !last.is_ascii_hexdigit() && last | 0x20 != b'x' {
+            return true;
+        }
+    }
     let last = trimmed
         .iter()
         .rposition(|&c| c == b'.')

@@ -61,13 +61,13 @@ impl Canonical {
 }
 
 /// The masks of one input.
-struct Masks {
-    special: [u64; WORDS],
-    upper: [u64; WORDS],
+struct Masks<const W: usize> {
+    special: [u64; W],
+    upper: [u64; W],
     len: usize,
 }
 
-impl Masks {
+impl<const W: usize> Masks<W> {
     /// The position of the first special byte at or after `from`, or the input length.
     #[inline(always)]
     fn next_special(&self, from: usize) -> usize {
@@ -131,15 +131,26 @@ fn starts_with_dot_segment(seg: &[u8]) -> bool {
 /// Parses `input` if it is canonical; `None` means "not proven canonical": use the state
 /// machine.
 pub(crate) fn parse_canonical(input: &str) -> Option<Canonical> {
+    // Most URLs fit in two mask words: zeroing and walking eight costs more than the rest.
+    if input.len() <= 128 {
+        parse_canonical_in::<2>(input)
+    } else {
+        parse_canonical_in::<WORDS>(input)
+    }
+}
+
+/// [`parse_canonical`] with masks of `W` words (inputs of at most `64 * W` bytes).
+#[inline(always)]
+fn parse_canonical_in<const W: usize>(input: &str) -> Option<Canonical> {
     let b = input.as_bytes();
     let n = b.len();
-    if n == 0 || n > MAX_FAST_LEN {
+    if n == 0 || n > MAX_FAST_LEN.min(64 * W) {
         return None;
     }
     // Built in place (not returned from a constructor, which costs a copy of the arrays).
     let mut m = Masks {
-        special: [0; WORDS],
-        upper: [0; WORDS],
+        special: [0; W],
+        upper: [0; W],
         len: n,
     };
     scan::classify(b, &mut m.special, &mut m.upper);
@@ -183,7 +194,12 @@ pub(crate) fn parse_canonical(input: &str) -> Option<Canonical> {
 /// of plain bytes up to the first special byte, and a canonical port. Returns where the
 /// path starts.
 #[inline(always)]
-fn authority(b: &[u8], m: &Masks, c: &mut Components, colon: usize) -> Option<usize> {
+fn authority<const W: usize>(
+    b: &[u8],
+    m: &Masks<W>,
+    c: &mut Components,
+    colon: usize,
+) -> Option<usize> {
     let n = b.len();
     let kind = c.scheme_kind;
     // Authority: exactly `//`, then the host (all plain bytes), up to the first special byte.
@@ -239,7 +255,12 @@ fn authority(b: &[u8], m: &Masks, c: &mut Components, colon: usize) -> Option<us
 /// The path of a special URL from `t`: no dot segments, no `%2e`, nothing to encode.
 /// Returns where it ends and, for an empty path, where the `/` must be inserted.
 #[inline(always)]
-fn path(b: &[u8], m: &Masks, c: &mut Components, t: usize) -> Option<(usize, Option<u32>)> {
+fn path<const W: usize>(
+    b: &[u8],
+    m: &Masks<W>,
+    c: &mut Components,
+    t: usize,
+) -> Option<(usize, Option<u32>)> {
     let n = b.len();
     let kind = c.scheme_kind;
     c.path_start = t as u32;
@@ -250,7 +271,10 @@ fn path(b: &[u8], m: &Masks, c: &mut Components, t: usize) -> Option<(usize, Opt
         Some(b'/') => {
             let mut at_slash = true;
             loop {
-                if at_slash && starts_with_dot_segment(&b[pos + 1..]) {
+                if at_slash
+                    && b.get(pos + 1) == Some(&b'.')
+                    && starts_with_dot_segment(&b[pos + 1..])
+                {
                     return None;
                 }
                 pos = m.next_special(pos + 1);
@@ -280,7 +304,7 @@ fn path(b: &[u8], m: &Masks, c: &mut Components, t: usize) -> Option<(usize, Opt
 }
 
 /// `scheme:opaque-path[?query][#fragment]` (a non-special scheme not followed by `/`).
-fn opaque_path(b: &[u8], m: &Masks, mut c: Components) -> Option<Canonical> {
+fn opaque_path<const W: usize>(b: &[u8], m: &Masks<W>, mut c: Components) -> Option<Canonical> {
     let start = c.scheme_end as usize + 1;
     if b.get(start) == Some(&b'/') {
         return None;
@@ -309,9 +333,9 @@ fn opaque_path(b: &[u8], m: &Masks, mut c: Components) -> Option<Canonical> {
 
 /// The query (from a `?` at `pos`) and the fragment (from a `#`), when nothing in them
 /// needs percent-encoding. Returns the end of the input.
-fn query_and_fragment(
+fn query_and_fragment<const W: usize>(
     b: &[u8],
-    m: &Masks,
+    m: &Masks<W>,
     c: &mut Components,
     mut pos: usize,
     special: bool,
