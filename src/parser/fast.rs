@@ -10,7 +10,9 @@
 //! and offset for offset (a test checks this on every WPT input, every corpus line and
 //! random inputs).
 //!
-//! Accepted shapes, all lower-case in scheme and host, with nothing to percent-encode:
+//! Accepted shapes, with nothing to percent-encode (upper case in the scheme or the host
+//! is accepted too: the serialization is then the input with those two lower-cased,
+//! [`Canonical::lower`]):
 //!
 //! * `special://host[:port]/path[?query][#fragment]` for http, https, ws, wss, ftp: a
 //!   domain that does not end in a number, a port that is not the default and has no
@@ -36,6 +38,9 @@ const WORDS: usize = MAX_FAST_LEN / 64;
 pub(crate) struct Canonical {
     pub(crate) components: Components,
     pub(crate) slash_at: Option<u32>,
+    /// The scheme or the host has ASCII upper case, which the serialization lower-cases:
+    /// the input is then not the serialization, even without `slash_at`.
+    pub(crate) lower: bool,
 }
 
 impl Canonical {
@@ -45,9 +50,39 @@ impl Canonical {
         input.len() + self.slash_at.is_some() as usize
     }
 
+    /// Whether the input is the serialization itself (nothing to insert or lower-case).
+    #[inline]
+    pub(crate) fn is_input(&self) -> bool {
+        self.slash_at.is_none() && !self.lower
+    }
+
     /// Appends the serialization to `out`.
     #[inline]
     pub(crate) fn write<O: Output + ?Sized>(&self, input: &str, out: &mut O) {
+        if self.lower {
+            // Scheme and host lower-cased; they come before the path, where `/` may go.
+            let c = &self.components;
+            let (scheme_end, host_start) = (c.scheme_end as usize, c.host_start as usize);
+            let host_end = c.host_end as usize;
+            let start = out.len();
+            out.push_str(&input[..scheme_end]);
+            out.make_ascii_lowercase_from(start);
+            out.push_str(&input[scheme_end..host_start]);
+            let host = out.len();
+            out.push_str(&input[host_start..host_end]);
+            out.make_ascii_lowercase_from(host);
+            let tail = &input[host_end..];
+            match self.slash_at {
+                None => out.push_str(tail),
+                Some(at) => {
+                    let (head, rest) = tail.split_at(at as usize - host_end);
+                    out.push_str(head);
+                    out.push('/');
+                    out.push_str(rest);
+                }
+            }
+            return;
+        }
         match self.slash_at {
             None => out.push_str(input),
             Some(at) => {
@@ -158,13 +193,16 @@ fn parse_canonical_in<const W: usize>(input: &str) -> Option<Canonical> {
 
     // Scheme: lower case, and the first special byte is the `:` that ends it.
     let colon = m.next_special(0);
-    if colon == 0 || colon >= n || b[colon] != b':' || !b[0].is_ascii_lowercase() {
+    if colon == 0 || colon >= n || b[colon] != b':' || !b[0].is_ascii_alphabetic() {
         return None;
     }
-    if m.any_upper(0, colon) {
-        return None;
-    }
-    let kind = SchemeKind::from_bytes(&b[..colon]);
+    // Upper case in the scheme or the host is lower-cased on output (`lower`).
+    let scheme_upper = m.any_upper(0, colon);
+    let kind = if scheme_upper {
+        SchemeKind::from_bytes_ignoring_case(&b[..colon])
+    } else {
+        SchemeKind::from_bytes(&b[..colon])
+    };
     if kind == SchemeKind::NotSpecial && !b[1..colon].iter().all(|&c| is_scheme_byte(c)) {
         return None;
     }
@@ -173,9 +211,9 @@ fn parse_canonical_in<const W: usize>(input: &str) -> Option<Canonical> {
     c.scheme_kind = kind;
 
     if kind == SchemeKind::NotSpecial {
-        return opaque_path(b, m, c);
+        return opaque_path(b, m, c, scheme_upper);
     }
-    let t = authority(b, m, &mut c, colon)?;
+    let (t, host_upper) = authority(b, m, &mut c, colon)?;
     let (pos, slash_at) = path(b, m, &mut c, t)?;
     let pos = query_and_fragment(b, m, &mut c, pos, true)?;
     debug_assert_eq!(pos, n);
@@ -187,19 +225,20 @@ fn parse_canonical_in<const W: usize>(input: &str) -> Option<Canonical> {
     Some(Canonical {
         components: c,
         slash_at,
+        lower: scheme_upper || host_upper,
     })
 }
 
 /// The authority of a special URL, after the scheme's `:` at `colon`: exactly `//`, a host
 /// of plain bytes up to the first special byte, and a canonical port. Returns where the
-/// path starts.
+/// path starts and whether the host has upper case (an ASCII domain is only lower-cased).
 #[inline(always)]
 fn authority<const W: usize>(
     b: &[u8],
     m: &Masks<W>,
     c: &mut Components,
     colon: usize,
-) -> Option<usize> {
+) -> Option<(usize, bool)> {
     let n = b.len();
     let kind = c.scheme_kind;
     // Authority: exactly `//`, then the host (all plain bytes), up to the first special byte.
@@ -210,6 +249,7 @@ fn authority<const W: usize>(
     c.username_end = a as u32;
     c.host_start = a as u32;
     let mut t; // where the path starts
+    let mut upper = false;
     if kind == SchemeKind::File && b[a] == b'/' {
         c.host_end = a as u32;
         c.host_kind = HostKind::Empty;
@@ -217,14 +257,15 @@ fn authority<const W: usize>(
     } else {
         let p = m.next_special(a);
         let host = &b[a..p];
-        if host.is_empty() || m.any_upper(a, p) {
+        if host.is_empty() {
             return None;
         }
+        upper = m.any_upper(a, p);
         // A domain that ends in a number is an IPv4 address: leave those to the parser.
         if !last_label_is_not_numeric(host) {
             return None;
         }
-        if kind == SchemeKind::File && host == b"localhost" {
+        if kind == SchemeKind::File && host.eq_ignore_ascii_case(b"localhost") {
             return None;
         }
         c.host_end = p as u32;
@@ -249,7 +290,7 @@ fn authority<const W: usize>(
             t = r;
         }
     }
-    Some(t)
+    Some((t, upper))
 }
 
 /// The path of a special URL from `t`: no dot segments, no `%2e`, nothing to encode.
@@ -304,7 +345,12 @@ fn path<const W: usize>(
 }
 
 /// `scheme:opaque-path[?query][#fragment]` (a non-special scheme not followed by `/`).
-fn opaque_path<const W: usize>(b: &[u8], m: &Masks<W>, mut c: Components) -> Option<Canonical> {
+fn opaque_path<const W: usize>(
+    b: &[u8],
+    m: &Masks<W>,
+    mut c: Components,
+    lower: bool,
+) -> Option<Canonical> {
     let start = c.scheme_end as usize + 1;
     if b.get(start) == Some(&b'/') {
         return None;
@@ -328,6 +374,7 @@ fn opaque_path<const W: usize>(b: &[u8], m: &Masks<W>, mut c: Components) -> Opt
     Some(Canonical {
         components: c,
         slash_at: None,
+        lower,
     })
 }
 

@@ -54,7 +54,7 @@ pub(crate) fn parse_into<O: Output + ?Sized>(
     // special, an authority) and in any encoding (it is ASCII).
     if let Some(canonical) = fast::parse_canonical(input) {
         let c = canonical.components;
-        if borrow_input && canonical.slash_at.is_none() {
+        if borrow_input && canonical.is_input() {
             debug_check(&c, input);
             return Ok((c, Placed::Input));
         }
