@@ -150,9 +150,11 @@ pub(crate) fn has_tab_or_newline(b: &[u8]) -> bool {
     b.iter().any(|&c| is_tab_or_newline(c))
 }
 
-/// Removes every ASCII tab or newline (§4.4 basic URL parser step 3).
+/// Removes every ASCII tab or newline (§4.4 basic URL parser step 3). Every input the
+/// state machine parses is searched, with memchr's SIMD search (a byte loop costs several
+/// times more on URLs of typical length).
 pub(crate) fn remove_tab_and_newline(input: &str) -> Cow<'_, str> {
-    if has_tab_or_newline(input.as_bytes()) {
+    if memchr::memchr3(b'\t', b'\n', b'\r', input.as_bytes()).is_some() {
         Cow::Owned(
             input
                 .chars()
