@@ -380,6 +380,7 @@ fn opaque_path<const W: usize>(
 
 /// The query (from a `?` at `pos`) and the fragment (from a `#`), when nothing in them
 /// needs percent-encoding. Returns the end of the input.
+#[inline(always)]
 fn query_and_fragment<const W: usize>(
     b: &[u8],
     m: &Masks<W>,
