@@ -111,11 +111,16 @@ fn push_encoded_bytes<O: Output + ?Sized>(
     space_as_plus: bool,
     out: &mut O,
 ) {
-    encode_pieces(bytes, set, space_as_plus, |piece| match piece {
+    let mut emit = |piece| match piece {
         Piece::Run(run) => push_ascii(&bytes[run], out),
         Piece::Escape(b) => push_pct(out, b),
         Piece::Plus => out.push('+'),
-    })
+    };
+    if space_as_plus {
+        encode_pieces::<true>(bytes, set, &mut emit)
+    } else {
+        encode_pieces::<false>(bytes, set, &mut emit)
+    }
 }
 
 /// Appends ASCII bytes to `out`.

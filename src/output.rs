@@ -3,7 +3,7 @@
 //! The parser (and the host parser and percent-encoders it calls) append to an [`Output`],
 //! so that each caller has the URL written straight into the buffer it keeps: a `String`
 //! for [`crate::Url`], a string in a `bumpalo` arena for [`crate::UrlRef`], the shared
-//! buffer of a batch chunk for [`crate::UrlColumn`] (a `String` too: its rows are appended
+//! buffer of a batch chunk for the batch engine's `UrlColumn` (a `String` too: its rows are appended
 //! one after another). No serialization is built in one place and copied to another.
 
 /// An append-only text buffer that can be cut back (the parser's "shorten a path") and

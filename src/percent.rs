@@ -133,7 +133,7 @@ pub fn encode_into(input: &str, set: &AsciiSet, out: &mut String) {
 /// [`encode_into`] for any [`Output`] (the parser writes into its caller's buffer).
 #[inline]
 pub(crate) fn encode_to<O: Output + ?Sized>(input: &str, set: &AsciiSet, out: &mut O) {
-    encode_pieces(input.as_bytes(), set, false, |piece| match piece {
+    encode_pieces::<false>(input.as_bytes(), set, |piece| match piece {
         Piece::Run(run) => out.push_str(&input[run]),
         Piece::Escape(b) => push_pct(out, b),
         Piece::Plus => out.push('+'),
@@ -153,17 +153,17 @@ pub(crate) enum Piece {
 
 /// The percent-encoding loop (§1.3), written once for strings and for the bytes of a
 /// legacy encoding: splits `bytes` into runs kept as they are, bytes in `set` to escape,
-/// and (with `space_as_plus`, the form serializer) spaces to write as `+`.
+/// and (with `SPACE_AS_PLUS`, the form serializer) spaces to write as `+`. (A const
+/// parameter: the parser's loop then has no `+` test at all.)
 #[inline(always)]
-pub(crate) fn encode_pieces(
+pub(crate) fn encode_pieces<const SPACE_AS_PLUS: bool>(
     bytes: &[u8],
     set: &AsciiSet,
-    space_as_plus: bool,
     mut emit: impl FnMut(Piece),
 ) {
     let mut start = 0;
     for (i, &b) in bytes.iter().enumerate() {
-        let plus = space_as_plus && b == b' ';
+        let plus = SPACE_AS_PLUS && b == b' ';
         if plus || set.contains(b) {
             if start < i {
                 emit(Piece::Run(start..i));

@@ -38,7 +38,7 @@ pub struct Url {
 }
 
 impl Url {
-    crate::getters::url_getters!('_);
+    crate::getters::url_getters!('_, "rapidurl::Url::parse(", ")");
 
     /// Parses an absolute URL (URL Standard §4.4, with no base).
     pub fn parse(input: &str) -> Result<Url, ParseError> {
@@ -262,9 +262,11 @@ impl<'a> ParseOptions<'a> {
     /// Parses `input` with these options.
     pub fn parse(self, input: &str) -> Result<Url, ParseError> {
         let base = self.base.map(Url::parts);
-        let mut serialization = String::new();
+        // One allocation: enough for a canonical input (at most one `/` is added) and what
+        // the state machine reserves for the others (malloc rounds sizes up to 16 anyway).
+        let mut serialization = String::with_capacity(input.len() + 8);
         let encoding = self.encoding.output_encoding();
-        let (components, _) = parser::parse_into(input, base, encoding, &mut serialization, false)?;
+        let components = parser::parse_into(input, base, encoding, || &mut serialization, false)?;
         Ok(Url::from_raw(serialization, components))
     }
 }

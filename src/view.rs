@@ -6,7 +6,7 @@
 
 use crate::components::{Components, HostKind, SchemeKind, UrlParts};
 use crate::error::ParseError;
-use crate::parser::{self, Placed};
+use crate::parser;
 use bumpalo::Bump;
 use encoding_rs::UTF_8;
 use std::fmt;
@@ -35,7 +35,11 @@ pub struct UrlRef<'a> {
 }
 
 impl<'a> UrlRef<'a> {
-    crate::getters::url_getters!('a);
+    crate::getters::url_getters!(
+        'a,
+        "rapidurl::parse_ref(",
+        ", &rapidurl::bumpalo::Bump::new())"
+    );
 
     pub(crate) fn from_parts(serialization: &'a str, components: Components) -> Self {
         UrlRef {
@@ -89,11 +93,18 @@ fn parse_in<'a>(
     base: Option<UrlParts<'_>>,
     arena: &'a Bump,
 ) -> Result<UrlRef<'a>, ParseError> {
-    let mut out = bumpalo::collections::String::new_in(arena);
-    let (c, placed) = parser::parse_into(input, base, UTF_8, &mut out, true)?;
-    let s = match placed {
-        Placed::Input => input,
-        Placed::Output => out.into_bump_str(),
+    let mut out = None;
+    let slot = &mut out;
+    // Called only when something is to be written (moving `slot` makes it `FnOnce`).
+    let new_in_arena = move || {
+        let slot = slot;
+        slot.insert(bumpalo::collections::String::new_in(arena))
+    };
+    let c = parser::parse_into(input, base, UTF_8, new_in_arena, true)?;
+    let s = match out {
+        // Nothing written: the input is the serialization.
+        None => input,
+        Some(out) => out.into_bump_str(),
     };
     Ok(UrlRef::from_parts(s, c))
 }

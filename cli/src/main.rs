@@ -27,6 +27,7 @@ use crate::input::{DEFAULT_BLOCK_BYTES, Mode, Source, error_column};
 use crate::output::{Format, RowFormat};
 use crate::progress::Progress;
 use rapidurl::field::Field;
+use rapidurl::psl::SuffixList;
 
 /// Parse URLs in bulk per the WHATWG URL Standard (what a browser's `new URL()` does).
 #[derive(Parser, Debug)]
@@ -118,10 +119,17 @@ struct ParseArgs {
     format: Format,
 
     /// Comma-separated columns (JSON keys), named as the URL API's attributes: href,
-    /// origin, protocol, username, password, host, hostname, port, pathname, search, hash
+    /// origin, protocol, username, password, host, hostname, port, pathname, search, hash;
+    /// the host analytics public_suffix, registrable_domain, subdomain (Public Suffix
+    /// List, empty unless the host is a domain); param:NAME (the decoded value of the
+    /// query's first NAME pair, empty when absent)
     /// [default: href,protocol,username,password,hostname,port,pathname,search,hash].
     #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(Field))]
     fields: Vec<Field>,
+
+    /// A public_suffix_list.dat to use instead of the built-in snapshot of the list.
+    #[arg(long, value_name = "FILE")]
+    psl: Option<std::path::PathBuf>,
 
     /// Write a header row (tsv and csv; the default).
     #[arg(long, overrides_with = "no_header")]
@@ -341,7 +349,11 @@ fn parse_inputs(args: ParseArgs, mode: &Mode) -> Result<ExitCode, Failure> {
     } else {
         args.fields
     };
-    let format = RowFormat::new(args.format, fields, args.on_error == OnError::Mark);
+    let mut format = RowFormat::new(args.format, fields, args.on_error == OnError::Mark);
+    if let Some(path) = &args.psl {
+        let list = SuffixList::from_file(path).map_err(|e| Failure::Message(e.to_string()))?;
+        format = format.with_suffix_list(list);
+    }
     let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
     if !args.no_header {
         let mut header = String::new();
@@ -350,54 +362,74 @@ fn parse_inputs(args: ParseArgs, mode: &Mode) -> Result<ExitCode, Failure> {
     }
     let paths = input_paths(args.files);
     let progress = Progress::new(total_size(&paths));
-    let mut pieces = Vec::new();
-    let skip = args.on_error == OnError::Skip;
+    let mut writer = BlockWriter {
+        format: &format,
+        on_error: args.on_error,
+        out: &mut out,
+        pieces: Vec::new(),
+    };
     let result = for_each_block(
         &paths,
         args.common.block_bytes as usize,
         mode,
         &progress,
-        |p| {
-            let first_error = match args.on_error {
-                OnError::Fail => p.column.errors().next(),
-                _ => None,
-            };
-            let end = first_error.map_or(p.column.len(), |(i, _)| i);
-            format_rows(&format, &p.column, 0..end, skip, &mut pieces);
-            for piece in &pieces {
-                out.write_all(piece.as_bytes())?;
-            }
-            let mut diagnostics = String::new();
-            if let Some((i, err)) = first_error {
-                // Rows before the bad line are written before the report.
-                out.flush()?;
-                progress.finish();
-                diagnostic(
-                    &mut diagnostics,
-                    p.name,
-                    p.lines_before + i as u64 + 1,
-                    &err,
-                );
-                report(&diagnostics);
-                return Ok(Some(ExitCode::FAILURE));
-            }
-            for (i, err) in p.column.errors() {
-                diagnostic(
-                    &mut diagnostics,
-                    p.name,
-                    p.lines_before + i as u64 + 1,
-                    &err,
-                );
-            }
-            if !diagnostics.is_empty() {
-                progress.suspend(|| report(&diagnostics));
-            }
-            Ok(None)
-        },
+        |p| writer.write(p, &progress),
     );
     out.flush()?;
     progress.finish();
     Ok(result?.unwrap_or(ExitCode::SUCCESS))
+}
+
+/// Writes the rows of each parsed block of `rapidurl parse`, and reports its bad lines.
+struct BlockWriter<'a, W: Write> {
+    format: &'a RowFormat,
+    on_error: OnError,
+    out: &'a mut W,
+    /// Per-task output buffers, reused from block to block.
+    pieces: Vec<String>,
+}
+
+impl<W: Write> BlockWriter<'_, W> {
+    /// Writes block `p`'s rows; with `--on-error fail`, only those before its first bad
+    /// line, then reports that line and ends the run with exit status 1.
+    fn write(&mut self, p: &Parsed<'_>, progress: &Progress) -> Result<Option<ExitCode>, Failure> {
+        let first_error = match self.on_error {
+            OnError::Fail => p.column.errors().next(),
+            _ => None,
+        };
+        let end = first_error.map_or(p.column.len(), |(i, _)| i);
+        let skip = self.on_error == OnError::Skip;
+        format_rows(self.format, &p.column, 0..end, skip, &mut self.pieces);
+        for piece in &self.pieces {
+            self.out.write_all(piece.as_bytes())?;
+        }
+        let mut diagnostics = String::new();
+        if let Some((i, err)) = first_error {
+            // Rows before the bad line are written before the report.
+            self.out.flush()?;
+            progress.finish();
+            diagnostic(
+                &mut diagnostics,
+                p.name,
+                p.lines_before + i as u64 + 1,
+                &err,
+            );
+            report(&diagnostics);
+            return Ok(Some(ExitCode::FAILURE));
+        }
+        for (i, err) in p.column.errors() {
+            diagnostic(
+                &mut diagnostics,
+                p.name,
+                p.lines_before + i as u64 + 1,
+                &err,
+            );
+        }
+        if !diagnostics.is_empty() {
+            progress.suspend(|| report(&diagnostics));
+        }
+        Ok(None)
+    }
 }
 
 /// One parsed block of an input.

@@ -1,7 +1,8 @@
 //! Writing rows: TSV, CSV or JSON Lines, one row per input line.
 
 use clap::ValueEnum;
-use rapidurl::field::Field;
+use rapidurl::field::{Field, FieldContext};
+use rapidurl::psl::SuffixList;
 use rapidurl::{ParseError, UrlRef};
 
 /// The output format of `rapidurl parse`.
@@ -27,6 +28,8 @@ pub struct RowFormat {
     format: Format,
     fields: Vec<Field>,
     error_column: bool,
+    /// The Public Suffix List of the host analytics fields.
+    suffix_list: SuffixList,
 }
 
 impl RowFormat {
@@ -37,6 +40,15 @@ impl RowFormat {
             format,
             fields,
             error_column,
+            suffix_list: SuffixList::default(),
+        }
+    }
+
+    /// Computes the host analytics fields with `list` instead of the built-in one.
+    pub fn with_suffix_list(self, list: SuffixList) -> Self {
+        RowFormat {
+            suffix_list: list,
+            ..self
         }
     }
 
@@ -56,6 +68,7 @@ impl RowFormat {
         // that of the URL in its path, which may differ): when `href` needs no escaping,
         // neither do they, and one scan per row replaces one per field.
         let plain = !self.needs_escaping(url.href());
+        let cx = FieldContext::new().suffix_list(&self.suffix_list);
         match self.format {
             Format::Jsonl => {
                 out.push('{');
@@ -67,7 +80,7 @@ impl RowFormat {
                     out.push('"');
                     out.push_str(&field.name());
                     out.push_str("\":");
-                    let value = field.value(url).unwrap_or_default();
+                    let value = field.value_with(url, &cx).unwrap_or_default();
                     if plain && field.is_slice_of_href() {
                         out.push('"');
                         out.push_str(&value);
@@ -84,7 +97,7 @@ impl RowFormat {
                     if i > 0 {
                         out.push(separator);
                     }
-                    let value = field.value(url).unwrap_or_default();
+                    let value = field.value_with(url, &cx).unwrap_or_default();
                     if plain && field.is_slice_of_href() {
                         out.push_str(&value);
                     } else {
@@ -121,19 +134,10 @@ impl RowFormat {
 
     /// Whether `value` holds a byte this format escapes or quotes.
     fn needs_escaping(&self, value: &str) -> bool {
-        let b = value.as_bytes();
         match self.format {
-            Format::Tsv => {
-                memchr::memchr3(b'\t', b'\n', b'\r', b).is_some()
-                    || memchr::memchr(b'\\', b).is_some()
-            }
-            Format::Csv => {
-                memchr::memchr3(b',', b'"', b'\r', b).is_some()
-                    || memchr::memchr(b'\n', b).is_some()
-            }
-            Format::Jsonl => {
-                memchr::memchr2(b'"', b'\\', b).is_some() || b.iter().any(|&c| c < b' ')
-            }
+            Format::Tsv => tsv_needs_escaping(value),
+            Format::Csv => csv_needs_quoting(value),
+            Format::Jsonl => json_needs_escaping(value),
         }
     }
 
@@ -163,13 +167,28 @@ impl RowFormat {
     }
 }
 
+/// Whether `value` holds a tab, newline, carriage return or backslash (URL serializations
+/// rarely do: two vectorized scans find out).
+fn tsv_needs_escaping(value: &str) -> bool {
+    let b = value.as_bytes();
+    memchr::memchr3(b'\t', b'\n', b'\r', b).is_some() || memchr::memchr(b'\\', b).is_some()
+}
+
+/// Whether `value` holds a comma, double quote, carriage return or line feed.
+fn csv_needs_quoting(value: &str) -> bool {
+    let b = value.as_bytes();
+    memchr::memchr3(b',', b'"', b'\r', b).is_some() || memchr::memchr(b'\n', b).is_some()
+}
+
+/// Whether `value` holds a double quote, a backslash or a control character.
+fn json_needs_escaping(value: &str) -> bool {
+    let b = value.as_bytes();
+    memchr::memchr2(b'"', b'\\', b).is_some() || b.iter().any(|&c| c < b' ')
+}
+
 /// Appends `value` with tab, newline, carriage return and backslash escaped.
 pub fn push_tsv(out: &mut String, value: &str) {
-    // URL serializations rarely need escaping: find out with two vectorized scans.
-    let bytes = value.as_bytes();
-    let special = memchr::memchr3(b'\t', b'\n', b'\r', bytes).is_some()
-        || memchr::memchr(b'\\', bytes).is_some();
-    if !special {
+    if !tsv_needs_escaping(value) {
         out.push_str(value);
         return;
     }
@@ -187,10 +206,7 @@ pub fn push_tsv(out: &mut String, value: &str) {
 /// Appends `value` as an RFC 4180 field: in double quotes, with quotes doubled, when it
 /// holds a comma, a double quote, a carriage return or a line feed; as it is otherwise.
 pub fn push_csv(out: &mut String, value: &str) {
-    let bytes = value.as_bytes();
-    let special = memchr::memchr2(b',', b'"', bytes).is_some()
-        || memchr::memchr2(b'\r', b'\n', bytes).is_some();
-    if special {
+    if csv_needs_quoting(value) {
         out.push('"');
         for c in value.chars() {
             if c == '"' {
@@ -207,9 +223,7 @@ pub fn push_csv(out: &mut String, value: &str) {
 /// Appends `value` as a JSON string literal (RFC 8259).
 pub fn push_json_string(out: &mut String, value: &str) {
     out.push('"');
-    let bytes = value.as_bytes();
-    let special = memchr::memchr2(b'"', b'\\', bytes).is_some() || bytes.iter().any(|&b| b < b' ');
-    if !special {
+    if !json_needs_escaping(value) {
         out.push_str(value);
         out.push('"');
         return;

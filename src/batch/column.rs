@@ -233,8 +233,8 @@ impl ChunkBuilder {
         base: Option<UrlParts<'_>>,
     ) {
         let start = self.chunk.data.len();
-        match parser::parse_into(input, base, UTF_8, &mut self.chunk.data, false) {
-            Ok((c, _)) => {
+        match parser::parse_into(input, base, UTF_8, || &mut self.chunk.data, false) {
+            Ok(c) => {
                 if self.chunk.data.len() <= u32::MAX as usize {
                     self.finish_row(self.chunk.data.len() - start, &c);
                 } else {

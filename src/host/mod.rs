@@ -6,9 +6,9 @@
 //! only checked for forbidden code points and percent-encoded. Either may be an IPv6
 //! address in brackets.
 
-pub mod idna;
-pub mod ipv4;
-pub mod ipv6;
+mod idna;
+mod ipv4;
+mod ipv6;
 
 pub use self::idna::{domain_to_ascii, domain_to_unicode};
 pub use self::ipv4::{ends_in_a_number, parse_ipv4, serialize_ipv4};

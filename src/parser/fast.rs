@@ -26,7 +26,7 @@
 use crate::components::{Components, HostKind, SchemeKind};
 use crate::output::Output;
 use crate::scan;
-use crate::syntax::{is_scheme_byte, last_label_is_not_numeric, scan_port};
+use crate::syntax::{is_scheme_byte, last_label_is_not_numeric};
 
 /// Inputs longer than this go to the state machine (the masks live on the stack).
 pub(crate) const MAX_FAST_LEN: usize = 512;
@@ -277,13 +277,18 @@ fn authority<const W: usize>(
             }
             // Digits up to the next special byte, no leading zero, not the default.
             let r = m.next_special(p + 1);
-            let (digits_end, port) = scan_port(b, p + 1);
-            if digits_end != r
-                || r == p + 1
-                || (b[p + 1] == b'0' && r > p + 2)
-                || port > u32::from(u16::MAX)
-                || Some(port as u16) == kind.default_port()
+            let digits = &b[p + 1..r];
+            if digits.is_empty()
+                || digits.len() > 5
+                || !digits.iter().all(u8::is_ascii_digit)
+                || (digits[0] == b'0' && digits.len() > 1)
             {
+                return None;
+            }
+            let port = digits
+                .iter()
+                .fold(0u32, |v, &d| v * 10 + u32::from(d - b'0'));
+            if port > u32::from(u16::MAX) || Some(port as u16) == kind.default_port() {
                 return None;
             }
             c.port = Some(port as u16);

@@ -28,47 +28,41 @@ use crate::syntax::{is_tab_or_newline, remove_tab_and_newline, trim_c0_or_space}
 use encoding_rs::{Encoding, UTF_8};
 use std::borrow::Cow;
 
-/// Where [`parse_into`] put the serialization.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Placed {
-    /// The input itself is the serialization; nothing was written (only when the caller
-    /// allowed it).
-    Input,
-    /// Appended to the buffer, from where the buffer ended before the call.
-    Output,
-}
-
 /// Parses `input` (against `base`, with the encoding override `encoding`) and appends its
-/// serialization to `out`, returning its components (offsets from where it starts in
-/// `out`). With `borrow_input`, a canonical input that is its own serialization is not
-/// copied: the result says [`Placed::Input`]. On failure `out` is left as it was.
+/// serialization to the caller's buffer, returning its components (offsets from where it
+/// starts in the buffer). `out` hands out the buffer, and is called at most once, only when
+/// something is to be written. With `borrow_input`, a canonical input that is its own
+/// serialization is not copied and `out` is not called. On failure the buffer is left as
+/// it was.
 #[inline]
-pub(crate) fn parse_into<O: Output + ?Sized>(
+pub(crate) fn parse_into<'o, O: Output + ?Sized + 'o>(
     input: &str,
     base: Option<UrlParts<'_>>,
     encoding: &'static Encoding,
-    out: &mut O,
+    out: impl FnOnce() -> &'o mut O,
     borrow_input: bool,
-) -> Result<(Components, Placed), ParseError> {
+) -> Result<Components, ParseError> {
     // A canonical input means the same with or without a base (it has a scheme and, if
     // special, an authority) and in any encoding (it is ASCII).
     if let Some(canonical) = fast::parse_canonical(input) {
         let c = canonical.components;
         if borrow_input && canonical.is_input() {
             debug_check(&c, input);
-            return Ok((c, Placed::Input));
+            return Ok(c);
         }
+        let out = out();
         let start = out.len();
         out.reserve(canonical.len(input));
         canonical.write(input, out);
         debug_check(&c, &out.as_str()[start..]);
-        return Ok((c, Placed::Output));
+        return Ok(c);
     }
+    let out = out();
     let start = out.len();
     match parse_slow(input, base, encoding, out) {
         Ok(c) => {
             debug_check(&c, &out.as_str()[start..]);
-            Ok((c, Placed::Output))
+            Ok(c)
         }
         Err(e) => {
             out.truncate(start);
