@@ -222,4 +222,8 @@ library_benchmark_group!(
         ada_can_parse, url_url_parse
 );
 
-main!(library_benchmark_groups = per_url, search_params, registrable_domain);
+main!(
+    library_benchmark_groups = per_url,
+    search_params,
+    registrable_domain
+);
