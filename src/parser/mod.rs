@@ -48,7 +48,7 @@ pub(crate) fn parse_into<'o, O: Output + ?Sized + 'o>(
     // special, an authority) and in any encoding (it is ASCII).
     if let Some(canonical) = fast::parse_canonical(input) {
         let c = canonical.components;
-        if borrow_input && canonical.slash_at.is_none() {
+        if borrow_input && canonical.is_input() {
             debug_check(&c, input);
             return Ok(c);
         }
