@@ -91,5 +91,28 @@ fn batch_1m(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, utf8, batch_1m);
+/// `batch::parse_lines` on one core against the ceiling of one pass over the same bytes
+/// (memchr counting the line ends), in bytes per second: kasztp.txt, the largest corpus
+/// of real URLs.
+fn lines_vs_memchr(c: &mut Criterion) {
+    let Some((_, _, bytes)) = corpora().into_iter().find(|(name, _, _)| name == "kasztp") else {
+        panic!("kasztp.txt not found among the corpora");
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("thread pool");
+    let mut g = c.benchmark_group("parse_lines_1_core/kasztp");
+    g.throughput(Throughput::Bytes(bytes.len() as u64));
+    g.sample_size(20);
+    g.bench_function("batch::parse_lines", |b| {
+        b.iter(|| pool.install(|| rapidurl::batch::parse_lines(black_box(&bytes)).len()))
+    });
+    g.bench_function("memchr line-end count (one pass)", |b| {
+        b.iter(|| memchr::memchr_iter(b'\n', black_box(&bytes)).count())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, utf8, batch_1m, lines_vs_memchr);
 criterion_main!(benches);

@@ -15,6 +15,10 @@ for line in sys.stdin:
     if m:
         current = (m.group(1), m.group(2))
         continue
+    m = re.match(r"instructions::search_params::(\w+) queries", line)
+    if m:
+        current = (m.group(1), "queries")
+        continue
     m = re.match(r"\s+Instructions:\s+(\d+)", line)
     if m and current:
         results[current] = int(m.group(1))
@@ -37,3 +41,12 @@ for c in corpora:
           f" | {v['ada_url_parse'] / v['rapidurl_parse_ref']:.2f}×"
           f" | {v['ada_url_parse'] / v['rapidurl_url_parse']:.2f}×"
           f" | {v['ada_can_parse'] / v['rapidurl_can_parse']:.2f}× |")
+
+q = {f: results.get((f, "queries")) for f in ["rapidurl_search_params", "ada_search_params"]}
+if None not in q.values():
+    print()
+    print("| query strings | rapidurl SearchParams::parse | ada UrlSearchParams::parse | rapidurl vs ada |")
+    print("| --- | ---: | ---: | ---: |")
+    print(f"| 1,000 from the corpora | {q['rapidurl_search_params'] / SAMPLE:.0f}"
+          f" | {q['ada_search_params'] / SAMPLE:.0f}"
+          f" | {q['ada_search_params'] / q['rapidurl_search_params']:.2f}× |")

@@ -78,6 +78,15 @@ pub enum Field {
     /// `param:NAME`: the decoded value of the query's first `NAME` pair; absent when
     /// there is none.
     Param(String),
+    /// The URL rendered for people ([`crate::render::render`] with default options): no
+    /// credentials, the host in Unicode, percent-encoded UTF-8 decoded where safe.
+    Display,
+    /// `true` or `false`: whether the input text is a valid URL string (§4.3). A value of
+    /// the input, not of the parsed URL: absent unless the [`FieldContext`] has the input.
+    Valid,
+    /// The names of the input's validation errors in order, separated by spaces (empty
+    /// when none). A value of the input: absent unless the [`FieldContext`] has it.
+    ValidationErrors,
 }
 
 impl Field {
@@ -117,6 +126,9 @@ impl Field {
         Field::Subdomain,
     ];
 
+    /// Rendering and validation, after the host analytics.
+    pub const VALIDATION: [Field; 3] = [Field::Display, Field::Valid, Field::ValidationErrors];
+
     /// The prefix of `param:NAME`.
     pub const PARAM_PREFIX: &'static str = "param:";
 
@@ -127,6 +139,9 @@ impl Field {
             Field::PublicSuffix => "public_suffix",
             Field::RegistrableDomain => "registrable_domain",
             Field::Subdomain => "subdomain",
+            Field::Display => "display",
+            Field::Valid => "valid",
+            Field::ValidationErrors => "validation_errors",
             Field::Param(name) => return Cow::Owned(format!("{}{name}", Field::PARAM_PREFIX)),
             Field::Href => "href",
             Field::Origin => "origin",
@@ -147,7 +162,20 @@ impl Field {
     /// as it is. `origin` is not: a `blob:` URL's origin is that of the URL in its path.
     /// `param:NAME` is not either: its value is decoded.
     pub fn is_slice_of_href(&self) -> bool {
-        !matches!(self, Field::Origin | Field::Param(_))
+        !matches!(
+            self,
+            Field::Origin
+                | Field::Param(_)
+                | Field::Display
+                | Field::Valid
+                | Field::ValidationErrors
+        )
+    }
+
+    /// Whether the value is one of the input text rather than of the parsed URL (`valid`,
+    /// `validation_errors`): give the input through [`FieldContext::input`].
+    pub fn needs_input(&self) -> bool {
+        matches!(self, Field::Valid | Field::ValidationErrors)
     }
 
     /// This field of `url`, with the built-in Public Suffix List; `None` where the value
@@ -164,6 +192,20 @@ impl Field {
             Field::RegistrableDomain => Cow::Borrowed(suffix()?.registrable_domain()?),
             Field::Subdomain => Cow::Borrowed(suffix()?.subdomain()?),
             Field::Param(name) => url.query_param(name)?,
+            Field::Display => Cow::Owned(crate::render::render(
+                url,
+                &crate::render::RenderOptions::default(),
+            )),
+            Field::Valid => Cow::Borrowed(if crate::is_valid_url_string(cx.input?, None) {
+                "true"
+            } else {
+                "false"
+            }),
+            Field::ValidationErrors => {
+                let (_, errors) = crate::parse_with_validation_errors(cx.input?, None);
+                let names: Vec<&str> = errors.iter().map(|e| e.name()).collect();
+                Cow::Owned(names.join(" "))
+            }
             Field::Href => Cow::Borrowed(url.href()),
             Field::Origin => Cow::Owned(url.origin()),
             Field::Protocol => Cow::Borrowed(url.protocol()),
@@ -180,11 +222,28 @@ impl Field {
 }
 
 /// What the host analytics fields are computed against: a Public Suffix List (the
-/// built-in one by default) and its sections (both by default, as §3.2 says).
+/// built-in one by default) and its sections (both by default, as §3.2 says); and, for
+/// the fields of the input text (`valid`, `validation_errors`), the input the URL was
+/// parsed from (without a base).
+///
+/// ```
+/// use rapidurl::field::{Field, FieldContext};
+///
+/// let arena = rapidurl::bumpalo::Bump::new();
+/// let input = "https://user@example.com/a b";
+/// let url = rapidurl::parse_ref(input, &arena).unwrap();
+/// let cx = FieldContext::new().input(input);
+/// let errors = Field::ValidationErrors.value_with(&url, &cx);
+/// assert_eq!(errors.as_deref(), Some("invalid-credentials invalid-URL-unit"));
+/// assert_eq!(Field::Valid.value_with(&url, &cx).as_deref(), Some("false"));
+/// assert_eq!(Field::Valid.value(&url), None); // no input given
+/// assert_eq!(Field::Display.value(&url).as_deref(), Some("https://example.com/a%20b"));
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct FieldContext<'l> {
     list: &'l SuffixList,
     sections: Sections,
+    input: Option<&'l str>,
 }
 
 impl Default for FieldContext<'_> {
@@ -199,14 +258,31 @@ impl<'l> FieldContext<'l> {
         FieldContext {
             list: SuffixList::builtin(),
             sections: Sections::All,
+            input: None,
         }
     }
 
     /// Uses `list` (e.g. one read by [`SuffixList::from_file`]).
-    pub fn suffix_list<'m>(self, list: &'m SuffixList) -> FieldContext<'m> {
+    pub fn suffix_list<'m>(self, list: &'m SuffixList) -> FieldContext<'m>
+    where
+        'l: 'm,
+    {
         FieldContext {
             list,
             sections: self.sections,
+            input: self.input,
+        }
+    }
+
+    /// The input text the URL was parsed from, for `valid` and `validation_errors`.
+    pub fn input<'m>(self, input: &'m str) -> FieldContext<'m>
+    where
+        'l: 'm,
+    {
+        FieldContext {
+            list: self.list,
+            sections: self.sections,
+            input: Some(input),
         }
     }
 
@@ -239,6 +315,7 @@ impl FromStr for Field {
         Field::URL_API
             .into_iter()
             .chain(Field::HOST_ANALYTICS)
+            .chain(Field::VALIDATION)
             .find(|f| f.name() == name)
             .ok_or_else(|| UnknownField(name.to_owned()))
     }
@@ -254,6 +331,7 @@ impl fmt::Display for UnknownField {
         for (i, field) in Field::URL_API
             .iter()
             .chain(&Field::HOST_ANALYTICS)
+            .chain(&Field::VALIDATION)
             .enumerate()
         {
             let sep = if i == 0 { " " } else { ", " };
@@ -278,8 +356,11 @@ mod tests {
             "Href".parse::<Field>().unwrap_err().to_string(),
             "unknown field \"Href\"; the fields are href, origin, protocol, username, \
              password, host, hostname, port, pathname, search, hash, public_suffix, \
-             registrable_domain, subdomain, param:NAME"
+             registrable_domain, subdomain, display, valid, validation_errors, param:NAME"
         );
+        for field in Field::VALIDATION {
+            assert_eq!(field.name().parse::<Field>(), Ok(field.clone()));
+        }
         for field in Field::HOST_ANALYTICS {
             assert_eq!(field.name().parse::<Field>(), Ok(field.clone()));
         }

@@ -21,6 +21,10 @@
 //! application/x-www-form-urlencoded format, legacy encodings) are [`host`], [`percent`],
 //! [`form`] and [`encoding`].
 //!
+//! For linters and people: [`parse_with_validation_errors`] returns every validation
+//! error the parser meets (§1.1), [`is_valid_url_string`] says whether a string is a
+//! valid URL string (§4.3), and [`render`] shows a URL for a trust decision (§4.8).
+//!
 //! ## Features
 //!
 //! * `rayon` (default): the parallel batch engine, [`batch`]. `default-features = false`
@@ -62,18 +66,23 @@ mod output;
 mod parser;
 pub mod percent;
 pub mod psl;
+pub mod render;
 mod scan;
 mod search_params;
 mod syntax;
 mod url;
+mod validation;
 mod view;
+mod writing;
 
 pub use crate::components::{Components, HostKind, PathSegments, SchemeKind};
 pub use crate::error::{ErrorKind, ParseError};
 pub use crate::origin::{OpaqueOrigin, Origin};
 pub use crate::search_params::SearchParams;
 pub use crate::url::{ParseOptions, SearchParamsMut, Url, can_parse};
+pub use crate::validation::{ValidationError, ValidationErrorKind, parse_with_validation_errors};
 pub use crate::view::{UrlRef, parse_ref, parse_ref_with_base};
+pub use crate::writing::{is_valid_url_port_string, is_valid_url_string};
 pub use bumpalo;
 
 /// The README's examples, compiled and run as doc tests.

@@ -9,13 +9,22 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::iter::FusedIterator;
+use std::ops::Range;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 use crate::form;
 
 /// A `URLSearchParams` list (URL Standard §6.2): name-value pairs in order, names may
 /// repeat.
+///
+/// The list is packed: the text of every name and value lives in one buffer and each pair
+/// is two ranges of it. [`parse`](Self::parse) copies its input into the buffer once and
+/// points the pairs into that copy; only a name or value that holds `+` or `%` is decoded,
+/// and its decoded text is appended to the buffer. Parsing makes two allocations (the
+/// buffer and the ranges), not two per pair.
 ///
 /// Its [`Display`](fmt::Display) output is the application/x-www-form-urlencoded
 /// serialization (§5.2, UTF-8), like `toString()` in a browser.
@@ -32,9 +41,71 @@ use crate::form;
 /// params.sort();
 /// assert_eq!(params.to_string(), "lang=en+%7E&page=3&q=rust+url&tag=b");
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Default)]
 pub struct SearchParams {
-    list: Vec<(String, String)>,
+    /// The text of the names and values (and, after changes, of dropped ones).
+    buf: String,
+    /// Each pair's name and value as ranges of `buf`, in list order.
+    pairs: Vec<Pair>,
+    /// The bytes of `buf` that the pairs refer to; the rest is separators, raw text of
+    /// decoded names and values, and text of dropped ones.
+    live: usize,
+    /// The owned pairs of [`as_slice`](Self::as_slice), built on first use and dropped by
+    /// every change.
+    owned: OnceLock<Vec<(String, String)>>,
+}
+
+/// A name and a value, as byte ranges of [`SearchParams::buf`].
+#[derive(Clone, Copy, Debug)]
+struct Pair {
+    name: (usize, usize),
+    value: (usize, usize),
+}
+
+impl Pair {
+    #[inline]
+    fn name(self) -> Range<usize> {
+        self.name.0..self.name.1
+    }
+
+    #[inline]
+    fn value(self) -> Range<usize> {
+        self.value.0..self.value.1
+    }
+}
+
+/// The position of the first byte at or after `from` that ends a name or value (`&`, `=`)
+/// or needs decoding (`+`, `%`), or `bytes.len()`.
+///
+/// Eight bytes at a time in a `u64` (SWAR): for each of the four bytes, a byte of
+/// `word ^ broadcast(byte)` is zero where the byte is; the classic zero-byte test
+/// `(x - 0x01…01) & !x & 0x80…80` sets the high bit of the *first* zero byte exactly
+/// (borrows only disturb the bytes above it), which is all that is needed here.
+#[inline]
+fn next_form_special(bytes: &[u8], mut from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    #[inline(always)]
+    fn zero_bytes(x: u64) -> u64 {
+        x.wrapping_sub(ONES) & !x & HIGHS
+    }
+    while let Some(chunk) = bytes.get(from..from + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let hits = zero_bytes(w ^ (ONES * u64::from(b'&')))
+            | zero_bytes(w ^ (ONES * u64::from(b'=')))
+            | zero_bytes(w ^ (ONES * u64::from(b'+')))
+            | zero_bytes(w ^ (ONES * u64::from(b'%')));
+        if hits != 0 {
+            return from + (hits.trailing_zeros() / 8) as usize;
+        }
+        from += 8;
+    }
+    while from < bytes.len() && !matches!(bytes[from], b'&' | b'=' | b'+' | b'%') {
+        from += 1;
+    }
+    from
 }
 
 impl SearchParams {
@@ -46,7 +117,7 @@ impl SearchParams {
     /// assert_eq!(params.to_string(), "");
     /// ```
     pub fn new() -> Self {
-        SearchParams { list: Vec::new() }
+        SearchParams::default()
     }
 
     /// `new URLSearchParams(string)` (URL Standard §6.2 constructor): drops one leading `?`,
@@ -61,9 +132,107 @@ impl SearchParams {
     /// assert_eq!(SearchParams::parse("??a=b").get("?a"), Some("b"));
     /// ```
     pub fn parse(input: &str) -> Self {
-        let input = input.strip_prefix('?').unwrap_or(input);
+        Self::parse_form(input.strip_prefix('?').unwrap_or(input))
+    }
+
+    /// The application/x-www-form-urlencoded string parser (URL Standard §5.3) into the
+    /// packed list, without removing a leading `?`: the same list as [`form::parse_str`].
+    ///
+    /// The input is copied into the buffer as it is; a name or value is a range of that
+    /// copy unless it holds `+` or `%`, in which case it is decoded (§5.1 steps 3.4–3.5)
+    /// and the decoded text is appended to the buffer.
+    pub(crate) fn parse_form(input: &str) -> Self {
+        let bytes = input.as_bytes();
+        let mut buf = String::with_capacity(input.len());
+        buf.push_str(input);
+        let mut pairs = Vec::new();
+        // Decoded bytes of one name or value, reused.
+        let mut scratch = Vec::new();
+        let mut live = 0;
+        let mut start = 0;
+        while start < bytes.len() {
+            // One sequence: up to the next `&`. `eq` is the first `=` in it; `dirty_*` say
+            // whether the name or the value holds a `+` or `%`.
+            let mut eq = None;
+            let (mut dirty_name, mut dirty_value) = (false, false);
+            let mut i = start;
+            let end = loop {
+                i = next_form_special(bytes, i);
+                match bytes.get(i) {
+                    None | Some(b'&') => break i,
+                    Some(b'=') if eq.is_none() => eq = Some(i),
+                    Some(b'=') => {}
+                    // `+` or `%`.
+                    Some(_) => {
+                        if eq.is_none() {
+                            dirty_name = true;
+                        } else {
+                            dirty_value = true;
+                        }
+                    }
+                }
+                i += 1;
+            };
+            if end > start {
+                let (name, value) = match eq {
+                    Some(eq) => ((start, eq), (eq + 1, end)),
+                    None => ((start, end), (end, end)),
+                };
+                let name = if dirty_name {
+                    push_decoded(&mut buf, &bytes[name.0..name.1], &mut scratch)
+                } else {
+                    name
+                };
+                let value = if dirty_value {
+                    push_decoded(&mut buf, &bytes[value.0..value.1], &mut scratch)
+                } else {
+                    value
+                };
+                live += (name.1 - name.0) + (value.1 - value.0);
+                pairs.push(Pair { name, value });
+            }
+            start = end + 1;
+        }
         SearchParams {
-            list: form::parse(input.as_bytes()),
+            buf,
+            pairs,
+            live,
+            owned: OnceLock::new(),
+        }
+    }
+
+    /// Appends `name` and `value` to the buffer as a new pair at the end.
+    fn push_pair(&mut self, name: &str, value: &str) {
+        let name = push_str(&mut self.buf, name);
+        let value = push_str(&mut self.buf, value);
+        self.live += (name.1 - name.0) + (value.1 - value.0);
+        self.pairs.push(Pair { name, value });
+    }
+
+    #[inline]
+    fn name_of(&self, pair: Pair) -> &str {
+        &self.buf[pair.name()]
+    }
+
+    #[inline]
+    fn value_of(&self, pair: Pair) -> &str {
+        &self.buf[pair.value()]
+    }
+
+    /// Called by every change: drops the owned copy of [`as_slice`](Self::as_slice) and,
+    /// when most of the buffer is text of dropped names and values, rewrites the buffer
+    /// with the live text only (so that repeated changes do not grow it without bound).
+    fn changed(&mut self) {
+        self.owned = OnceLock::new();
+        // A rewrite costs about what the changes since the last one wrote.
+        if self.buf.len() > 2 * self.live + 64 {
+            let mut buf = String::with_capacity(self.live);
+            for pair in &mut self.pairs {
+                let name = push_str(&mut buf, &self.buf[pair.name()]);
+                let value = push_str(&mut buf, &self.buf[pair.value()]);
+                *pair = Pair { name, value };
+            }
+            self.buf = buf;
         }
     }
 
@@ -85,12 +254,11 @@ impl SearchParams {
         K: Into<String>,
         V: Into<String>,
     {
-        SearchParams {
-            list: pairs
-                .into_iter()
-                .map(|(name, value)| (name.into(), value.into()))
-                .collect(),
+        let mut params = SearchParams::new();
+        for (name, value) in pairs {
+            params.push_pair(&name.into(), &value.into());
         }
+        params
     }
 
     /// `new URLSearchParams(record)` (URL Standard §6.2 "initialize", record case), given the
@@ -147,7 +315,7 @@ impl SearchParams {
             }
             list.push((name, value));
         }
-        SearchParams { list }
+        Self::from_pairs(list)
     }
 
     /// The number of pairs: the `size` getter (URL Standard §6.2).
@@ -156,7 +324,7 @@ impl SearchParams {
     /// assert_eq!(rapidurl::SearchParams::parse("a=1&a=2&b").len(), 3);
     /// ```
     pub fn len(&self) -> usize {
-        self.list.len()
+        self.pairs.len()
     }
 
     /// Whether the list has no pair (`size` is 0, URL Standard §6.2).
@@ -165,7 +333,7 @@ impl SearchParams {
     /// assert!(rapidurl::SearchParams::parse("?&&").is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
-        self.list.is_empty()
+        self.pairs.is_empty()
     }
 
     /// `append(name, value)` (URL Standard §6.2): adds a pair at the end.
@@ -177,7 +345,8 @@ impl SearchParams {
     /// assert_eq!(params.to_string(), "a=1&a=2&b+c=%26");
     /// ```
     pub fn append(&mut self, name: &str, value: &str) {
-        self.list.push((name.to_owned(), value.to_owned()));
+        self.push_pair(name, value);
+        self.changed();
     }
 
     /// `delete(name, value)` (URL Standard §6.2): removes every pair named `name` — with
@@ -191,10 +360,17 @@ impl SearchParams {
     /// assert_eq!(params.to_string(), "b=2");
     /// ```
     pub fn delete(&mut self, name: &str, value: Option<&str>) {
-        match value {
-            Some(value) => self.list.retain(|(n, v)| !(n == name && v == value)),
-            None => self.list.retain(|(n, _)| n != name),
-        }
+        let buf = &self.buf;
+        let mut dropped = 0;
+        self.pairs.retain(|&p| {
+            let drop = &buf[p.name()] == name && value.is_none_or(|v| &buf[p.value()] == v);
+            if drop {
+                dropped += p.name().len() + p.value().len();
+            }
+            !drop
+        });
+        self.live -= dropped;
+        self.changed();
     }
 
     /// `get(name)` (URL Standard §6.2): the value of the first pair named `name`.
@@ -206,10 +382,10 @@ impl SearchParams {
     /// assert_eq!(params.get("c"), None);
     /// ```
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.list
+        self.pairs
             .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+            .find(|&&p| self.name_of(p) == name)
+            .map(|&p| self.value_of(p))
     }
 
     /// `getAll(name)` (URL Standard §6.2): the values of all pairs named `name`, in order.
@@ -220,10 +396,9 @@ impl SearchParams {
     /// assert!(params.get_all("c").is_empty());
     /// ```
     pub fn get_all(&self, name: &str) -> Vec<&str> {
-        self.list
-            .iter()
-            .filter(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        self.iter()
+            .filter(|&(n, _)| n == name)
+            .map(|(_, v)| v)
             .collect()
     }
 
@@ -239,10 +414,8 @@ impl SearchParams {
     /// assert!(!params.has("c", None));
     /// ```
     pub fn has(&self, name: &str, value: Option<&str>) -> bool {
-        match value {
-            Some(value) => self.list.iter().any(|(n, v)| n == name && v == value),
-            None => self.list.iter().any(|(n, _)| n == name),
-        }
+        self.iter()
+            .any(|(n, v)| n == name && value.is_none_or(|value| v == value))
     }
 
     /// `set(name, value)` (URL Standard §6.2): gives the first pair named `name` the value
@@ -256,18 +429,27 @@ impl SearchParams {
     /// assert_eq!(params.to_string(), "a=4&b=2&c=5");
     /// ```
     pub fn set(&mut self, name: &str, value: &str) {
-        let Some(first) = self.list.iter().position(|(n, _)| n == name) else {
+        let Some(first) = self.pairs.iter().position(|&p| self.name_of(p) == name) else {
             self.append(name, value);
             return;
         };
-        value.clone_into(&mut self.list[first].1);
+        self.live -= self.pairs[first].value().len();
+        self.live += value.len();
+        self.pairs[first].value = push_str(&mut self.buf, value);
         // No pair before `first` is named `name`, so this keeps everything up to `first`.
+        let buf = &self.buf;
+        let mut dropped = 0;
         let mut at = 0;
-        self.list.retain(|(n, _)| {
-            let keep = at <= first || n != name;
+        self.pairs.retain(|&p| {
+            let keep = at <= first || &buf[p.name()] != name;
             at += 1;
+            if !keep {
+                dropped += p.name().len() + p.value().len();
+            }
             keep
         });
+        self.live -= dropped;
+        self.changed();
     }
 
     /// `sort()` (URL Standard §6.2): a stable sort of the pairs by name, comparing names
@@ -291,8 +473,10 @@ impl SearchParams {
     /// ```
     pub fn sort(&mut self) {
         // `sort_by` is a stable sort.
-        self.list
-            .sort_by(|(a, _), (b, _)| cmp_utf16_code_units(a, b));
+        let buf = &self.buf;
+        self.pairs
+            .sort_by(|a, b| cmp_utf16_code_units(&buf[a.name()], &buf[b.name()]));
+        self.changed();
     }
 
     /// The pairs in order, as `(name, value)`: the value pairs to iterate over (URL
@@ -305,18 +489,29 @@ impl SearchParams {
     /// ```
     pub fn iter(&self) -> Iter<'_> {
         Iter {
-            inner: self.list.iter(),
+            buf: &self.buf,
+            inner: self.pairs.iter(),
         }
     }
 
-    /// The list of pairs as a slice.
+    /// The list of pairs as a slice of owned strings.
+    ///
+    /// The list is packed (one buffer for all the text), so this builds the owned pairs on
+    /// its first call and keeps them until the next change: [`iter`](Self::iter) reads the
+    /// pairs without allocating.
     ///
     /// ```
     /// let params = rapidurl::SearchParams::parse("a=1");
     /// assert_eq!(params.as_slice(), [("a".to_string(), "1".to_string())]);
     /// ```
     pub fn as_slice(&self) -> &[(String, String)] {
-        &self.list
+        self.owned.get_or_init(|| self.owned_pairs())
+    }
+
+    fn owned_pairs(&self) -> Vec<(String, String)> {
+        self.iter()
+            .map(|(n, v)| (n.to_owned(), v.to_owned()))
+            .collect()
     }
 
     /// The list of pairs, consuming `self`.
@@ -325,8 +520,68 @@ impl SearchParams {
     /// let pairs = rapidurl::SearchParams::parse("a=1&b").into_vec();
     /// assert_eq!(pairs[1], ("b".to_string(), String::new()));
     /// ```
-    pub fn into_vec(self) -> Vec<(String, String)> {
-        self.list
+    pub fn into_vec(mut self) -> Vec<(String, String)> {
+        match self.owned.take() {
+            Some(list) => list,
+            None => self.owned_pairs(),
+        }
+    }
+}
+
+/// Appends `text` to `buf`; its range there.
+#[inline]
+fn push_str(buf: &mut String, text: &str) -> (usize, usize) {
+    let start = buf.len();
+    buf.push_str(text);
+    (start, buf.len())
+}
+
+/// Appends the decoded form of a name or value (§5.1 steps 3.4–3.5: `+` as a space,
+/// percent-decoded, UTF-8 decoded without BOM) to `buf`; its range there. `scratch` holds
+/// the decoded bytes on the way.
+fn push_decoded(buf: &mut String, raw: &[u8], scratch: &mut Vec<u8>) -> (usize, usize) {
+    scratch.clear();
+    crate::percent::decode_into(raw, true, scratch);
+    let start = buf.len();
+    match std::str::from_utf8(scratch) {
+        Ok(text) => buf.push_str(text),
+        Err(_) => buf.push_str(&String::from_utf8_lossy(scratch)),
+    }
+    (start, buf.len())
+}
+
+/// Two lists are equal when they hold the same pairs in the same order (however their
+/// buffers are laid out).
+impl PartialEq for SearchParams {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for SearchParams {}
+
+/// Hashes the pairs in order, as `Vec<(&str, &str)>` does.
+impl Hash for SearchParams {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.len().hash(state);
+        for pair in self {
+            pair.hash(state);
+        }
+    }
+}
+
+/// `SearchParams { list: [("a", "1"), …] }`: the pairs, not the buffer.
+impl fmt::Debug for SearchParams {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        struct List<'a>(&'a SearchParams);
+        impl fmt::Debug for List<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_list().entries(self.0.iter()).finish()
+            }
+        }
+        f.debug_struct("SearchParams")
+            .field("list", &List(self))
+            .finish()
     }
 }
 
@@ -432,7 +687,8 @@ impl<'a> IntoIterator for &'a SearchParams {
 /// The iterator of [`SearchParams::iter`]: `(name, value)` pairs in order.
 #[derive(Clone, Debug)]
 pub struct Iter<'a> {
-    inner: std::slice::Iter<'a, (String, String)>,
+    buf: &'a str,
+    inner: std::slice::Iter<'a, Pair>,
 }
 
 impl<'a> Iterator for Iter<'a> {
@@ -440,7 +696,10 @@ impl<'a> Iterator for Iter<'a> {
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        self.inner.next().map(|(n, v)| (n.as_str(), v.as_str()))
+        let buf = self.buf;
+        self.inner
+            .next()
+            .map(|&p| (&buf[p.name()], &buf[p.value()]))
     }
 
     #[inline]
@@ -452,9 +711,10 @@ impl<'a> Iterator for Iter<'a> {
 impl DoubleEndedIterator for Iter<'_> {
     #[inline]
     fn next_back(&mut self) -> Option<Self::Item> {
+        let buf = self.buf;
         self.inner
             .next_back()
-            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .map(|&p| (&buf[p.name()], &buf[p.value()]))
     }
 }
 
@@ -707,6 +967,76 @@ mod tests {
         );
         assert_eq!(params.as_slice().len(), 3);
         assert_eq!(params.into_vec()[2], ("c".to_string(), "3".to_string()));
+    }
+
+    #[test]
+    fn next_form_special_finds_the_first() {
+        let text = b"abcdefghijklmnopqrstuvwxyz0123456789";
+        for at in 0..text.len() {
+            for &c in b"&=+%" {
+                let mut bytes = text.to_vec();
+                bytes[at] = c;
+                // A second one later must not hide the first.
+                if at + 3 < bytes.len() {
+                    bytes[at + 3] = b'&';
+                }
+                for from in 0..=at {
+                    assert_eq!(next_form_special(&bytes, from), at, "{bytes:?} from {from}");
+                }
+            }
+        }
+        assert_eq!(next_form_special(text, 0), text.len());
+        assert_eq!(next_form_special(b"", 0), 0);
+        // High bytes next to a hit (borrows in the zero-byte test).
+        assert_eq!(next_form_special("é\u{80}x%".as_bytes(), 0), 5);
+        assert_eq!(next_form_special(b"\x00\x01\x80\xff\x7f&", 0), 5);
+    }
+
+    #[test]
+    fn only_pairs_with_plus_or_percent_are_decoded() {
+        let params = SearchParams::parse("a=1&b%20c=d+e&f&=g&h=%zz%");
+        assert_eq!(
+            list(&params),
+            [
+                ("a", "1"),
+                ("b c", "d e"),
+                ("f", ""),
+                ("", "g"),
+                ("h", "%zz%")
+            ]
+        );
+        // The clean pairs are ranges of the copied input; decoded ones follow it.
+        let copied = "a=1&b%20c=d+e&f&=g&h=%zz%".len();
+        assert!(params.pairs[0].name.1 <= copied && params.pairs[2].name.1 <= copied);
+        assert!(params.pairs[1].name.0 >= copied && params.pairs[1].value.0 >= copied);
+    }
+
+    #[test]
+    fn changes_do_not_grow_the_buffer_without_bound() {
+        let mut params = SearchParams::parse("a=1&b=2");
+        for i in 0..10_000 {
+            params.set("a", &format!("value{i}"));
+            params.append("c", "xxxxxxxx");
+            params.delete("c", None);
+        }
+        assert_eq!(list(&params), [("a", "value9999"), ("b", "2")]);
+        assert!(
+            params.buf.len() < 200,
+            "buffer holds {} bytes",
+            params.buf.len()
+        );
+        // as_slice follows the changes.
+        assert_eq!(params.as_slice()[0].1, "value9999");
+        params.sort();
+        params.set("b", "3");
+        assert_eq!(params.as_slice()[1].1, "3");
+        let mut other = SearchParams::new();
+        other.append("a", "value9999");
+        other.append("b", "3");
+        assert_eq!(params, other);
+        use std::hash::BuildHasher;
+        let state = std::collections::hash_map::RandomState::new();
+        assert_eq!(state.hash_one(&params), state.hash_one(&other));
     }
 
     #[test]

@@ -147,7 +147,7 @@ impl Url {
     pub fn search_params(&self) -> SearchParams {
         // The query object's list is the form parse of the query as it is: unlike the
         // URLSearchParams constructor, no leading `?` is removed (`??a` has a name `?a`).
-        SearchParams::from_pairs(crate::form::parse_str(self.query().unwrap_or("")))
+        SearchParams::parse_form(self.query().unwrap_or(""))
     }
 
     /// The query as a [`SearchParams`] list bound to this URL: when the handle is dropped

@@ -205,6 +205,37 @@ fn random_mutations() {
     );
 }
 
+/// Upper case in the scheme or the host stays on the fast path: the serialization is the
+/// input with those two lower-cased (and the `/` of an empty path inserted).
+#[test]
+fn upper_case_scheme_and_host_take_the_fast_path() {
+    let cases = [
+        (
+            "HTTPS://Example.COM/A/b?Q=1#F",
+            "https://example.com/A/b?Q=1#F",
+        ),
+        ("http://WWW.EXAMPLE.ORG", "http://www.example.org/"),
+        ("Http://Example.com:8080?X", "http://example.com:8080/?X"),
+        ("FILE://HOST/Share/X", "file://host/Share/X"),
+        ("MailTo:Someone@Example.com", "mailto:Someone@Example.com"),
+        ("WSS://CHAT.Example/#", "wss://chat.example/#"),
+    ];
+    for (input, expected) in cases {
+        assert!(check(input), "{input:?} left the fast path");
+        let (fast, _) = parse_fast(input).expect("fast path");
+        assert_eq!(fast, expected, "{input:?}");
+    }
+    // Still not: `localhost` in any case (the file host becomes empty), numbers, upper-case
+    // percent-encoding in the host.
+    for input in [
+        "file://LOCALHOST/x",
+        "http://EXAMPLE.1/",
+        "http://EX%41MPLE.com/",
+    ] {
+        assert!(!check(input), "{input:?} took the fast path");
+    }
+}
+
 /// The byte classifier (private `scan` module) through the hidden testing module: every
 /// kernel this CPU runs gives the scalar reference's masks on every corpus line.
 #[test]

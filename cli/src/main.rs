@@ -10,6 +10,7 @@
 
 mod bench;
 mod input;
+mod lint;
 mod output;
 mod progress;
 
@@ -55,6 +56,21 @@ enum Command {
     /// all of them.
     #[command(after_help = BENCH_AFTER_HELP)]
     Bench(BenchArgs),
+    /// List every validation error (URL Standard §1.1) of one URL per input line:
+    /// FILE:LINE:COLUMN: NAME: explanation, then counts per name on stderr; exit 1 when any.
+    Lint(LintArgs),
+}
+
+/// Arguments of `rapidurl lint`.
+#[derive(Args, Debug)]
+struct LintArgs {
+    /// Input files, one URL per line; standard input when none is given or for `-`.
+    #[arg(value_name = "FILE")]
+    files: Vec<String>,
+
+    /// Output format: `text` (FILE:LINE:COLUMN: NAME: explanation) or `jsonl`.
+    #[arg(long, value_enum, default_value_t = lint::LintFormat::Text)]
+    format: lint::LintFormat,
 }
 
 const PARSE_AFTER_HELP: &str = "\
@@ -210,7 +226,7 @@ enum OnError {
 }
 
 /// Why the program stops early.
-enum Failure {
+pub(crate) enum Failure {
     /// Writing to standard output failed.
     Output(io::Error),
     /// Anything else: a message for stderr.
@@ -229,6 +245,7 @@ fn main() -> ExitCode {
         Command::Parse(args) => run_parse(args),
         Command::Check(args) => run_check(args),
         Command::Bench(args) => bench::run(&args.file, args.threads, args.time),
+        Command::Lint(args) => lint::run(&input_paths(args.files), args.format),
     };
     match result {
         Ok(code) => code,
@@ -246,7 +263,7 @@ fn main() -> ExitCode {
 }
 
 /// Writes to stderr, ignoring failure (there is nowhere left to report it).
-fn report(text: &str) {
+pub(crate) fn report(text: &str) {
     let _ = io::stderr().lock().write_all(text.as_bytes());
 }
 
@@ -309,26 +326,31 @@ fn diagnostic(out: &mut String, name: &str, line_no: u64, err: &ParseError) {
     let _ = writeln!(out, "{name}:{line_no}:{}: {err}", error_column(err));
 }
 
-/// Formats rows `rows` of `column` in parallel into `pieces` (cleared first, reused from
-/// block to block), to be written in order; failed rows get an error row unless
-/// `skip_errors`.
+/// Formats rows `rows` of `column` (parsed from the lines of `block`) in parallel into
+/// `pieces` (cleared first, reused from block to block), to be written in order; failed
+/// rows get an error row unless `skip_errors`.
 fn format_rows(
     format: &RowFormat,
     column: &UrlColumn,
+    block: &[u8],
     rows: Range<usize>,
     skip_errors: bool,
     pieces: &mut Vec<String>,
 ) {
     let count = rayon::current_num_threads() * 4;
     let step = rows.len().div_ceil(count).max(1024);
+    let with_input = format.needs_input();
     pieces.resize_with(rows.len().div_ceil(step), String::new);
     pieces.par_iter_mut().enumerate().for_each(|(k, out)| {
         out.clear();
         let start = rows.start + k * step;
         let end = (start + step).min(rows.end);
+        // The input lines only when a field is a value of the input (`valid`, …).
+        let mut lines = with_input.then(|| rapidurl::batch::lines(block).skip(start));
         for row in column.iter().skip(start).take(end - start) {
+            let line = lines.as_mut().and_then(Iterator::next);
             match row {
-                Ok(url) => format.url_row(out, &url),
+                Ok(url) => format.url_row(out, &url, line.as_deref().unwrap_or("")),
                 Err(err) if !skip_errors => format.error_row(out, &err),
                 Err(_) => {}
             }
@@ -399,7 +421,14 @@ impl<W: Write> BlockWriter<'_, W> {
         };
         let end = first_error.map_or(p.column.len(), |(i, _)| i);
         let skip = self.on_error == OnError::Skip;
-        format_rows(self.format, &p.column, 0..end, skip, &mut self.pieces);
+        format_rows(
+            self.format,
+            &p.column,
+            p.block,
+            0..end,
+            skip,
+            &mut self.pieces,
+        );
         for piece in &self.pieces {
             self.out.write_all(piece.as_bytes())?;
         }

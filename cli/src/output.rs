@@ -62,13 +62,20 @@ impl RowFormat {
         self.table_row(out, names.iter().map(|n| n.as_ref()).chain(error));
     }
 
-    /// Appends the row of a parsed URL.
-    pub fn url_row(&self, out: &mut String, url: &UrlRef<'_>) {
+    /// Whether some field is a value of the input line (see `Field::needs_input`).
+    pub fn needs_input(&self) -> bool {
+        self.fields.iter().any(Field::needs_input)
+    }
+
+    /// Appends the row of a parsed URL, parsed from the line `input`.
+    pub fn url_row(&self, out: &mut String, url: &UrlRef<'_>, input: &str) {
         // Every field but `origin` is a slice of `href` (the origin of a `blob:` URL is
         // that of the URL in its path, which may differ): when `href` needs no escaping,
         // neither do they, and one scan per row replaces one per field.
         let plain = !self.needs_escaping(url.href());
-        let cx = FieldContext::new().suffix_list(&self.suffix_list);
+        let cx = FieldContext::new()
+            .suffix_list(&self.suffix_list)
+            .input(input);
         match self.format {
             Format::Jsonl => {
                 out.push('{');

@@ -1073,3 +1073,59 @@ fn bench_reports_throughput() {
     let out = run(&["bench", "/nonexistent/rapidurl/bench.txt"], b"");
     assert_eq!(code(&out), 2);
 }
+
+#[test]
+fn lint_lists_each_validation_error_with_line_and_character_column() {
+    let file =
+        TempFile::new("https://user@example.com/ä b\nhttp://ok.example/\nhttp://a b/\n".as_bytes());
+    let out = run(&["lint", file.path()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let p = file.path();
+    assert_eq!(
+        stdout,
+        format!(
+            "{p}:1:13: invalid-credentials: the input includes credentials (a username or password)\n\
+             {p}:1:27: invalid-URL-unit: a code point that is not a URL unit, or a '%' not followed by two hex digits\n\
+             {p}:3:8: domain-to-ASCII: the domain is not valid under UTS #46 ToASCII (strict)\n"
+        )
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("         1 invalid-URL-unit\n"), "{stderr}");
+    assert!(
+        stderr.contains("2 line(s) with validation errors"),
+        "{stderr}"
+    );
+
+    let out = run(
+        &["lint", "--format", "jsonl"],
+        b"http://ok.example/\nhttps://example.org:7z\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "{\"file\":\"<stdin>\",\"line\":2,\"column\":22,\"byte\":21,\"name\":\"port-invalid\",\
+         \"failure\":true,\"explanation\":\"the port holds something other than digits\"}\n"
+    );
+    let clean = run(&["lint"], b"https://example.org/a?b#c\n");
+    assert_eq!(clean.status.code(), Some(0));
+    assert!(clean.stdout.is_empty());
+}
+
+#[test]
+fn parse_writes_display_valid_and_validation_errors() {
+    let out = run(
+        &[
+            "parse",
+            "--fields",
+            "display,valid,validation_errors",
+            "--no-header",
+        ],
+        b"https://user:pw@xn--bcher-kva.example/%C3%A4?q=%C3%BC#%C3%A9\nhttps://example.org/x\n",
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "https://b\u{fc}cher.example/\u{e4}?q=\u{fc}#\u{e9}\tfalse\tinvalid-credentials\t\n\
+         https://example.org/x\ttrue\t\t\n"
+    );
+}

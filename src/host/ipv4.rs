@@ -8,6 +8,7 @@
 use crate::error::{ErrorKind, ParseError};
 use crate::output::Output;
 use crate::percent::push_decimal;
+use crate::validation::{Report, Silent, ValidationErrorKind};
 
 /// Clamp for IPv4 number values. Every limit the IPv4 parser compares against is at most
 /// 256^4 = 2^32, so a value clamped to 2^32 fails exactly where the true value would.
@@ -49,6 +50,12 @@ pub fn ends_in_a_number(input: &str) -> bool {
 /// offsets are byte offsets relative to the start of `input`: the start of the fifth part
 /// for too many parts, and the start of the offending part otherwise.
 pub fn parse_ipv4(input: &str) -> Result<u32, ParseError> {
+    parse_ipv4_reporting(input, &mut Silent)
+}
+
+/// [`parse_ipv4`], reporting the validation errors that are not failures to `r` (offsets
+/// relative to `input`); a failure's own error is the caller's to report.
+pub(crate) fn parse_ipv4_reporting<R: Report>(input: &str, r: &mut R) -> Result<u32, ParseError> {
     let bytes = input.as_bytes();
     // Step 1: parts is the strict split of input on ".".
     // Step 2: if the last part is empty (IPv4-empty-part validation error, not a failure)
@@ -56,7 +63,10 @@ pub fn parse_ipv4(input: &str) -> Result<u32, ParseError> {
     // empty exactly when input ends in "."; with one part (input is empty) nothing is
     // removed and the empty part fails in step 5.
     let body = match bytes.split_last() {
-        Some((b'.', rest)) => rest,
+        Some((b'.', rest)) => {
+            r.report(ValidationErrorKind::Ipv4EmptyPart, bytes.len() - 1);
+            rest
+        }
         _ => bytes,
     };
 
@@ -71,6 +81,9 @@ pub fn parse_ipv4(input: &str) -> Result<u32, ParseError> {
         }
     }
     let count = dots + 1; // 1..=4
+    if count < 4 {
+        r.report(ValidationErrorKind::Ipv4TooFewParts, 0);
+    }
 
     // Step 4: numbers, with each part's start offset for error reporting.
     let mut numbers = [0u64; 4];
@@ -79,8 +92,11 @@ pub fn parse_ipv4(input: &str) -> Result<u32, ParseError> {
     // (A non-decimal part is only a validation error, step 5.3.)
     let mut start = 0usize;
     for (index, part) in body.split(|&b| b == b'.').enumerate() {
-        let (value, _non_decimal) =
+        let (value, non_decimal) =
             parse_ipv4_number(part).ok_or(ParseError::at(ErrorKind::Ipv4NonNumericPart, start))?;
+        if non_decimal {
+            r.report(ValidationErrorKind::Ipv4NonDecimalPart, start);
+        }
         // `index < count <= 4`: step 3 returned on a fourth dot.
         numbers[index] = value;
         starts[index] = start;
@@ -93,6 +109,11 @@ pub fn parse_ipv4(input: &str) -> Result<u32, ParseError> {
     let last_start = starts[count - 1];
 
     // Step 6 is the IPv4-out-of-range-part validation error for any item over 255.
+    if R::ENABLED {
+        if let Some(i) = numbers.iter().position(|&n| n > 255) {
+            r.report(ValidationErrorKind::Ipv4OutOfRangePart, starts[i]);
+        }
+    }
     // Step 7: any but the last item greater than 255 is failure.
     for (&n, &s) in init.iter().zip(starts) {
         if n > 255 {

@@ -7,6 +7,7 @@
 
 use crate::error::{ErrorKind, ParseError};
 use crate::output::Output;
+use crate::validation::{Report, Silent, ValidationErrorKind};
 
 /// URL Standard §3.5 IPv6 parser; `input` is the text between `[` and `]`.
 ///
@@ -15,6 +16,16 @@ use crate::output::Output;
 /// `Ipv4InIpv6InvalidCodePoint`, `Ipv4InIpv6OutOfRangePart`, `Ipv4InIpv6TooFewParts`. The error
 /// offset is the pointer (a byte offset into `input`) where the failure was found.
 pub fn parse_ipv6(input: &str) -> Result<[u16; 8], ParseError> {
+    parse_ipv6_reporting(input, &mut Silent)
+}
+
+/// [`parse_ipv6`], reporting the validation error that is no failure
+/// (`IPv6-piece-leading-zero`, newer than our Standard text) to `r`, at the piece's offset
+/// in `input`; a failure's own error is the caller's to report.
+pub(crate) fn parse_ipv6_reporting<R: Report>(
+    input: &str,
+    r: &mut R,
+) -> Result<[u16; 8], ParseError> {
     let bytes = input.as_bytes();
     // c: the code point at pointer, or None for the EOF code point.
     let c = |pointer: usize| bytes.get(pointer).copied();
@@ -61,6 +72,7 @@ pub fn parse_ipv6(input: &str) -> Result<[u16; 8], ParseError> {
             continue;
         }
         // Step 6.3.
+        let piece_start = pointer;
         let mut value = 0u16;
         let mut length = 0usize;
         // Step 6.4: at most four hex digits (which fit in a u16).
@@ -97,6 +109,10 @@ pub fn parse_ipv6(input: &str) -> Result<[u16; 8], ParseError> {
             // Step 6.7.
             Some(_) => return fail(ErrorKind::Ipv6InvalidCodePoint, pointer),
             None => {}
+        }
+        // (Newer edition) a piece written with a leading zero.
+        if R::ENABLED && length > 1 && value >> (4 * (length - 1)) == 0 {
+            r.report(ValidationErrorKind::Ipv6PieceLeadingZero, piece_start);
         }
         // Step 6.8 (`piece_index < 8`: step 6.1).
         address[piece_index] = value;

@@ -13,11 +13,16 @@ mod ipv6;
 pub use self::idna::{domain_to_ascii, domain_to_unicode};
 pub use self::ipv4::{ends_in_a_number, parse_ipv4, serialize_ipv4};
 pub use self::ipv6::{parse_ipv6, serialize_ipv6};
+pub use crate::writing::{
+    is_valid_domain_string, is_valid_host_string, is_valid_ipv4_address_string,
+    is_valid_ipv6_address_string,
+};
 
 use crate::components::HostKind;
 use crate::error::{ErrorKind, ParseError};
 use crate::output::Output;
 use crate::percent;
+use crate::validation::{self, Report, Silent, ValidationErrorKind};
 use std::fmt;
 
 /// A parsed host (URL Standard §3.1).
@@ -125,13 +130,25 @@ pub(crate) fn parse_host_into<O: Output + ?Sized>(
     is_opaque: bool,
     out: &mut O,
 ) -> Result<HostKind, ParseError> {
+    parse_host_reporting(input, is_opaque, out, &mut Silent)
+}
+
+/// [`parse_host_into`], reporting to `r` the validation errors that are no failures
+/// (offsets relative to `input`); a failure's own error is the caller's to report.
+pub(crate) fn parse_host_reporting<O: Output + ?Sized, R: Report>(
+    input: &str,
+    is_opaque: bool,
+    out: &mut O,
+    r: &mut R,
+) -> Result<HostKind, ParseError> {
     let bytes = input.as_bytes();
     // Step 1: IPv6 in brackets.
     if bytes.first() == Some(&b'[') {
         if bytes.last() != Some(&b']') || bytes.len() < 2 {
             return Err(ParseError::at(ErrorKind::Ipv6Unclosed, 0));
         }
-        let addr = parse_ipv6(&input[1..input.len() - 1]).map_err(|e| e.shifted(1))?;
+        let addr = ipv6::parse_ipv6_reporting(&input[1..input.len() - 1], &mut Shifted(r, 1))
+            .map_err(|e| e.shifted(1))?;
         out.push('[');
         ipv6::serialize_ipv6_to(&addr, out);
         out.push(']');
@@ -139,29 +156,70 @@ pub(crate) fn parse_host_into<O: Output + ?Sized>(
     }
     // Step 2: opaque host.
     if is_opaque {
-        return parse_opaque_host_into(input, out);
+        let kind = parse_opaque_host_into(input, out)?;
+        if R::ENABLED {
+            validation::report_url_units_once(r, input, 0);
+        }
+        return Ok(kind);
     }
     // Steps 4-8: domain, or IPv4.
     let start = out.len();
     let decoded;
     let domain = if input.contains('%') {
+        if R::ENABLED && (0..bytes.len()).any(|i| validation::percent_encoded_byte_at(bytes, i)) {
+            r.report(ValidationErrorKind::DomainPercentEncoded, 0);
+        }
         decoded = percent::decode_utf8_lossy(input);
         &*decoded
     } else {
         input
     };
+    // Domain to ASCII runs strictly first, for its validation error only.
+    if R::ENABLED && domain_to_ascii(domain, true).is_err() {
+        r.report(ValidationErrorKind::DomainToAscii, 0);
+    }
     if domain.is_ascii() {
         idna::ascii_domain_into(domain, out)?;
     } else {
         out.push_str(&domain_to_ascii(domain, false)?);
     }
     if ends_in_a_number(&out.as_str()[start..]) {
-        let addr = parse_ipv4(&out.as_str()[start..])?;
+        if !domain.is_ascii() {
+            r.report(ValidationErrorKind::Ipv4NonAsciiInput, 0);
+        }
+        // Part offsets hold in the input only when the domain is the input, lower-cased.
+        let addr = if !R::ENABLED || domain.len() == input.len() && domain.is_ascii() {
+            ipv4::parse_ipv4_reporting(&out.as_str()[start..], r)?
+        } else {
+            ipv4::parse_ipv4_reporting(&out.as_str()[start..], &mut Pinned(r, 0))?
+        };
         out.truncate(start);
         ipv4::serialize_ipv4_to(addr, out);
         return Ok(HostKind::Ipv4);
     }
     Ok(HostKind::Domain)
+}
+
+/// A reporter that reports everything at one offset.
+pub(crate) struct Pinned<'r, R: Report>(pub(crate) &'r mut R, pub(crate) usize);
+
+impl<R: Report> Report for Pinned<'_, R> {
+    const ENABLED: bool = R::ENABLED;
+    #[inline(always)]
+    fn report(&mut self, kind: ValidationErrorKind, _at: usize) {
+        self.0.report(kind, self.1);
+    }
+}
+
+/// A reporter that adds a fixed offset to every report, for a parser that runs on a slice.
+pub(crate) struct Shifted<'r, R: Report>(pub(crate) &'r mut R, pub(crate) usize);
+
+impl<R: Report> Report for Shifted<'_, R> {
+    const ENABLED: bool = R::ENABLED;
+    #[inline(always)]
+    fn report(&mut self, kind: ValidationErrorKind, at: usize) {
+        self.0.report(kind, at + self.1);
+    }
 }
 
 /// URL Standard §3.5 opaque-host parser, writing the result to `out`.

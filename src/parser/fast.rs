@@ -10,7 +10,9 @@
 //! and offset for offset (a test checks this on every WPT input, every corpus line and
 //! random inputs).
 //!
-//! Accepted shapes, all lower-case in scheme and host, with nothing to percent-encode:
+//! Accepted shapes, with nothing to percent-encode (upper case in the scheme or the host
+//! is accepted too: the serialization is then the input with those two lower-cased,
+//! [`Canonical::lower`]):
 //!
 //! * `special://host[:port]/path[?query][#fragment]` for http, https, ws, wss, ftp: a
 //!   domain that does not end in a number, a port that is not the default and has no
@@ -36,6 +38,9 @@ const WORDS: usize = MAX_FAST_LEN / 64;
 pub(crate) struct Canonical {
     pub(crate) components: Components,
     pub(crate) slash_at: Option<u32>,
+    /// The scheme or the host has ASCII upper case, which the serialization lower-cases:
+    /// the input is then not the serialization, even without `slash_at`.
+    pub(crate) lower: bool,
 }
 
 impl Canonical {
@@ -45,9 +50,39 @@ impl Canonical {
         input.len() + self.slash_at.is_some() as usize
     }
 
+    /// Whether the input is the serialization itself (nothing to insert or lower-case).
+    #[inline]
+    pub(crate) fn is_input(&self) -> bool {
+        self.slash_at.is_none() && !self.lower
+    }
+
     /// Appends the serialization to `out`.
     #[inline]
     pub(crate) fn write<O: Output + ?Sized>(&self, input: &str, out: &mut O) {
+        if self.lower {
+            // Scheme and host lower-cased; they come before the path, where `/` may go.
+            let c = &self.components;
+            let (scheme_end, host_start) = (c.scheme_end as usize, c.host_start as usize);
+            let host_end = c.host_end as usize;
+            let start = out.len();
+            out.push_str(&input[..scheme_end]);
+            out.make_ascii_lowercase_from(start);
+            out.push_str(&input[scheme_end..host_start]);
+            let host = out.len();
+            out.push_str(&input[host_start..host_end]);
+            out.make_ascii_lowercase_from(host);
+            let tail = &input[host_end..];
+            match self.slash_at {
+                None => out.push_str(tail),
+                Some(at) => {
+                    let (head, rest) = tail.split_at(at as usize - host_end);
+                    out.push_str(head);
+                    out.push('/');
+                    out.push_str(rest);
+                }
+            }
+            return;
+        }
         match self.slash_at {
             None => out.push_str(input),
             Some(at) => {
@@ -61,13 +96,13 @@ impl Canonical {
 }
 
 /// The masks of one input.
-struct Masks {
-    special: [u64; WORDS],
-    upper: [u64; WORDS],
+struct Masks<const W: usize> {
+    special: [u64; W],
+    upper: [u64; W],
     len: usize,
 }
 
-impl Masks {
+impl<const W: usize> Masks<W> {
     /// The position of the first special byte at or after `from`, or the input length.
     #[inline(always)]
     fn next_special(&self, from: usize) -> usize {
@@ -131,15 +166,26 @@ fn starts_with_dot_segment(seg: &[u8]) -> bool {
 /// Parses `input` if it is canonical; `None` means "not proven canonical": use the state
 /// machine.
 pub(crate) fn parse_canonical(input: &str) -> Option<Canonical> {
+    // Most URLs fit in two mask words: zeroing and walking eight costs more than the rest.
+    if input.len() <= 128 {
+        parse_canonical_in::<2>(input)
+    } else {
+        parse_canonical_in::<WORDS>(input)
+    }
+}
+
+/// [`parse_canonical`] with masks of `W` words (inputs of at most `64 * W` bytes).
+#[inline(always)]
+fn parse_canonical_in<const W: usize>(input: &str) -> Option<Canonical> {
     let b = input.as_bytes();
     let n = b.len();
-    if n == 0 || n > MAX_FAST_LEN {
+    if n == 0 || n > MAX_FAST_LEN.min(64 * W) {
         return None;
     }
     // Built in place (not returned from a constructor, which costs a copy of the arrays).
     let mut m = Masks {
-        special: [0; WORDS],
-        upper: [0; WORDS],
+        special: [0; W],
+        upper: [0; W],
         len: n,
     };
     scan::classify(b, &mut m.special, &mut m.upper);
@@ -147,13 +193,16 @@ pub(crate) fn parse_canonical(input: &str) -> Option<Canonical> {
 
     // Scheme: lower case, and the first special byte is the `:` that ends it.
     let colon = m.next_special(0);
-    if colon == 0 || colon >= n || b[colon] != b':' || !b[0].is_ascii_lowercase() {
+    if colon == 0 || colon >= n || b[colon] != b':' || !b[0].is_ascii_alphabetic() {
         return None;
     }
-    if m.any_upper(0, colon) {
-        return None;
-    }
-    let kind = SchemeKind::from_bytes(&b[..colon]);
+    // Upper case in the scheme or the host is lower-cased on output (`lower`).
+    let scheme_upper = m.any_upper(0, colon);
+    let kind = if scheme_upper {
+        SchemeKind::from_bytes_ignoring_case(&b[..colon])
+    } else {
+        SchemeKind::from_bytes(&b[..colon])
+    };
     if kind == SchemeKind::NotSpecial && !b[1..colon].iter().all(|&c| is_scheme_byte(c)) {
         return None;
     }
@@ -162,9 +211,9 @@ pub(crate) fn parse_canonical(input: &str) -> Option<Canonical> {
     c.scheme_kind = kind;
 
     if kind == SchemeKind::NotSpecial {
-        return opaque_path(b, m, c);
+        return opaque_path(b, m, c, scheme_upper);
     }
-    let t = authority(b, m, &mut c, colon)?;
+    let (t, host_upper) = authority(b, m, &mut c, colon)?;
     let (pos, slash_at) = path(b, m, &mut c, t)?;
     let pos = query_and_fragment(b, m, &mut c, pos, true)?;
     debug_assert_eq!(pos, n);
@@ -176,14 +225,20 @@ pub(crate) fn parse_canonical(input: &str) -> Option<Canonical> {
     Some(Canonical {
         components: c,
         slash_at,
+        lower: scheme_upper || host_upper,
     })
 }
 
 /// The authority of a special URL, after the scheme's `:` at `colon`: exactly `//`, a host
 /// of plain bytes up to the first special byte, and a canonical port. Returns where the
-/// path starts.
+/// path starts and whether the host has upper case (an ASCII domain is only lower-cased).
 #[inline(always)]
-fn authority(b: &[u8], m: &Masks, c: &mut Components, colon: usize) -> Option<usize> {
+fn authority<const W: usize>(
+    b: &[u8],
+    m: &Masks<W>,
+    c: &mut Components,
+    colon: usize,
+) -> Option<(usize, bool)> {
     let n = b.len();
     let kind = c.scheme_kind;
     // Authority: exactly `//`, then the host (all plain bytes), up to the first special byte.
@@ -194,6 +249,7 @@ fn authority(b: &[u8], m: &Masks, c: &mut Components, colon: usize) -> Option<us
     c.username_end = a as u32;
     c.host_start = a as u32;
     let mut t; // where the path starts
+    let mut upper = false;
     if kind == SchemeKind::File && b[a] == b'/' {
         c.host_end = a as u32;
         c.host_kind = HostKind::Empty;
@@ -201,14 +257,15 @@ fn authority(b: &[u8], m: &Masks, c: &mut Components, colon: usize) -> Option<us
     } else {
         let p = m.next_special(a);
         let host = &b[a..p];
-        if host.is_empty() || m.any_upper(a, p) {
+        if host.is_empty() {
             return None;
         }
+        upper = m.any_upper(a, p);
         // A domain that ends in a number is an IPv4 address: leave those to the parser.
         if !last_label_is_not_numeric(host) {
             return None;
         }
-        if kind == SchemeKind::File && host == b"localhost" {
+        if kind == SchemeKind::File && host.eq_ignore_ascii_case(b"localhost") {
             return None;
         }
         c.host_end = p as u32;
@@ -238,13 +295,18 @@ fn authority(b: &[u8], m: &Masks, c: &mut Components, colon: usize) -> Option<us
             t = r;
         }
     }
-    Some(t)
+    Some((t, upper))
 }
 
 /// The path of a special URL from `t`: no dot segments, no `%2e`, nothing to encode.
 /// Returns where it ends and, for an empty path, where the `/` must be inserted.
 #[inline(always)]
-fn path(b: &[u8], m: &Masks, c: &mut Components, t: usize) -> Option<(usize, Option<u32>)> {
+fn path<const W: usize>(
+    b: &[u8],
+    m: &Masks<W>,
+    c: &mut Components,
+    t: usize,
+) -> Option<(usize, Option<u32>)> {
     let n = b.len();
     let kind = c.scheme_kind;
     c.path_start = t as u32;
@@ -255,7 +317,10 @@ fn path(b: &[u8], m: &Masks, c: &mut Components, t: usize) -> Option<(usize, Opt
         Some(b'/') => {
             let mut at_slash = true;
             loop {
-                if at_slash && starts_with_dot_segment(&b[pos + 1..]) {
+                if at_slash
+                    && b.get(pos + 1) == Some(&b'.')
+                    && starts_with_dot_segment(&b[pos + 1..])
+                {
                     return None;
                 }
                 pos = m.next_special(pos + 1);
@@ -285,7 +350,12 @@ fn path(b: &[u8], m: &Masks, c: &mut Components, t: usize) -> Option<(usize, Opt
 }
 
 /// `scheme:opaque-path[?query][#fragment]` (a non-special scheme not followed by `/`).
-fn opaque_path(b: &[u8], m: &Masks, mut c: Components) -> Option<Canonical> {
+fn opaque_path<const W: usize>(
+    b: &[u8],
+    m: &Masks<W>,
+    mut c: Components,
+    lower: bool,
+) -> Option<Canonical> {
     let start = c.scheme_end as usize + 1;
     if b.get(start) == Some(&b'/') {
         return None;
@@ -309,14 +379,16 @@ fn opaque_path(b: &[u8], m: &Masks, mut c: Components) -> Option<Canonical> {
     Some(Canonical {
         components: c,
         slash_at: None,
+        lower,
     })
 }
 
 /// The query (from a `?` at `pos`) and the fragment (from a `#`), when nothing in them
 /// needs percent-encoding. Returns the end of the input.
-fn query_and_fragment(
+#[inline(always)]
+fn query_and_fragment<const W: usize>(
     b: &[u8],
-    m: &Masks,
+    m: &Masks<W>,
     c: &mut Components,
     mut pos: usize,
     special: bool,

@@ -21,10 +21,12 @@ mod proof;
 pub(crate) mod setters;
 mod state;
 
+use crate::Url;
 use crate::components::{Components, UrlParts};
 use crate::error::{ErrorKind, ParseError};
 use crate::output::Output;
 use crate::syntax::{is_tab_or_newline, remove_tab_and_newline, trim_c0_or_space};
+use crate::validation::{Collect, Report, Silent};
 use encoding_rs::{Encoding, UTF_8};
 use std::borrow::Cow;
 
@@ -46,7 +48,7 @@ pub(crate) fn parse_into<'o, O: Output + ?Sized + 'o>(
     // special, an authority) and in any encoding (it is ASCII).
     if let Some(canonical) = fast::parse_canonical(input) {
         let c = canonical.components;
-        if borrow_input && canonical.slash_at.is_none() {
+        if borrow_input && canonical.is_input() {
             debug_check(&c, input);
             return Ok(c);
         }
@@ -115,6 +117,30 @@ fn parse_slow<O: Output + ?Sized>(
     encoding: &'static Encoding,
     out: &mut O,
 ) -> Result<Components, ParseError> {
+    parse_slow_reporting(input, base, encoding, out, Silent)
+}
+
+/// Parses as [`parse_into`] does, collecting validation errors into `errors`: always the
+/// state machine (a canonical input can still have validation errors, e.g. credentials).
+pub(crate) fn parse_reporting(
+    input: &str,
+    base: Option<&Url>,
+    errors: &mut Collect,
+) -> Result<Url, ParseError> {
+    let mut out = String::new();
+    let c = parse_slow_reporting(input, base.map(Url::parts), UTF_8, &mut out, errors)?;
+    debug_check(&c, &out);
+    Ok(Url::from_raw(out, c))
+}
+
+/// [`parse_slow`], telling validation errors to `r`.
+fn parse_slow_reporting<O: Output + ?Sized, R: Report>(
+    input: &str,
+    base: Option<UrlParts<'_>>,
+    encoding: &'static Encoding,
+    out: &mut O,
+    mut r: R,
+) -> Result<Components, ParseError> {
     if input.len() > u32::MAX as usize {
         return Err(ParseError::new(ErrorKind::InputTooLong));
     }
@@ -125,8 +151,12 @@ fn parse_slow<O: Output + ?Sized>(
     let cleaned = remove_tab_and_newline(trimmed);
     let removed_any = matches!(cleaned, Cow::Owned(_));
     out.reserve(cleaned.len() + 8);
+    if R::ENABLED {
+        r.cleaned(input, lead, input.len() - end);
+    }
     state::Parser::new(&cleaned, base, out)
         .with_encoding(encoding)
+        .with_reporter(r)
         .run()
         .map_err(|e| match e.offset() {
             Some(pos) => ParseError::at(e.kind(), original_offset(input, lead, pos, removed_any)),

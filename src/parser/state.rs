@@ -23,10 +23,12 @@ use crate::syntax::{
     authority_end, ends_authority, host_colon, is_normalized_windows_drive_letter,
     is_windows_drive_letter, scan_port, scheme_len, starts_with_windows_drive_letter,
 };
+use crate::validation::{self, Report, Silent, ValidationErrorKind as V};
 use encoding_rs::{Encoding, UTF_8};
 
-/// The parser: input (already cleaned), optional base, and the URL being written.
-pub(crate) struct Parser<'i, 'b, 'o, O: Output + ?Sized> {
+/// The parser: input (already cleaned), optional base, and the URL being written. `R`
+/// hears the validation errors; the ordinary parse's [`Silent`] compiles them away.
+pub(crate) struct Parser<'i, 'b, 'o, O: Output + ?Sized, R: Report = Silent> {
     input: &'i str,
     bytes: &'i [u8],
     base: Option<UrlParts<'b>>,
@@ -42,6 +44,11 @@ pub(crate) struct Parser<'i, 'b, 'o, O: Output + ?Sized> {
     /// The encoding override: the query of a special, non-ws(s) URL is percent-encoded
     /// after encoding in it (§4.4 query state). UTF-8 unless the caller says otherwise.
     encoding: &'static Encoding,
+    /// Where validation errors go.
+    r: R,
+    /// The path state checks URL units from here on: a `file:` host that is a drive
+    /// letter was read by the file host state, which does not check them.
+    units_from: usize,
 }
 
 /// A single-dot URL path segment (§4.1): `.` or `%2e`, any case.
@@ -74,13 +81,9 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
             c: Components::empty(),
             state_override: false,
             encoding: UTF_8,
+            r: Silent,
+            units_from: 0,
         }
-    }
-
-    /// Sets the encoding override.
-    pub(crate) fn with_encoding(mut self, encoding: &'static Encoding) -> Self {
-        self.encoding = encoding;
-        self
     }
 
     /// A parser that a setter runs on `input` with a state override, writing just the
@@ -98,11 +101,44 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
         p
     }
 
+    /// The same parser, telling validation errors to `r`.
+    pub(crate) fn with_reporter<R: Report>(self, r: R) -> Parser<'i, 'b, 'o, O, R> {
+        Parser {
+            input: self.input,
+            bytes: self.bytes,
+            base: self.base,
+            out: self.out,
+            start: self.start,
+            c: self.c,
+            state_override: self.state_override,
+            encoding: self.encoding,
+            r,
+            units_from: self.units_from,
+        }
+    }
+}
+
+impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
+    /// Sets the encoding override.
+    pub(crate) fn with_encoding(mut self, encoding: &'static Encoding) -> Self {
+        self.encoding = encoding;
+        self
+    }
+
     /// Runs the machine from the scheme start state and returns the components of the
     /// URL it appended to the buffer (offsets from where it started). On failure what it
     /// wrote is left in the buffer: the caller cuts it.
+    /// A failure's validation error is reported here, last, unless the step that found
+    /// it did.
     pub(crate) fn run(mut self) -> Result<Components, ParseError> {
-        self.scheme_start_state()?;
+        if let Err(e) = self.scheme_start_state() {
+            if R::ENABLED {
+                if let Some(kind) = validation::failure_report(e.kind()) {
+                    self.r.report(kind, e.offset().unwrap_or(0));
+                }
+            }
+            return Err(e);
+        }
         self.finish()
     }
 
@@ -160,6 +196,9 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
         self.out.push(':');
         let pos = end + 1;
         if self.c.scheme_kind == SchemeKind::File {
+            if !b[pos..].starts_with(b"//") {
+                self.r.report(V::SpecialSchemeMissingFollowingSolidus, end);
+            }
             return self.file_state(pos);
         }
         if self.special() {
@@ -170,10 +209,15 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
                 if b[pos..].starts_with(b"//") {
                     return self.special_authority_ignore_slashes_state(pos + 2);
                 }
+                self.r.report(V::SpecialSchemeMissingFollowingSolidus, pos);
                 return self.relative_state(base, pos);
             }
             // Special authority slashes state: it and the ignore-slashes state skip any
             // run of `/` and `\`.
+            if b[pos..].starts_with(b"//") {
+                return self.special_authority_ignore_slashes_state(pos + 2);
+            }
+            self.r.report(V::SpecialSchemeMissingFollowingSolidus, pos);
             return self.special_authority_ignore_slashes_state(pos);
         }
         if b.get(pos) == Some(&b'/') {
@@ -260,7 +304,10 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
     fn relative_state(&mut self, base: UrlParts<'_>, pos: usize) -> Result<(), ParseError> {
         match self.bytes.get(pos) {
             Some(b'/') => self.relative_slash_state(base, pos + 1),
-            Some(b'\\') if self.special() => self.relative_slash_state(base, pos + 1),
+            Some(b'\\') if self.special() => {
+                self.r.report(V::InvalidReverseSolidus, pos);
+                self.relative_slash_state(base, pos + 1)
+            }
             _ => match self.resume_from_base(base, pos) {
                 Some(done) => done,
                 None => {
@@ -299,7 +346,10 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
     /// Relative slash state.
     fn relative_slash_state(&mut self, base: UrlParts<'_>, pos: usize) -> Result<(), ParseError> {
         match self.bytes.get(pos) {
-            Some(b'/' | b'\\') if self.special() => {
+            Some(&c @ (b'/' | b'\\')) if self.special() => {
+                if c == b'\\' {
+                    self.r.report(V::InvalidReverseSolidus, pos);
+                }
                 self.special_authority_ignore_slashes_state(pos + 1)
             }
             Some(b'/') => self.authority_state(pos + 1),
@@ -314,6 +364,7 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
     /// Special authority ignore slashes state: skips every `/` and `\`.
     fn special_authority_ignore_slashes_state(&mut self, mut pos: usize) -> Result<(), ParseError> {
         while matches!(self.bytes.get(pos), Some(b'/' | b'\\')) {
+            self.r.report(V::SpecialSchemeMissingFollowingSolidus, pos);
             pos += 1;
         }
         self.authority_state(pos)
@@ -328,6 +379,11 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
         self.out.push_str("//");
         let user_start = self.out.len();
         let mut host_pos = pos;
+        if R::ENABLED {
+            for at in memchr::memchr_iter(b'@', &b[pos..end]) {
+                self.r.report(V::InvalidCredentials, pos + at);
+            }
+        }
         if let Some(at) = b[pos..end]
             .iter()
             .rposition(|&c| c == b'@')
@@ -375,8 +431,13 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
     /// Host-parses `input[pos..end]` into the output and records it.
     fn write_host(&mut self, pos: usize, end: usize) -> Result<(), ParseError> {
         let start = self.len();
-        let kind = host::parse_host_into(&self.input[pos..end], !self.special(), self.out)
-            .map_err(|e| e.shifted(pos).or_at(pos))?;
+        let kind = host::parse_host_reporting(
+            &self.input[pos..end],
+            !self.special(),
+            self.out,
+            &mut host::Shifted(&mut self.r, pos),
+        )
+        .map_err(|e| e.shifted(pos).or_at(pos))?;
         self.c.host_start = start;
         self.c.host_end = self.len();
         self.c.host_kind = kind;
@@ -417,6 +478,9 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
             .base
             .filter(|base| base.c.scheme_kind == SchemeKind::File);
         if matches!(c, Some(b'/' | b'\\')) {
+            if c == Some(b'\\') {
+                self.r.report(V::InvalidReverseSolidus, pos);
+            }
             return self.file_slash_state(base, pos + 1);
         }
         let Some(base) = base else {
@@ -429,6 +493,7 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
         }
         if starts_with_windows_drive_letter(&self.bytes[pos..]) {
             // Windows drive letter quirk: the path starts afresh.
+            self.r.report(V::FileInvalidWindowsDriveLetter, pos);
             self.truncate(self.c.path_start as usize);
         } else {
             self.shorten_path();
@@ -442,7 +507,10 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
         base: Option<UrlParts<'_>>,
         pos: usize,
     ) -> Result<(), ParseError> {
-        if matches!(self.bytes.get(pos), Some(b'/' | b'\\')) {
+        if let Some(&c @ (b'/' | b'\\')) = self.bytes.get(pos) {
+            if c == b'\\' {
+                self.r.report(V::InvalidReverseSolidus, pos);
+            }
             return self.file_host_state(pos + 1);
         }
         match base {
@@ -473,6 +541,8 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
         let end = authority_end(b, pos, true);
         if is_windows_drive_letter(&b[pos..end]) {
             // Windows drive letter quirk: the "host" is the path's first segment.
+            self.r.report(V::FileInvalidWindowsDriveLetterHost, pos);
+            self.units_from = end;
             self.empty_host();
             self.c.path_start = self.len();
             return self.path_state(pos);
@@ -494,6 +564,9 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
         self.c.path_start = self.len();
         let b = self.bytes;
         if self.special() {
+            if b.get(pos) == Some(&b'\\') {
+                self.r.report(V::InvalidReverseSolidus, pos);
+            }
             let pos = if matches!(b.get(pos), Some(b'/' | b'\\')) {
                 pos + 1
             } else {
@@ -533,6 +606,13 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
                 pos += 1;
             }
             let seg = &b[seg_start..pos];
+            if R::ENABLED {
+                let from = seg_start.max(self.units_from.min(pos));
+                validation::report_url_units(&mut self.r, &self.input[from..pos], from);
+                if special && b.get(pos) == Some(&b'\\') {
+                    self.r.report(V::InvalidReverseSolidus, pos);
+                }
+            }
             let at_slash = pos < b.len() && (b[pos] == b'/' || (special && b[pos] == b'\\'));
             if is_double_dot(seg) {
                 self.shorten_path();
@@ -590,6 +670,9 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
             .iter()
             .position(|&c| c == b'?' || c == b'#')
             .map_or(b.len(), |i| pos + i);
+        if R::ENABLED {
+            validation::report_url_units(&mut self.r, &self.input[pos..end], pos);
+        }
         let space_before_delimiter = end < b.len() && end > pos && b[end - 1] == b' ';
         let text_end = if space_before_delimiter { end - 1 } else { end };
         percent::encode_to(&self.input[pos..text_end], &percent::C0_CONTROL, self.out);
@@ -628,6 +711,9 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
                 .map_or(b.len(), |i| pos + i)
         };
         let query = &self.input[pos..end];
+        if R::ENABLED {
+            validation::report_url_units(&mut self.r, query, pos);
+        }
         // Step 1: only special URLs other than ws/wss use a legacy encoding for the query.
         if self.encoding == UTF_8
             || !self.special()
@@ -648,6 +734,9 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
     pub(crate) fn fragment_state(&mut self, pos: usize) -> Result<(), ParseError> {
         self.c.fragment_start = Some(self.len());
         self.out.push('#');
+        if R::ENABLED {
+            validation::report_url_units(&mut self.r, &self.input[pos..], pos);
+        }
         percent::encode_to(&self.input[pos..], &percent::FRAGMENT, self.out);
         Ok(())
     }

@@ -96,3 +96,20 @@ pub fn registry_crate_dir(name: &str) -> Option<PathBuf> {
     found.sort();
     found.pop().map(|(_, _, dir)| dir)
 }
+
+/// The benchmark corpora folder: `RAPIDURL_CORPORA_DIR`, or `../shared/corpora` beside the
+/// workspace; panics, saying where to put them, if it is missing.
+#[allow(dead_code)]
+pub fn corpora_dir() -> PathBuf {
+    if let Some(dir) = env::var_os("RAPIDURL_CORPORA_DIR") {
+        return PathBuf::from(dir);
+    }
+    let dir = workspace_root().join("../shared/corpora");
+    assert!(
+        dir.is_dir(),
+        "benchmark corpora not found: set RAPIDURL_CORPORA_DIR, or put the corpora \
+         (kasztp.txt, userbait.txt, node_files.txt, isaacs_files.txt) in {}",
+        dir.display()
+    );
+    dir
+}

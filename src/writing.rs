@@ -1,0 +1,414 @@
+//! URL writing (URL Standard §4.3): which strings are *valid* URL strings.
+//!
+//! The parser accepts far more than it calls valid; these functions answer the stricter
+//! question a linter or a form validator asks. They follow the grammar of §4.3 as the
+//! Standard's reference implementation reads it (the npm package `whatwg-url` 17.3,
+//! which follows a newer edition than the text we carry; docs/architecture.md lists where
+//! they differ): a valid domain also must not end in a number, and a valid IPv6 piece has
+//! no leading zero.
+
+use crate::Url;
+use crate::components::SchemeKind;
+use crate::host::{domain_to_ascii, ends_in_a_number, is_forbidden_host_byte};
+use crate::validation::{is_url_code_point, percent_encoded_byte_at};
+
+/// A valid URL string (§4.3): a valid absolute-URL-with-fragment string, or, when `base`
+/// is given, a valid relative-URL-with-fragment string (only `#fragment` when `base` has
+/// an opaque path).
+///
+/// ```
+/// use rapidurl::{Url, is_valid_url_string};
+/// use rapidurl::host::is_valid_host_string;
+/// use rapidurl::is_valid_url_port_string;
+///
+/// assert!(is_valid_url_string("https://example.com/a?b#c", None));
+/// assert!(!is_valid_url_string("https://example.com/a b", None)); // a space is no URL unit
+/// assert!(!is_valid_url_string("https:example.com", None)); // special: `//` is required
+/// let base = Url::parse("https://example.com/dir/").unwrap();
+/// assert!(is_valid_url_string("../x?y", Some(&base)));
+/// assert!(is_valid_host_string("[::1]") && !is_valid_host_string("127.1"));
+/// assert!(is_valid_url_port_string("8080") && !is_valid_url_port_string("65536"));
+/// ```
+pub fn is_valid_url_string(input: &str, base: Option<&Url>) -> bool {
+    absolute_with_fragment(input) || base.is_some_and(|base| relative_with_fragment(input, base))
+}
+
+/// A valid host string (§3.4): a valid domain string, a valid IPv4-address string, or
+/// `[`, a valid IPv6-address string, `]`.
+pub fn is_valid_host_string(input: &str) -> bool {
+    is_valid_domain_string(input) || is_valid_ipv4_address_string(input) || bracketed_ipv6(input)
+}
+
+/// A valid domain string (§3.4): domain to ASCII with beStrict true succeeds (UTS #46
+/// with CheckHyphens, UseSTD3ASCIIRules and VerifyDnsLength), and the result does not end
+/// in a number (so that it cannot be read as an IPv4 address).
+pub fn is_valid_domain_string(input: &str) -> bool {
+    domain_to_ascii(input, true).is_ok_and(|ascii| !ends_in_a_number(&ascii))
+}
+
+/// A valid IPv4-address string (§3.4): four decimal numbers 0–255 in their shortest form
+/// (no leading zero), separated by `.`.
+pub fn is_valid_ipv4_address_string(input: &str) -> bool {
+    let mut parts = 0;
+    input.split('.').all(|part| {
+        parts += 1;
+        !part.is_empty()
+            && part.len() <= 3
+            && part.bytes().all(|b| b.is_ascii_digit())
+            && !(part.len() > 1 && part.starts_with('0'))
+            && part.parse::<u16>().is_ok_and(|n| n <= 255)
+    }) && parts == 4
+}
+
+/// A valid IPv6-address string (RFC 4291 §2.2, as §3.4 refers to it): eight pieces of one
+/// to four hex digits without a leading zero, or fewer with one `::`, the last two pieces
+/// optionally written as a valid IPv4-address string.
+pub fn is_valid_ipv6_address_string(input: &str) -> bool {
+    if full_width(input) == Some(8) {
+        return true;
+    }
+    // Compressed: one `::`, at most seven pieces around it.
+    let Some(at) = input.find("::") else {
+        return false;
+    };
+    if input[at + 1..].contains("::") {
+        return false;
+    }
+    let (before, after) = (&input[..at], &input[at + 2..]);
+    let before = if before.is_empty() {
+        Some(0)
+    } else {
+        ipv6_pieces_width(before)
+    };
+    let after = if after.is_empty() {
+        Some(0)
+    } else {
+        full_width(after)
+    };
+    matches!((before, after), (Some(b), Some(a)) if a + b <= 7)
+}
+
+/// How many 16-bit pieces `s` stands for when it is IPv6 pieces, optionally followed by
+/// (or made of) an IPv4 address; `None` when it is neither.
+fn full_width(s: &str) -> Option<usize> {
+    if let Some(w) = ipv6_pieces_width(s) {
+        return Some(w);
+    }
+    if is_valid_ipv4_address_string(s) {
+        return Some(2);
+    }
+    let (pieces, ipv4) = s.rsplit_once(':')?;
+    if is_valid_ipv4_address_string(ipv4) {
+        return ipv6_pieces_width(pieces).map(|w| w + 2);
+    }
+    None
+}
+
+/// The number of pieces in `s` when it is one or more valid IPv6 pieces separated by `:`.
+fn ipv6_pieces_width(s: &str) -> Option<usize> {
+    let mut width = 0;
+    s.split(':')
+        .all(|piece| {
+            width += 1;
+            (1..=4).contains(&piece.len())
+                && piece.bytes().all(|b| b.is_ascii_hexdigit())
+                && (piece.len() == 1 || !piece.starts_with('0'))
+        })
+        .then_some(width)
+}
+
+fn bracketed_ipv6(input: &str) -> bool {
+    input
+        .strip_prefix('[')
+        .and_then(|s| s.strip_suffix(']'))
+        .is_some_and(is_valid_ipv6_address_string)
+}
+
+/// A valid URL-port string (§4.3): the empty string, or ASCII digits whose value is at
+/// most 65535.
+pub fn is_valid_url_port_string(input: &str) -> bool {
+    input.is_empty() || (input.bytes().all(|b| b.is_ascii_digit()) && fits_u16(input))
+}
+
+fn fits_u16(digits: &str) -> bool {
+    let significant = digits.trim_start_matches('0');
+    significant.len() <= 5 && significant.parse::<u32>().map_or(true, |n| n <= 65535)
+}
+
+/// A valid opaque-host string (§3.4): URL units other than forbidden host code points
+/// (at least one), or a bracketed valid IPv6-address string.
+fn is_valid_opaque_host_string(input: &str) -> bool {
+    bracketed_ipv6(input)
+        || (!input.is_empty()
+            && url_units(input, |c| c.is_ascii() && is_forbidden_host_byte(c as u8)))
+}
+
+/// Whether `input` is URL units (§4.3): URL code points and percent-encoded bytes, none
+/// of them a code point that `excluded` rejects.
+pub(crate) fn url_units(input: &str, excluded: impl Fn(char) -> bool) -> bool {
+    let bytes = input.as_bytes();
+    let mut chars = input.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if c == '%' {
+            if !percent_encoded_byte_at(bytes, i) {
+                return false;
+            }
+            chars.next();
+            chars.next();
+        } else if !is_url_code_point(c) || excluded(c) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Splits at the first `delimiter`: what comes before it, and what after (if it is there).
+fn split_first(input: &str, delimiter: char) -> (&str, Option<&str>) {
+    match input.split_once(delimiter) {
+        Some((before, after)) => (before, Some(after)),
+        None => (input, None),
+    }
+}
+
+fn absolute_with_fragment(input: &str) -> bool {
+    let (url, fragment) = split_first(input, '#');
+    fragment.is_none_or(|f| url_units(f, |_| false)) && absolute(url)
+}
+
+/// A valid absolute-URL string: a scheme, `:`, a scheme-relative (special or file) URL
+/// string or, for other schemes, one of the three non-special forms; then a query.
+fn absolute(input: &str) -> bool {
+    let (url, query) = split_first(input, '?');
+    if query.is_some_and(|q| !url_units(q, |_| false)) {
+        return false;
+    }
+    let Some(scheme_len) = crate::syntax::scheme_len(url.as_bytes()) else {
+        return false;
+    };
+    let rest = &url[scheme_len + 1..];
+    match SchemeKind::from_scheme(&url[..scheme_len].to_ascii_lowercase()) {
+        SchemeKind::File => scheme_relative_file(rest),
+        SchemeKind::NotSpecial => {
+            scheme_relative(rest) || path_absolute_non_authority(rest) || opaque_path(rest)
+        }
+        _ => scheme_relative_special(rest),
+    }
+}
+
+fn relative_with_fragment(input: &str, base: &Url) -> bool {
+    if base.components().has_opaque_path() {
+        return input
+            .strip_prefix('#')
+            .is_some_and(|f| url_units(f, |_| false));
+    }
+    let (url, fragment) = split_first(input, '#');
+    relative(url, base) && fragment.is_none_or(|f| url_units(f, |_| false))
+}
+
+/// A valid relative-URL string: a path-absolute (not `//`) or scheme-less path-relative
+/// URL string, or a scheme-relative one of the base's kind; then a query.
+fn relative(input: &str, base: &Url) -> bool {
+    let (url, query) = split_first(input, '?');
+    if query.is_some_and(|q| !url_units(q, |_| false)) {
+        return false;
+    }
+    if path_absolute_non_authority(url) || path_relative_scheme_less(url) {
+        return true;
+    }
+    match base.scheme_kind() {
+        SchemeKind::File => scheme_relative_file(url),
+        SchemeKind::NotSpecial => scheme_relative(url),
+        _ => scheme_relative_special(url),
+    }
+}
+
+/// Splits an authority from the path that follows it (at the first `/`).
+fn split_path(input: &str) -> (&str, Option<&str>) {
+    match input.find('/') {
+        Some(i) => (&input[..i], Some(&input[i..])),
+        None => (input, None),
+    }
+}
+
+/// `//`, a valid host-and-port string, and optionally a path-absolute URL string.
+fn scheme_relative_special(input: &str) -> bool {
+    let Some(rest) = input.strip_prefix("//") else {
+        return false;
+    };
+    let (authority, path) = split_path(rest);
+    host_and_port(authority, is_valid_host_string) && path.is_none_or(path_absolute)
+}
+
+/// `//`, then optionally an opaque host and port, and optionally a path-absolute string.
+fn scheme_relative(input: &str) -> bool {
+    let Some(rest) = input.strip_prefix("//") else {
+        return false;
+    };
+    let (authority, path) = split_path(rest);
+    (authority.is_empty() || host_and_port(authority, is_valid_opaque_host_string))
+        && path.is_none_or(path_absolute)
+}
+
+/// `file:` then `//` and either nothing, a valid host and optional path-absolute URL
+/// string, or a path-absolute URL string.
+fn scheme_relative_file(input: &str) -> bool {
+    let Some(rest) = input.strip_prefix("//") else {
+        return false;
+    };
+    if rest.is_empty() || path_absolute(rest) {
+        return true;
+    }
+    let (host, path) = split_path(rest);
+    is_valid_host_string(host) && path.is_none_or(path_absolute)
+}
+
+/// A host that `valid_host` accepts, then optionally `:` and a valid URL-port string.
+fn host_and_port(input: &str, valid_host: fn(&str) -> bool) -> bool {
+    let (host, port) = if input.starts_with('[') {
+        let Some(close) = input.find(']') else {
+            return false;
+        };
+        match &input[close + 1..] {
+            "" => (&input[..=close], None),
+            rest => match rest.strip_prefix(':') {
+                Some(port) => (&input[..=close], Some(port)),
+                None => return false,
+            },
+        }
+    } else {
+        split_first(input, ':')
+    };
+    !host.is_empty() && valid_host(host) && port.is_none_or(is_valid_url_port_string)
+}
+
+/// `/` followed by a path-relative URL string.
+fn path_absolute(input: &str) -> bool {
+    input
+        .strip_prefix('/')
+        .is_some_and(|rest| rest.split('/').all(path_segment))
+}
+
+/// A path-absolute URL string that does not start with `//`.
+fn path_absolute_non_authority(input: &str) -> bool {
+    path_absolute(input) && !input.starts_with("//")
+}
+
+/// Path segments separated by `/`, not starting with `/`, and not starting with what
+/// would read as a scheme (letters, digits, `+-.` then `:`).
+fn path_relative_scheme_less(input: &str) -> bool {
+    !input.starts_with('/')
+        && input.split('/').all(path_segment)
+        && crate::syntax::scheme_len(input.as_bytes()).is_none()
+}
+
+/// A valid URL-path-segment string: URL units other than `/` and `?`.
+fn path_segment(input: &str) -> bool {
+    url_units(input, |c| c == '/' || c == '?')
+}
+
+/// A valid opaque-path string: not starting with `/`, URL units other than `?`.
+fn opaque_path(input: &str) -> bool {
+    !input.starts_with('/') && url_units(input, |c| c == '?')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn valid(input: &str) -> bool {
+        is_valid_url_string(input, None)
+    }
+
+    #[test]
+    fn absolute_url_strings() {
+        for ok in [
+            "https://example.org/",
+            "https://example.org:8080/a/b?c=d#e",
+            "https://127.0.0.1/",
+            "https://[2001:db8::1]:443/",
+            "file:///C:/path",
+            "file://host/share",
+            "file://",
+            "mailto:someone@example.org",
+            "sc://opaque.host:1/path",
+            "sc:/path/only",
+            "urn:isbn:0451450523",
+            "https://example.org/%C3%A4",
+        ] {
+            assert!(valid(ok), "{ok} should be valid");
+        }
+        for bad in [
+            "https://example.org/>", // §1.1's invalid-URL-unit examples
+            "https://example.org ",
+            "https://example.org/%s",
+            "https:example.org", // special-scheme-missing-following-solidus
+            "file:c:/my-secret-folder",
+            "https://user@example.org",  // invalid-credentials
+            "https://example.org:70000", // port-out-of-range
+            "https://example.org:7z",    // port-invalid
+            "https://0x7f.1/",           // not a valid IPv4-address string
+            "https://01.2.3.4/",
+            "https://[::1:]/",
+            "https://[0001::1]/", // a leading zero in a piece
+            "https://a..b/",
+            "https://-a.example/",  // CheckHyphens
+            "https://a_b.example/", // UseSTD3ASCIIRules
+            "https://example.42/",  // ends in a number
+            "sc://a b/",
+            "sc:/a?b#c d",
+            "",
+            "no-colon",
+        ] {
+            assert!(!valid(bad), "{bad:?} should not be valid");
+        }
+    }
+
+    #[test]
+    fn relative_url_strings_need_a_base() {
+        let base = Url::parse("https://example.org/dir/page").unwrap();
+        for ok in [
+            "",
+            "x",
+            "../x?y#z",
+            "/abs/path",
+            "//other.example/p",
+            "?q",
+            "#f",
+        ] {
+            assert!(!valid(ok), "{ok:?} alone");
+            assert!(
+                is_valid_url_string(ok, Some(&base)),
+                "{ok:?} against a base"
+            );
+        }
+        // A first segment with a colon reads as a scheme, and `a:b c` is no valid URL.
+        assert!(!is_valid_url_string("a:b c", Some(&base)));
+        assert!(is_valid_url_string("./a:b", Some(&base)));
+        assert!(!is_valid_url_string("//", Some(&base)));
+        let opaque = Url::parse("mailto:x@y").unwrap();
+        assert!(is_valid_url_string("#frag", Some(&opaque)));
+        assert!(!is_valid_url_string("x", Some(&opaque)));
+        let file = Url::parse("file:///C:/").unwrap();
+        assert!(is_valid_url_string("///C:/x", Some(&file)));
+    }
+
+    #[test]
+    fn hosts_and_ports() {
+        assert!(is_valid_ipv4_address_string("255.255.255.255"));
+        assert!(!is_valid_ipv4_address_string("256.1.1.1"));
+        assert!(!is_valid_ipv4_address_string("1.2.3"));
+        assert!(!is_valid_ipv4_address_string("1.2.3.4.5"));
+        assert!(is_valid_ipv6_address_string("1:2:3:4:5:6:7:8"));
+        assert!(is_valid_ipv6_address_string("::"));
+        assert!(is_valid_ipv6_address_string("::ffff:127.0.0.1"));
+        assert!(is_valid_ipv6_address_string("1:2:3:4:5:6:1.2.3.4"));
+        assert!(!is_valid_ipv6_address_string("1:2:3:4:5:6:7:8:9"));
+        assert!(!is_valid_ipv6_address_string("1::2::3"));
+        assert!(!is_valid_ipv6_address_string("1:2:3:4:5:6:7::8"));
+        assert!(is_valid_domain_string("bücher.example"));
+        assert!(!is_valid_domain_string("xn--a"));
+        assert!(is_valid_url_port_string(""));
+        assert!(is_valid_url_port_string("065535"));
+        assert!(!is_valid_url_port_string("99999999999999999999"));
+    }
+}
