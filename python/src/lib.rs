@@ -7,6 +7,10 @@
 //! Every entry point turns a Rust panic into a Python `RuntimeError` (never an abort, and
 //! never pyo3's `PanicException`, which `except Exception` does not catch).
 
+// The project keeps `unsafe` in the library's src/scan/ only; the Arrow import goes
+// through pyo3-arrow (arrow_io.rs).
+#![deny(unsafe_code)]
+
 mod arrow_io;
 mod column;
 mod url;
