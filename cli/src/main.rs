@@ -382,7 +382,12 @@ fn input_paths(files: &[String]) -> Vec<String> {
 }
 
 /// The column `spec` names (a name, or a number from 1) among `columns`.
-fn resolve_column(spec: &str, columns: &[String], input: &str, option: &str) -> Result<usize, Failure> {
+fn resolve_column(
+    spec: &str,
+    columns: &[String],
+    input: &str,
+    option: &str,
+) -> Result<usize, Failure> {
     let list = columns.join(", ");
     if !spec.is_empty() && spec.bytes().all(|b| b.is_ascii_digit()) {
         return match spec.parse::<usize>() {
@@ -394,7 +399,9 @@ fn resolve_column(spec: &str, columns: &[String], input: &str, option: &str) -> 
         };
     }
     columns.iter().position(|c| c == spec).ok_or_else(|| {
-        Failure::Message(format!("{option} {spec}: {input} has no column {spec:?}; its columns are {list}"))
+        Failure::Message(format!(
+            "{option} {spec}: {input} has no column {spec:?}; its columns are {list}"
+        ))
     })
 }
 
@@ -415,12 +422,17 @@ fn prepare(args: &InputArgs, drop: bool, arrow_pass: bool) -> Result<Prepared, F
     let base_url = args
         .base
         .as_deref()
-        .map(|b| Url::parse(b).map_err(|e| Failure::Message(format!("invalid --base URL {b:?}: {e}"))))
+        .map(|b| {
+            Url::parse(b).map_err(|e| Failure::Message(format!("invalid --base URL {b:?}: {e}")))
+        })
         .transpose()?;
     let paths = input_paths(&args.files);
     let mut inputs = Vec::with_capacity(paths.len());
     for path in &paths {
-        inputs.push(Input::open(path, args.input_format, args.block_bytes as usize).map_err(Failure::Message)?);
+        inputs.push(
+            Input::open(path, args.input_format, args.block_bytes as usize)
+                .map_err(Failure::Message)?,
+        );
     }
     let format = inputs[0].format;
     if let Some(other) = inputs.iter().find(|i| i.format != format) {
@@ -476,9 +488,14 @@ fn prepare(args: &InputArgs, drop: bool, arrow_pass: bool) -> Result<Prepared, F
         }
         source::check_string_column(first, &columns[url], "the URL").map_err(Failure::Message)?;
         if let Some(b) = base {
-            source::check_string_column(first, &columns[b], "the base").map_err(Failure::Message)?;
+            source::check_string_column(first, &columns[b], "the base")
+                .map_err(Failure::Message)?;
         }
-        let pass = if drop { Vec::new() } else { (0..columns.len()).collect() };
+        let pass = if drop {
+            Vec::new()
+        } else {
+            (0..columns.len()).collect()
+        };
         (url, base, pass)
     };
     let schema = first.arrow_schema();
@@ -489,8 +506,12 @@ fn prepare(args: &InputArgs, drop: bool, arrow_pass: bool) -> Result<Prepared, F
             None => arrow_schema::Field::new(&columns[i], arrow_schema::DataType::Utf8, true),
         })
         .collect();
-    let projection = (format == InputFormat::Parquet && drop)
-        .then(|| std::iter::once(url).chain(base).map(|i| columns[i].clone()).collect());
+    let projection = (format == InputFormat::Parquet && drop).then(|| {
+        std::iter::once(url)
+            .chain(base)
+            .map(|i| columns[i].clone())
+            .collect()
+    });
     let plan = Plan {
         format,
         names: inputs.iter().map(|i| i.name.clone()).collect(),
@@ -565,13 +586,21 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
              choose other --fields, or leave the input's columns out with --drop-columns"
         )));
     }
-    if let Some(dup) = out_names.iter().enumerate().find(|(i, n)| out_names[..*i].contains(n)) {
-        return Err(Failure::Message(format!("--fields names {:?} twice", dup.1)));
+    if let Some(dup) = out_names
+        .iter()
+        .enumerate()
+        .find(|(i, n)| out_names[..*i].contains(n))
+    {
+        return Err(Failure::Message(format!(
+            "--fields names {:?} twice",
+            dup.1
+        )));
     }
     // Every input is open: now the output may be created.
     let out: Box<dyn Write + Send> = match &args.output {
         Some(path) => Box::new(
-            File::create(path).map_err(|e| Failure::Message(format!("{path}: cannot create: {e}")))?,
+            File::create(path)
+                .map_err(|e| Failure::Message(format!("{path}: cannot create: {e}")))?,
         ),
         None => stdout_file()?,
     };
@@ -579,7 +608,12 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
     let progress = Progress::new(prepared.total);
     let on_error = args.on_error;
     let schema = parquet_out::schema(prepared.pass_fields.clone(), &columns, error_auto);
-    let row_format = Arc::new(RowFormat::new(format, pass_names.clone(), columns.clone(), error_auto));
+    let row_format = Arc::new(RowFormat::new(
+        format,
+        pass_names.clone(),
+        columns.clone(),
+        error_auto,
+    ));
     let (pool_tx, pool_rx) = unbounded::<String>();
 
     let work = {
@@ -594,7 +628,11 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
             let mut diagnostics = String::new();
             let mut stop = None;
             let mut arrow = (format == Format::Parquet).then(|| {
-                parquet_out::ArrowRows::new(columns.clone(), error_auto, if plan.cells { plan.pass.len() } else { 0 })
+                parquet_out::ArrowRows::new(
+                    columns.clone(),
+                    error_auto,
+                    if plan.cells { plan.pass.len() } else { 0 },
+                )
             });
             let result = state.rows.rows(&plan, batch, &mut |row| {
                 match &row.url {
@@ -626,10 +664,15 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
                 None => None,
                 Some(a) => {
                     let input = match &batch.data {
-                        source::Data::Arrow { batch: rows, .. } if !plan.cells => Some((rows, pass_names.as_slice())),
+                        source::Data::Arrow { batch: rows, .. } if !plan.cells => {
+                            Some((rows, pass_names.as_slice()))
+                        }
                         _ => None,
                     };
-                    Some(a.finish(&schema, input).map_err(|e| Stop::Input(format!("{name}: {e}")))?)
+                    Some(
+                        a.finish(&schema, input)
+                            .map_err(|e| Stop::Input(format!("{name}: {e}")))?,
+                    )
                 }
             };
             Ok(Formatted {
@@ -645,7 +688,8 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
         pool: pool_rx.clone(),
     };
     let result = if format == Format::Parquet {
-        let writer = parquet_out::writer(out, schema).map_err(|e| Failure::Message(format!("cannot write Parquet: {e}")))?;
+        let writer = parquet_out::writer(out, schema)
+            .map_err(|e| Failure::Message(format!("cannot write Parquet: {e}")))?;
         let mut sink = ParquetSink {
             writer: Some(writer),
             progress: &progress,
@@ -738,7 +782,8 @@ impl Collector<Formatted> for ParquetSink<'_> {
     fn collect(&mut self, mut done: Done<Formatted>) -> Result<(), Stop> {
         if let (Some(w), Some(batch)) = (&mut self.writer, &done.value.arrow) {
             if batch.num_rows() > 0 {
-                w.write(batch).map_err(|e| Stop::Output(io::Error::other(e)))?;
+                w.write(batch)
+                    .map_err(|e| Stop::Output(io::Error::other(e)))?;
             }
         }
         finish_batch(self.progress, &mut done)
@@ -824,7 +869,13 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
         progress: &progress,
     };
     let threads = thread_count(args.input.threads);
-    let result = pipeline::run(prepared.reader, threads, RowParser::default, work, &mut sink);
+    let result = pipeline::run(
+        prepared.reader,
+        threads,
+        RowParser::default,
+        work,
+        &mut sink,
+    );
     progress.finish();
     result?;
     let Checked {

@@ -130,7 +130,10 @@ impl RowFormat {
         let names: Vec<_> = self.columns.iter().map(Column::name).collect();
         let pass = self.pass.iter().map(String::as_str);
         let error = self.error_auto.then_some(ERROR_COLUMN);
-        self.table_row(out, pass.chain(names.iter().map(|n| n.as_ref())).chain(error));
+        self.table_row(
+            out,
+            pass.chain(names.iter().map(|n| n.as_ref())).chain(error),
+        );
     }
 
     /// Starts a value: the separator, unless it is the row's first.

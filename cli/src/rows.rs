@@ -136,9 +136,10 @@ impl RowParser {
         let name = &plan.names[batch.input];
         match &batch.data {
             Data::Fatal(msg) => Err(msg.clone()),
-            Data::Arrow { batch: rows, row_group } => {
-                self.arrow_rows(plan, name, batch.first_line, rows, *row_group, each)
-            }
+            Data::Arrow {
+                batch: rows,
+                row_group,
+            } => self.arrow_rows(plan, name, batch.first_line, rows, *row_group, each),
             Data::Text(bytes) => match plan.format {
                 InputFormat::Lines => {
                     self.line_rows(plan, batch.first_line, bytes, each);
@@ -200,7 +201,15 @@ impl RowParser {
             let flow = if let Some(column) = plan.base {
                 // The input shown is the whole line, as read.
                 let (url, base_cell) = split_fields(&line, column);
-                self.row(plan, (line_no, index), Some(url), Some(&line), base_cell, &[], each)
+                self.row(
+                    plan,
+                    (line_no, index),
+                    Some(url),
+                    Some(&line),
+                    base_cell,
+                    &[],
+                    each,
+                )
             } else {
                 let arena = &self.arena;
                 let url = match &base {
@@ -236,7 +245,11 @@ impl RowParser {
         each: &mut dyn FnMut(&Row<'_>) -> Flow,
     ) -> Result<(), String> {
         let text = String::from_utf8_lossy(bytes);
-        let delimiter = if plan.format == InputFormat::Csv { b',' } else { b'\t' };
+        let delimiter = if plan.format == InputFormat::Csv {
+            b','
+        } else {
+            b'\t'
+        };
         let mut record: Vec<Cow<'_, str>> = Vec::with_capacity(plan.columns.len());
         let mut cells: Vec<Cell<'_>> = Vec::with_capacity(plan.pass.len());
         let (mut pos, mut line, mut index) = (0usize, first_line, 0usize);
@@ -246,7 +259,7 @@ impl RowParser {
                 .map_err(|e| e.message(name, line, &text, start))?;
             let lines = memchr::memchr_iter(b'\n', &text.as_bytes()[start..pos]).count() as u64;
             // A blank line is no record.
-            if record.len() == 1 && record[0].is_empty() && plan.columns.len() > 1 {
+            if record.len() == 1 && record[0].is_empty() && start + 2 >= pos {
                 line += lines;
                 continue;
             }
@@ -263,7 +276,16 @@ impl RowParser {
                 cells.extend(plan.pass.iter().map(|&i| Cell::Text(record[i].clone())));
             }
             let base = plan.base.map(|i| &*record[i]);
-            if self.row(plan, (line, index), Some(&record[plan.url]), None, base, &cells, each) == Flow::Stop {
+            if self.row(
+                plan,
+                (line, index),
+                Some(&record[plan.url]),
+                None,
+                base,
+                &cells,
+                each,
+            ) == Flow::Stop
+            {
                 return Ok(());
             }
             line += lines;
@@ -321,10 +343,21 @@ impl RowParser {
             };
             cells.clear();
             if plan.cells {
-                cells.extend(plan.pass.iter().map(|&i| values[i].map_or(Cell::Null, table::json_cell)));
+                cells.extend(
+                    plan.pass
+                        .iter()
+                        .map(|&i| values[i].map_or(Cell::Null, table::json_cell)),
+                );
             }
-            if self.row(plan, (line_no, index), url.as_deref(), None, base.as_deref(), &cells, each)
-                == Flow::Stop
+            if self.row(
+                plan,
+                (line_no, index),
+                url.as_deref(),
+                None,
+                base.as_deref(),
+                &cells,
+                each,
+            ) == Flow::Stop
             {
                 return Ok(());
             }
@@ -353,14 +386,18 @@ impl RowParser {
             })
         };
         let url = Strings::of(column(plan.url)?);
-        let base = plan.base.map(|i| column(i).map(|c| Strings::of(c))).transpose()?;
+        let base = plan
+            .base
+            .map(|i| column(i).map(|c| Strings::of(c)))
+            .transpose()?;
         let (Some(url), Some(base)) = (url, base.map_or(Some(None), |b| b.map(Some))) else {
             return Err(format!(
                 "{name}: row group {}: the URL or base column does not hold strings",
                 row_group + 1
             ));
         };
-        let pass: Vec<(&ArrayRef, Option<arrow_cast::display::ArrayFormatter<'_>>)> = if plan.cells {
+        let pass: Vec<(&ArrayRef, Option<arrow_cast::display::ArrayFormatter<'_>>)> = if plan.cells
+        {
             plan.pass
                 .iter()
                 .map(|&i| {
@@ -384,7 +421,16 @@ impl RowParser {
             }
             let base = base.as_ref().and_then(|b| b.get(index));
             let line = first_row + index as u64;
-            if self.row(plan, (line, index), url.get(index), None, base, &cells, each) == Flow::Stop {
+            if self.row(
+                plan,
+                (line, index),
+                url.get(index),
+                None,
+                base,
+                &cells,
+                each,
+            ) == Flow::Stop
+            {
                 break;
             }
         }
@@ -403,7 +449,9 @@ fn arrow_cell<'a>(
         return Cell::Null;
     }
     if let Some(s) = Strings::of(array) {
-        return s.get(i).map_or(Cell::Null, |s| Cell::Text(Cow::Borrowed(s)));
+        return s
+            .get(i)
+            .map_or(Cell::Null, |s| Cell::Text(Cow::Borrowed(s)));
     }
     let text = formatter.map_or_else(String::new, |f| f.value(i).to_string());
     let dt = array.data_type();

@@ -90,7 +90,10 @@ pub struct Input {
 
 enum Body {
     Text(TextReader),
-    Parquet { file: File, meta: ArrowReaderMetadata },
+    Parquet {
+        file: File,
+        meta: ArrowReaderMetadata,
+    },
 }
 
 /// A message for an input that cannot be read.
@@ -107,7 +110,11 @@ impl Input {
         block_bytes: usize,
     ) -> Result<Input, String> {
         let format = format
-            .or_else(|| (path != "-").then(|| InputFormat::from_extension(path)).flatten())
+            .or_else(|| {
+                (path != "-")
+                    .then(|| InputFormat::from_extension(path))
+                    .flatten()
+            })
             .unwrap_or(InputFormat::Lines);
         let name = if path == "-" { STDIN_NAME } else { path }.to_owned();
         let reader: Box<dyn Read + Send> = if path == "-" {
@@ -298,8 +305,14 @@ impl Reader {
                     }
                 },
                 Body::Parquet { file, meta } => {
-                    if !read_parquet(k, &name, &file, &meta, self.projection.as_deref(), &mut send)
-                    {
+                    if !read_parquet(
+                        k,
+                        &name,
+                        &file,
+                        &meta,
+                        self.projection.as_deref(),
+                        &mut send,
+                    ) {
                         return;
                     }
                 }
@@ -336,7 +349,8 @@ fn read_parquet(
                     .filter(|(_, f)| keep.iter().any(|k| k == f.name()))
                     .map(|(i, _)| i)
                     .collect();
-                let mask = ProjectionMask::roots(meta.metadata().file_metadata().schema_descr(), roots);
+                let mask =
+                    ProjectionMask::roots(meta.metadata().file_metadata().schema_descr(), roots);
                 builder = builder.with_projection(mask);
             }
             builder.build().map_err(|e| fail(&e))
@@ -360,7 +374,15 @@ fn read_parquet(
             let rows = batch.num_rows() as u64;
             let share = if first { bytes } else { 0 };
             first = false;
-            if !send(k, row, share, Data::Arrow { batch, row_group: group }) {
+            if !send(
+                k,
+                row,
+                share,
+                Data::Arrow {
+                    batch,
+                    row_group: group,
+                },
+            ) {
                 return false;
             }
             row += rows;
@@ -438,7 +460,12 @@ pub struct TextReader {
 }
 
 impl TextReader {
-    fn new(reader: Box<dyn Read + Send>, regular: bool, format: InputFormat, block: usize) -> TextReader {
+    fn new(
+        reader: Box<dyn Read + Send>,
+        regular: bool,
+        format: InputFormat,
+        block: usize,
+    ) -> TextReader {
         TextReader {
             reader,
             regular,
@@ -465,10 +492,16 @@ impl TextReader {
     /// else with one `read` (which returns what a pipe has now) into a scratch buffer.
     fn fill(&mut self) -> io::Result<()> {
         let len = self.buf.len();
-        let want = if len >= self.block { len } else { self.block - len };
+        let want = if len >= self.block {
+            len
+        } else {
+            self.block - len
+        };
         let n = if self.regular {
             self.buf.try_reserve_exact(want).map_err(io::Error::other)?;
-            (&mut self.reader).take(want as u64).read_to_end(&mut self.buf)?
+            (&mut self.reader)
+                .take(want as u64)
+                .read_to_end(&mut self.buf)?
         } else {
             let size = want.min(PIPE_READ);
             if self.scratch.len() < size {
@@ -613,7 +646,11 @@ impl TextReader {
             }
             _ => {
                 let mut cells = Vec::new();
-                let delimiter = if self.format == InputFormat::Csv { b',' } else { b'\t' };
+                let delimiter = if self.format == InputFormat::Csv {
+                    b','
+                } else {
+                    b'\t'
+                };
                 let mut pos = 0;
                 table::read_record(&text, &mut pos, delimiter, &mut cells)
                     .map_err(|e| e.message(name, self.line, &text, 0))?;
@@ -641,7 +678,9 @@ impl TextReader {
         }
         let mut seen = std::collections::HashSet::new();
         if let Some(dup) = columns.iter().find(|c| !seen.insert(c.as_str())) {
-            return Err(format!("{name}:1: column {dup:?} appears twice in the header"));
+            return Err(format!(
+                "{name}:1: column {dup:?} appears twice in the header"
+            ));
         }
         Ok(columns)
     }

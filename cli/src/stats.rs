@@ -34,7 +34,12 @@ struct Counts {
 }
 
 /// Runs `stats`.
-pub fn run(input: InputArgs, by: &Column, top: usize, format: StatsFormat) -> Result<ExitCode, Failure> {
+pub fn run(
+    input: InputArgs,
+    by: &Column,
+    top: usize,
+    format: StatsFormat,
+) -> Result<ExitCode, Failure> {
     let prepared = prepare(&input, true, false)?;
     let plan = prepared.plan.clone();
     let progress = Progress::new(prepared.total);
@@ -100,7 +105,13 @@ pub fn run(input: InputArgs, by: &Column, top: usize, format: StatsFormat) -> Re
     let mut values: Vec<(Option<String>, u64)> = total.values.into_iter().collect();
     values.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     values.truncate(top);
-    let share = |n: u64| if counted == 0 { 0.0 } else { n as f64 / counted as f64 };
+    let share = |n: u64| {
+        if counted == 0 {
+            0.0
+        } else {
+            n as f64 / counted as f64
+        }
+    };
     let mut out = BufWriter::new(io::stdout().lock());
     match format {
         StatsFormat::Text => {
@@ -116,7 +127,11 @@ pub fn run(input: InputArgs, by: &Column, top: usize, format: StatsFormat) -> Re
                 "top {} of {distinct} distinct {what} ({counted} counted):",
                 values.len()
             )?;
-            let width = values.iter().map(|(_, n)| n.to_string().len()).max().unwrap_or(1);
+            let width = values
+                .iter()
+                .map(|(_, n)| n.to_string().len())
+                .max()
+                .unwrap_or(1);
             let max = values.first().map_or(1, |v| v.1.max(1));
             let color = io::stdout().is_terminal();
             for (value, n) in &values {
@@ -126,7 +141,11 @@ pub fn run(input: InputArgs, by: &Column, top: usize, format: StatsFormat) -> Re
                     Some(v) => v.clone(),
                 };
                 let bar = bar(*n, max, BAR_WIDTH);
-                let bar = if color { format!("\x1b[36m{bar}\x1b[0m") } else { bar };
+                let bar = if color {
+                    format!("\x1b[36m{bar}\x1b[0m")
+                } else {
+                    bar
+                };
                 writeln!(
                     out,
                     "  {n:>width$}  {:>6.2}%  {bar:<w$}  {shown}",
@@ -150,7 +169,11 @@ pub fn run(input: InputArgs, by: &Column, top: usize, format: StatsFormat) -> Re
                     Some(v) => push_json_string(&mut cell, v),
                     None => cell.push_str("null"),
                 }
-                writeln!(out, "{{\"value\":{cell},\"count\":{n},\"share\":{:.6}}}", share(*n))?;
+                writeln!(
+                    out,
+                    "{{\"value\":{cell},\"count\":{n},\"share\":{:.6}}}",
+                    share(*n)
+                )?;
             }
         }
     }
@@ -183,7 +206,7 @@ mod tests {
     fn bars() {
         assert_eq!(bar(10, 10, 4), "████");
         assert_eq!(bar(5, 10, 4), "██");
-        assert_eq!(bar(1, 16, 4), "▌");
+        assert_eq!(bar(1, 16, 4), "▎");
         assert_eq!(bar(1, 1000, 4), "▏");
         assert_eq!(bar(0, 10, 4), "");
     }

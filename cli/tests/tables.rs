@@ -61,15 +61,21 @@ fn parquet_file(columns: Vec<(&str, ArrayRef)>, group_rows: usize) -> TempFile {
             .map(|(n, a)| Field::new(*n, a.data_type().clone(), true))
             .collect::<Vec<_>>(),
     ));
-    let batch = RecordBatch::try_new(schema.clone(), columns.into_iter().map(|(_, a)| a).collect())
-        .expect("record batch");
+    let batch = RecordBatch::try_new(
+        schema.clone(),
+        columns.into_iter().map(|(_, a)| a).collect(),
+    )
+    .expect("record batch");
     let file = TempFile::with_extension(b"", "parquet");
     let props = parquet::file::properties::WriterProperties::builder()
         .set_max_row_group_row_count(Some(group_rows))
         .build();
-    let mut writer =
-        ArrowWriter::try_new(File::create(file.path()).expect("create"), schema, Some(props))
-            .expect("writer");
+    let mut writer = ArrowWriter::try_new(
+        File::create(file.path()).expect("create"),
+        schema,
+        Some(props),
+    )
+    .expect("writer");
     writer.write(&batch).expect("write");
     writer.close().expect("close");
     file
@@ -79,8 +85,18 @@ fn rows_parquet() -> TempFile {
     parquet_file(
         vec![
             ("id", Arc::new(Int64Array::from(vec![1, 2, 3])) as ArrayRef),
-            ("url", Arc::new(StringArray::from(ROWS.iter().map(|r| r.1).collect::<Vec<_>>()))),
-            ("note", Arc::new(StringArray::from(ROWS.iter().map(|r| r.2).collect::<Vec<_>>()))),
+            (
+                "url",
+                Arc::new(StringArray::from(
+                    ROWS.iter().map(|r| r.1).collect::<Vec<_>>(),
+                )),
+            ),
+            (
+                "note",
+                Arc::new(StringArray::from(
+                    ROWS.iter().map(|r| r.2).collect::<Vec<_>>(),
+                )),
+            ),
         ],
         2,
     )
@@ -100,7 +116,11 @@ fn read_parquet(path: &str) -> (Table, Vec<DataType>, usize) {
     let groups = builder.metadata().num_row_groups();
     let schema = builder.schema().clone();
     let header = schema.fields().iter().map(|f| f.name().clone()).collect();
-    let types = schema.fields().iter().map(|f| f.data_type().clone()).collect();
+    let types = schema
+        .fields()
+        .iter()
+        .map(|f| f.data_type().clone())
+        .collect();
     let mut rows = Vec::new();
     for batch in builder.build().expect("reader") {
         let batch = batch.expect("batch");
@@ -115,7 +135,11 @@ fn read_parquet(path: &str) -> (Table, Vec<DataType>, usize) {
                     .iter()
                     .map(|c| {
                         let s = c.as_any().downcast_ref::<StringArray>().expect("strings");
-                        if s.is_null(i) { String::new() } else { s.value(i).to_owned() }
+                        if s.is_null(i) {
+                            String::new()
+                        } else {
+                            s.value(i).to_owned()
+                        }
                     })
                     .collect(),
             );
@@ -130,7 +154,12 @@ fn read_text(format: &str, text: &str, columns: &[&str]) -> Table {
     match format {
         "csv" => {
             let mut r = csv::ReaderBuilder::new().from_reader(text.as_bytes());
-            let header = r.headers().expect("header").iter().map(str::to_owned).collect();
+            let header = r
+                .headers()
+                .expect("header")
+                .iter()
+                .map(str::to_owned)
+                .collect();
             let rows = r
                 .records()
                 .map(|rec| rec.expect("record").iter().map(str::to_owned).collect())
@@ -138,10 +167,21 @@ fn read_text(format: &str, text: &str, columns: &[&str]) -> Table {
             Table { header, rows }
         }
         "tsv" => {
-            let unescape = |f: &str| f.replace("\\n", "\n").replace("\\t", "\t").replace("\\\\", "\\");
+            let unescape = |f: &str| {
+                f.replace("\\n", "\n")
+                    .replace("\\t", "\t")
+                    .replace("\\\\", "\\")
+            };
             let mut lines = text.lines();
-            let header = lines.next().expect("header").split('\t').map(str::to_owned).collect();
-            let rows = lines.map(|l| l.split('\t').map(unescape).collect()).collect();
+            let header = lines
+                .next()
+                .expect("header")
+                .split('\t')
+                .map(str::to_owned)
+                .collect();
+            let rows = lines
+                .map(|l| l.split('\t').map(unescape).collect())
+                .collect();
             Table { header, rows }
         }
         _ => {
@@ -170,7 +210,11 @@ fn read_text(format: &str, text: &str, columns: &[&str]) -> Table {
 /// Checks a table against [`ROWS`] and [`EXPECTED`]; `pass` says whether id, url and note
 /// come first.
 fn check_table(table: &Table, pass: bool, what: &str) {
-    let mut header: Vec<&str> = if pass { vec!["id", "url", "note"] } else { vec![] };
+    let mut header: Vec<&str> = if pass {
+        vec!["id", "url", "note"]
+    } else {
+        vec![]
+    };
     header.extend(["hostname", "port", "error"]);
     assert_eq!(table.header, header, "{what}");
     assert_eq!(table.rows.len(), ROWS.len(), "{what}: {table:?}");
@@ -196,10 +240,22 @@ fn check_table(table: &Table, pass: bool, what: &str) {
 #[test]
 fn every_input_format_to_every_output_format() {
     let inputs: Vec<(&str, TempFile)> = vec![
-        ("lines", TempFile::new(ROWS.map(|r| r.1).join("\n").as_bytes())),
-        ("csv", TempFile::with_extension(csv_input().as_bytes(), "csv")),
-        ("tsv", TempFile::with_extension(tsv_input().as_bytes(), "tsv")),
-        ("jsonl", TempFile::with_extension(jsonl_input().as_bytes(), "jsonl")),
+        (
+            "lines",
+            TempFile::new(ROWS.map(|r| r.1).join("\n").as_bytes()),
+        ),
+        (
+            "csv",
+            TempFile::with_extension(csv_input().as_bytes(), "csv"),
+        ),
+        (
+            "tsv",
+            TempFile::with_extension(tsv_input().as_bytes(), "tsv"),
+        ),
+        (
+            "jsonl",
+            TempFile::with_extension(jsonl_input().as_bytes(), "jsonl"),
+        ),
         ("parquet", rows_parquet()),
     ];
     for (input_format, file) in &inputs {
@@ -208,23 +264,42 @@ fn every_input_format_to_every_output_format() {
             let what = format!("{input_format} -> {output}");
             let out_file = TempFile::with_extension(b"", output);
             let out = run(
-                &["parse", "--fields", "hostname,port", file.path(), "-o", out_file.path()],
+                &[
+                    "parse",
+                    "--fields",
+                    "hostname,port",
+                    file.path(),
+                    "-o",
+                    out_file.path(),
+                ],
                 b"",
             );
             assert_eq!(code(&out), 0, "{what}: {}", stderr(&out));
             assert!(out.stdout.is_empty(), "{what}: -o writes nothing to stdout");
-            // The bad row is reported with its line (the second record starts on line 3
-            // of the tables, as the header is line 1).
-            let line = if pass { 3 } else { 2 };
+            // The bad row is reported with its line: the second record is on line 3 of
+            // CSV and TSV (the header is line 1), line 2 of lines and JSON Lines, row 2
+            // of Parquet.
+            let line = if matches!(*input_format, "csv" | "tsv") {
+                3
+            } else {
+                2
+            };
             let err = stderr(&out);
             assert!(
-                err.starts_with(&format!("{}:{line}:1: missing-scheme-non-relative-URL", file.path())),
+                err.starts_with(&format!(
+                    "{}:{line}:1: missing-scheme-non-relative-URL",
+                    file.path()
+                )),
                 "{what}: {err}"
             );
             let table = if output == "parquet" {
                 let (table, types, _) = read_parquet(out_file.path());
                 if *input_format == "parquet" {
-                    assert_eq!(types[0], DataType::Int64, "{what}: passed-through types are kept");
+                    assert_eq!(
+                        types[0],
+                        DataType::Int64,
+                        "{what}: passed-through types are kept"
+                    );
                 }
                 table
             } else {
@@ -251,18 +326,24 @@ fn csv_passthrough_keeps_quoting_in_csv_and_jsonl_output() {
     assert_eq!(
         stdout(&out),
         "1,HTTPS://Example.COM/a/../b?x=1,\"first, with comma\",https://example.com/b?x=1,\r\n\
-         2,not a url,\"say \"\"hi\"\"\",,missing-scheme-non-relative-URL: the input has no scheme \
+         2,not a url,\"say \"\"hi\"\"\",,missing-scheme-non-relative-URL at byte 0: the input has no scheme \
          and there is no usable base URL\r\n\
          3,http://[::1]:8080/,\"multi\nline\",http://[::1]:8080/,\r\n"
     );
-    let (out, _f) = parse_file_ext(&["--fields", "hostname", "--format", "jsonl"], csv_input().as_bytes(), "csv");
+    let (out, _f) = parse_file_ext(
+        &["--fields", "hostname", "--format", "jsonl"],
+        csv_input().as_bytes(),
+        "csv",
+    );
     let lines = ok_lines(&out);
     assert_eq!(
         lines[0],
         r#"{"id":"1","url":"HTTPS://Example.COM/a/../b?x=1","note":"first, with comma","hostname":"example.com"}"#
     );
     assert!(
-        lines[1].starts_with(r#"{"id":"2","url":"not a url","note":"say \"hi\"","error":"missing-scheme"#),
+        lines[1].starts_with(
+            r#"{"id":"2","url":"not a url","note":"say \"hi\"","error":"missing-scheme"#
+        ),
         "{}",
         lines[1]
     );
@@ -296,7 +377,11 @@ fn jsonl_passthrough_keeps_values_and_fills_missing_keys_with_null() {
             "http://b.example/\t-2\t\t\tb.example\t",
         ]
     );
-    let (out, _f) = parse_file_ext(&["--fields", "hostname", "--format", "jsonl"], input.as_bytes(), "jsonl");
+    let (out, _f) = parse_file_ext(
+        &["--fields", "hostname", "--format", "jsonl"],
+        input.as_bytes(),
+        "jsonl",
+    );
     assert_eq!(
         ok_lines(&out),
         [
@@ -311,20 +396,42 @@ fn column_by_name_and_by_index_and_default() {
     let input = "name,link,ref\nx,http://a.example/,http://r.example/\n";
     for spec in ["link", "2"] {
         let (out, _f) = parse_file_ext(
-            &["--column", spec, "--fields", "hostname", "--drop-columns", "--no-header"],
+            &[
+                "--column",
+                spec,
+                "--fields",
+                "hostname",
+                "--drop-columns",
+                "--no-header",
+            ],
             input.as_bytes(),
             "csv",
         );
         assert_eq!(ok_lines(&out), ["a.example\t"], "--column {spec}");
     }
     // No `url` column: the first one.
-    let (out, _f) = parse_file_ext(&["--fields", "input,error", "--drop-columns"], input.as_bytes(), "csv");
+    let (out, _f) = parse_file_ext(
+        &["--fields", "input,error", "--drop-columns"],
+        input.as_bytes(),
+        "csv",
+    );
     let lines = ok_lines(&out);
     assert_eq!(lines[0], "input\terror");
-    assert!(lines[1].starts_with("x\tmissing-scheme-non-relative-URL"), "{}", lines[1]);
+    assert!(
+        lines[1].starts_with("x\tmissing-scheme-non-relative-URL"),
+        "{}",
+        lines[1]
+    );
     // A column named `url` is the default wherever it is.
     let (out, _f) = parse_file_ext(
-        &["--fields", "hostname", "--drop-columns", "--no-header", "--input-format", "tsv"],
+        &[
+            "--fields",
+            "hostname",
+            "--drop-columns",
+            "--no-header",
+            "--input-format",
+            "tsv",
+        ],
         b"a\turl\nhttp://no.example/\thttp://yes.example/\n",
         "txt",
     );
@@ -340,10 +447,16 @@ fn base_and_base_column_on_every_table_format() {
         vec![
             (
                 "page",
-                Arc::new(StringArray::from(vec![Some("https://example.com/docs/"), None, Some("not a base")]))
-                    as ArrayRef,
+                Arc::new(StringArray::from(vec![
+                    Some("https://example.com/docs/"),
+                    None,
+                    Some("not a base"),
+                ])) as ArrayRef,
             ),
-            ("link", Arc::new(StringArray::from(vec!["../img/a.png", "/x", "y"]))),
+            (
+                "link",
+                Arc::new(StringArray::from(vec!["../img/a.png", "/x", "y"])),
+            ),
         ],
         10,
     );
@@ -371,18 +484,40 @@ fn base_and_base_column_on_every_table_format() {
             b"",
         );
         let lines = ok_lines(&out);
-        assert_eq!(lines[0], "https://example.com/img/a.png\t", "{}", file.path());
+        assert_eq!(
+            lines[0],
+            "https://example.com/img/a.png\t",
+            "{}",
+            file.path()
+        );
         // An empty or null base means --base.
         assert_eq!(lines[1], "http://fallback.example/x\t", "{}", file.path());
-        assert!(lines[2].starts_with("\tbase-URL-invalid"), "{}: {}", file.path(), lines[2]);
+        assert!(
+            lines[2].starts_with("\tbase-URL-invalid"),
+            "{}: {}",
+            file.path(),
+            lines[2]
+        );
     }
     // --base alone on CSV.
     let (out, _f) = parse_file_ext(
-        &["--column", "link", "--base", "https://h.example/a/b", "--fields", "href", "--drop-columns", "--no-header"],
+        &[
+            "--column",
+            "link",
+            "--base",
+            "https://h.example/a/b",
+            "--fields",
+            "href",
+            "--drop-columns",
+            "--no-header",
+        ],
         b"link\nc\n?q\n",
         "csv",
     );
-    assert_eq!(ok_lines(&out), ["https://h.example/a/c\t", "https://h.example/a/b?q\t"]);
+    assert_eq!(
+        ok_lines(&out),
+        ["https://h.example/a/c\t", "https://h.example/a/b?q\t"]
+    );
 }
 
 #[test]
@@ -392,9 +527,13 @@ fn input_field_says_what_failed() {
         b"http://ok.example/\nhttp://exa mple.com/\n",
     );
     let lines = ok_lines(&out);
-    assert_eq!(lines[0], r#"{"input":"http://ok.example/","hostname":"ok.example"}"#);
+    assert_eq!(
+        lines[0],
+        r#"{"input":"http://ok.example/","hostname":"ok.example"}"#
+    );
     assert!(
-        lines[1].starts_with(r#"{"input":"http://exa mple.com/","error":"domain-invalid-code-point"#),
+        lines[1]
+            .starts_with(r#"{"input":"http://exa mple.com/","error":"domain-invalid-code-point"#),
         "{}",
         lines[1]
     );
@@ -402,13 +541,20 @@ fn input_field_says_what_failed() {
 
 #[test]
 fn byte_order_mark_is_not_part_of_the_first_url() {
-    let (out, _f) = parse_file(&["--fields", "href", "--no-header"], b"\xEF\xBB\xBFhttp://a.example/\nhttp://b/\n");
+    let (out, _f) = parse_file(
+        &["--fields", "href", "--no-header"],
+        b"\xEF\xBB\xBFhttp://a.example/\nhttp://b/\n",
+    );
     assert_eq!(ok_lines(&out), ["http://a.example/\t", "http://b/\t"]);
     assert_eq!(stderr(&out), "");
     let out = run(&["check"], b"\xEF\xBB\xBFhttp://a.example/\n");
     assert_eq!(stdout(&out), "lines: 1\nvalid: 1\ninvalid: 0\n");
     // Nor of a CSV header's first name.
-    let (out, _f) = parse_file_ext(&["--fields", "hostname", "--no-header"], b"\xEF\xBB\xBFurl,n\nhttp://c.example/,1\n", "csv");
+    let (out, _f) = parse_file_ext(
+        &["--fields", "hostname", "--no-header"],
+        b"\xEF\xBB\xBFurl,n\nhttp://c.example/,1\n",
+        "csv",
+    );
     assert_eq!(ok_lines(&out), ["http://c.example/\t1\tc.example\t"]);
 }
 
@@ -432,10 +578,14 @@ fn rows_from_a_slow_pipe_appear_before_it_closes() {
         }
     });
     for host in ["a.example", "b.example", "c.example"] {
-        stdin.write_all(format!("http://{host}/\n").as_bytes()).expect("write");
+        stdin
+            .write_all(format!("http://{host}/\n").as_bytes())
+            .expect("write");
         stdin.flush().expect("flush");
         // A generous bound: the row must come while stdin is still open.
-        let row = rx.recv_timeout(Duration::from_secs(30)).expect("the row before stdin closes");
+        let row = rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the row before stdin closes");
         assert_eq!(row, format!("{host}\t"));
     }
     drop(stdin);
@@ -447,7 +597,15 @@ fn rows_from_a_slow_pipe_appear_before_it_closes() {
 #[test]
 fn slow_csv_pipe_streams_too() {
     let mut child = Command::new(BIN)
-        .args(["parse", "--input-format", "csv", "--fields", "hostname", "--format", "jsonl"])
+        .args([
+            "parse",
+            "--input-format",
+            "csv",
+            "--fields",
+            "hostname",
+            "--format",
+            "jsonl",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -464,8 +622,13 @@ fn slow_csv_pipe_streams_too() {
     stdin.write_all(b"url,n\n").expect("write");
     stdin.write_all(b"http://a.example/,1\n").expect("write");
     stdin.flush().expect("flush");
-    let row = rx.recv_timeout(Duration::from_secs(30)).expect("the row before stdin closes");
-    assert_eq!(row, r#"{"url":"http://a.example/","n":"1","hostname":"a.example"}"#);
+    let row = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the row before stdin closes");
+    assert_eq!(
+        row,
+        r#"{"url":"http://a.example/","n":"1","hostname":"a.example"}"#
+    );
     drop(stdin);
     assert!(child.wait().expect("wait").success());
 }
@@ -476,13 +639,26 @@ fn no_header_is_written_when_an_input_cannot_be_opened() {
     let out_file = TempFile::with_extension(b"", "csv");
     std::fs::remove_file(out_file.path()).expect("remove");
     let out = run(
-        &["parse", a.path(), "/nonexistent/rapidurl/b.txt", "-o", out_file.path()],
+        &[
+            "parse",
+            a.path(),
+            "/nonexistent/rapidurl/b.txt",
+            "-o",
+            out_file.path(),
+        ],
         b"",
     );
     assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("/nonexistent/rapidurl/b.txt"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("/nonexistent/rapidurl/b.txt"),
+        "{}",
+        stderr(&out)
+    );
     assert!(out.stdout.is_empty());
-    assert!(!std::path::Path::new(out_file.path()).exists(), "-o file created");
+    assert!(
+        !std::path::Path::new(out_file.path()).exists(),
+        "-o file created"
+    );
     let out = run(&["parse", a.path(), "/nonexistent/rapidurl/b.txt"], b"");
     assert_eq!(code(&out), 2);
     assert_eq!(stdout(&out), "");
@@ -506,15 +682,23 @@ fn malformed_tables_are_reported_with_file_line_and_column() {
     let printed = fails(
         &["parse", "--fields", "href", "--no-header", ragged.path()],
         3,
-        &[&format!("{}:3: ragged row: 1 fields where the header has 2", ragged.path())],
+        &[&format!(
+            "{}:3: ragged row: 1 fields where the header has 2",
+            ragged.path()
+        )],
     );
     // The rows before the bad one are written.
     assert_eq!(printed, "http://a/\t1\thttp://a/\t\n");
 
     let ragged_tsv = TempFile::with_extension(b"url\tn\nhttp://a/\t1\tx\n", "tsv");
-    fails(&["parse", ragged_tsv.path()], 3, &[&format!("{}:2: ragged row: 3 fields", ragged_tsv.path())]);
+    fails(
+        &["parse", ragged_tsv.path()],
+        3,
+        &[&format!("{}:2: ragged row: 3 fields", ragged_tsv.path())],
+    );
 
-    let unterminated = TempFile::with_extension(b"url,n\nhttp://a/,1\nhttp://b/,\"open\nstill open\n", "csv");
+    let unterminated =
+        TempFile::with_extension(b"url,n\nhttp://a/,1\nhttp://b/,\"open\nstill open\n", "csv");
     fails(
         &["parse", unterminated.path()],
         3,
@@ -525,21 +709,38 @@ fn malformed_tables_are_reported_with_file_line_and_column() {
     fails(
         &["parse", stray.path()],
         3,
-        &[&format!("{}:2: column 2: a double quote inside an unquoted field", stray.path())],
+        &[&format!(
+            "{}:2: column 2: a double quote inside an unquoted field",
+            stray.path()
+        )],
     );
 
     let bad_json = TempFile::with_extension(b"{\"url\":\"http://a/\"}\n{\"url\":\n", "jsonl");
-    fails(&["parse", bad_json.path()], 3, &[&format!("{}:2: not a JSON object", bad_json.path())]);
+    fails(
+        &["parse", bad_json.path()],
+        3,
+        &[&format!("{}:2: not a JSON object", bad_json.path())],
+    );
 
     let number = TempFile::with_extension(b"{\"url\":\"http://a/\"}\n{\"url\":5}\n", "jsonl");
     fails(
         &["parse", number.path()],
         3,
-        &[&format!("{}:2: column \"url\" (the URL) holds a number, not a string", number.path())],
+        &[&format!(
+            "{}:2: column \"url\" (the URL) holds a number, not a string",
+            number.path()
+        )],
     );
 
-    let extra = TempFile::with_extension(b"{\"url\":\"http://a/\"}\n{\"url\":\"http://b/\",\"x\":1}\n", "jsonl");
-    fails(&["parse", extra.path()], 3, &[&format!("{}:2: key \"x\" is not a column", extra.path())]);
+    let extra = TempFile::with_extension(
+        b"{\"url\":\"http://a/\"}\n{\"url\":\"http://b/\",\"x\":1}\n",
+        "jsonl",
+    );
+    fails(
+        &["parse", extra.path()],
+        3,
+        &[&format!("{}:2: key \"x\" is not a column", extra.path())],
+    );
 }
 
 #[test]
@@ -550,44 +751,86 @@ fn unusable_columns_are_usage_errors() {
         2,
         &["--column link", csv.path(), "no column \"link\"", "a, b"],
     );
-    fails(&["parse", "--column", "3", csv.path()], 2, &["--column 3", "has 2 columns"]);
-    fails(&["parse", "--base-column", "nope", csv.path()], 2, &["--base-column nope"]);
+    fails(
+        &["parse", "--column", "3", csv.path()],
+        2,
+        &["--column 3", "has 2 columns"],
+    );
+    fails(
+        &["parse", "--base-column", "nope", csv.path()],
+        2,
+        &["--base-column nope"],
+    );
     let lines = TempFile::new(b"http://x/\n");
-    fails(&["parse", "--column", "1", lines.path()], 2, &["--column", "lines input"]);
+    fails(
+        &["parse", "--column", "1", lines.path()],
+        2,
+        &["--column", "lines input"],
+    );
 
     let numbers = parquet_file(
         vec![
             ("url", Arc::new(Int64Array::from(vec![1, 2])) as ArrayRef),
-            ("page", Arc::new(StringArray::from(vec!["http://a/", "http://b/"]))),
+            (
+                "page",
+                Arc::new(StringArray::from(vec!["http://a/", "http://b/"])),
+            ),
         ],
         10,
     );
     fails(
         &["parse", numbers.path()],
         2,
-        &[numbers.path(), "column \"url\" (the URL) holds Int64, not strings"],
+        &[
+            numbers.path(),
+            "column \"url\" (the URL) holds Int64, not strings",
+        ],
     );
-    fails(&["parse", "--column", "href", numbers.path()], 2, &[numbers.path(), "no column \"href\""]);
+    fails(
+        &["parse", "--column", "href", numbers.path()],
+        2,
+        &[numbers.path(), "no column \"href\""],
+    );
     // A clash between an input column and an output column.
     let clash = TempFile::with_extension(b"url,hostname\nhttp://x/,y\n", "csv");
-    fails(&["parse", "--fields", "hostname", clash.path()], 2, &["\"hostname\"", "--drop-columns"]);
+    fails(
+        &["parse", "--fields", "hostname", clash.path()],
+        2,
+        &["\"hostname\"", "--drop-columns"],
+    );
 }
 
 #[test]
 fn parquet_round_trip_in_row_groups() {
     // 150,000 rows in: several row groups out, every row back in order.
     let n = 150_000;
-    let urls: Vec<String> = (0..n).map(|i| format!("https://h{}.example/p/{i}?q={i}", i % 7)).collect();
+    let urls: Vec<String> = (0..n)
+        .map(|i| format!("https://h{}.example/p/{i}?q={i}", i % 7))
+        .collect();
     let input = parquet_file(
         vec![
             ("url", Arc::new(StringArray::from(urls.clone())) as ArrayRef),
-            ("n", Arc::new(Int64Array::from((0..n as i64).collect::<Vec<_>>()))),
+            (
+                "n",
+                Arc::new(Int64Array::from((0..n as i64).collect::<Vec<_>>())),
+            ),
         ],
         40_000,
     );
     let output = TempFile::with_extension(b"", "parquet");
     let out = run(
-        &["parse", "--threads", "2", "--fields", "hostname,search", "--on-error", "fail", input.path(), "-o", output.path()],
+        &[
+            "parse",
+            "--threads",
+            "2",
+            "--fields",
+            "hostname,search",
+            "--on-error",
+            "fail",
+            input.path(),
+            "-o",
+            output.path(),
+        ],
         b"",
     );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -606,7 +849,10 @@ fn parquet_round_trip_in_row_groups() {
 
 #[test]
 fn parquet_to_stdout_with_format() {
-    let out = run(&["parse", "--format", "parquet", "--fields", "href"], b"http://a/\nbad\n");
+    let out = run(
+        &["parse", "--format", "parquet", "--fields", "href"],
+        b"http://a/\nbad\n",
+    );
     assert_eq!(code(&out), 0);
     let file = TempFile::with_extension(&out.stdout, "parquet");
     let (table, _, _) = read_parquet(file.path());
@@ -622,7 +868,10 @@ fn check_reads_tables() {
     let out = run(&["check", csv.path()], b"");
     assert_eq!(code(&out), 1);
     let text = stdout(&out);
-    assert!(text.starts_with("lines: 2\nvalid: 1\ninvalid: 1\n"), "{text}");
+    assert!(
+        text.starts_with("lines: 2\nvalid: 1\ninvalid: 1\n"),
+        "{text}"
+    );
     assert!(
         text.contains(&format!("{}:3:", csv.path())) && text.contains("\u{2014} http://exa mple/"),
         "{text}"
@@ -633,32 +882,72 @@ fn check_reads_tables() {
 fn stats_counts_shares_and_bars() {
     let input = "https://a.example/1\nhttps://b.example/\nhttps://a.example/2\nbad\nhttp://a.example:8080/\n\
                  https://c.example/\nhttp://[::1\n";
-    let out = run(&["stats", "--by", "hostname", "--top", "2"], input.as_bytes());
+    let out = run(
+        &["stats", "--by", "hostname", "--top", "2"],
+        input.as_bytes(),
+    );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "lines: 7");
     assert_eq!(lines[1], "invalid: 2");
-    assert_eq!(lines[2], "top 2 of 3 distinct hostname of the valid URLs (5 counted):");
+    assert_eq!(
+        lines[2],
+        "top 2 of 3 distinct hostname of the valid URLs (5 counted):"
+    );
     // 3 of 5 valid URLs, then 1 of 5 (b before c: ties in value order); the bars are
     // 30 and 10 characters.
-    assert_eq!(lines[3], format!("  3   60.00%  {}  a.example", "█".repeat(30)));
-    assert_eq!(lines[4], format!("  1   20.00%  {}{}  b.example", "█".repeat(10), " ".repeat(20)));
+    assert_eq!(
+        lines[3],
+        format!("  3   60.00%  {}  a.example", "█".repeat(30))
+    );
+    assert_eq!(
+        lines[4],
+        format!(
+            "  1   20.00%  {}{}  b.example",
+            "█".repeat(10),
+            " ".repeat(20)
+        )
+    );
     assert_eq!(lines.len(), 5);
 
-    let out = run(&["stats", "--by", "error", "--format", "csv"], input.as_bytes());
+    let out = run(
+        &["stats", "--by", "error", "--format", "csv"],
+        input.as_bytes(),
+    );
     assert_eq!(
         stdout(&out),
         "value,count,share\r\nIPv6-unclosed,1,0.500000\r\nmissing-scheme-non-relative-URL,1,0.500000\r\n"
     );
-    let out = run(&["stats", "--by", "port", "--format", "jsonl"], input.as_bytes());
+    let out = run(
+        &["stats", "--by", "port", "--format", "jsonl"],
+        input.as_bytes(),
+    );
     assert_eq!(
         stdout(&out),
         "{\"value\":\"\",\"count\":4,\"share\":0.800000}\n{\"value\":\"8080\",\"count\":1,\"share\":0.200000}\n"
     );
     // On a table, by its URL column.
-    let csv = TempFile::with_extension(b"id,link\n1,http://x.example/\n2,http://x.example/y\n", "csv");
-    let out = run(&["stats", "--column", "link", "--by", "hostname", "--format", "csv", csv.path()], b"");
-    assert_eq!(stdout(&out), "value,count,share\r\nx.example,2,1.000000\r\n");
+    let csv = TempFile::with_extension(
+        b"id,link\n1,http://x.example/\n2,http://x.example/y\n",
+        "csv",
+    );
+    let out = run(
+        &[
+            "stats",
+            "--column",
+            "link",
+            "--by",
+            "hostname",
+            "--format",
+            "csv",
+            csv.path(),
+        ],
+        b"",
+    );
+    assert_eq!(
+        stdout(&out),
+        "value,count,share\r\nx.example,2,1.000000\r\n"
+    );
     fails(&["stats", "--by", "colour"], 2, &["colour"]);
 }

@@ -90,4 +90,3 @@ pub fn ok_lines(output: &Output) -> Vec<String> {
     assert_eq!(code(output), 0, "stderr: {}", stderr(output));
     stdout(output).lines().map(str::to_owned).collect()
 }
-
