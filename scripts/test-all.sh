@@ -6,3 +6,6 @@ cd "$(dirname "$0")/.."
 
 echo "== Rust: cargo test (library and command-line tool)"
 cargo test --locked
+
+echo "== Rust: the input-length limits (4-9 GiB inputs, release build)"
+cargo test --locked --release --test limits

@@ -26,6 +26,8 @@
 //! * The port, when there is one, is written after `host_end` as `:` and its digits.
 //! * `query_start` and `fragment_start` are the indices of `?` and `#`.
 
+pub use crate::syntax::SchemeKind;
+
 /// Which kind of host a URL has (URL Standard §3.1), or `None` for a null host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum HostKind {
@@ -43,56 +45,12 @@ pub enum HostKind {
     Opaque,
 }
 
-/// A URL's scheme, as far as the Standard treats schemes differently (§4.1 special schemes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum SchemeKind {
-    /// `http`, default port 80.
-    Http,
-    /// `https`, default port 443.
-    Https,
-    /// `ws`, default port 80.
-    Ws,
-    /// `wss`, default port 443.
-    Wss,
-    /// `ftp`, default port 21.
-    Ftp,
-    /// `file`, no default port.
-    File,
-    /// Any scheme that is not special.
-    NotSpecial,
-}
-
-impl SchemeKind {
-    /// Classifies an ASCII-lowercase scheme.
-    #[inline]
-    pub fn from_scheme(scheme: &str) -> SchemeKind {
-        match scheme {
-            "http" => SchemeKind::Http,
-            "https" => SchemeKind::Https,
-            "ws" => SchemeKind::Ws,
-            "wss" => SchemeKind::Wss,
-            "ftp" => SchemeKind::Ftp,
-            "file" => SchemeKind::File,
-            _ => SchemeKind::NotSpecial,
-        }
-    }
-
-    /// Whether the scheme is special (§4.1): ftp, file, http, https, ws, wss.
-    #[inline]
-    pub const fn is_special(self) -> bool {
-        !matches!(self, SchemeKind::NotSpecial)
-    }
-
-    /// The scheme's default port (§4.1), if it has one.
-    #[inline]
-    pub const fn default_port(self) -> Option<u16> {
-        match self {
-            SchemeKind::Http | SchemeKind::Ws => Some(80),
-            SchemeKind::Https | SchemeKind::Wss => Some(443),
-            SchemeKind::Ftp => Some(21),
-            SchemeKind::File | SchemeKind::NotSpecial => None,
-        }
-    }
+/// A parsed URL borrowed as its serialization and components (a base URL, a row of a
+/// column): what the parser and the setters read a URL through.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct UrlParts<'a> {
+    pub(crate) s: &'a str,
+    pub(crate) c: &'a Components,
 }
 
 /// Offsets of a URL's components in its serialization, plus its host kind and flags.
@@ -130,6 +88,16 @@ impl Components {
             scheme_kind: SchemeKind::NotSpecial,
             opaque_path: false,
         }
+    }
+
+    /// Records a host with no userinfo and an empty serialization at `at`: the null host
+    /// (`HostKind::None`, right after the scheme's `:`) or the empty host (after `//`).
+    #[inline]
+    pub(crate) fn set_host_at(&mut self, at: u32, kind: HostKind) {
+        self.username_end = at;
+        self.host_start = at;
+        self.host_end = at;
+        self.host_kind = kind;
     }
 
     /// Index of the `:` that ends the scheme.
@@ -316,163 +284,123 @@ impl Components {
     pub(crate) fn port_or_known_default(&self) -> Option<u16> {
         self.port.or(self.scheme_kind.default_port())
     }
+
+    /// Checks that these components describe `serialization` as the module documentation
+    /// says; `Err` names the first rule that does not hold. Every producer of components
+    /// (state machine, fast path, setters, column rows) is followed by this check in debug
+    /// builds, and the property tests and fuzz targets call it on every URL they see.
+    ///
+    /// ```
+    /// let url = rapidurl::Url::parse("https://a@example.com:8/p?q#f").unwrap();
+    /// assert_eq!(url.components().check(url.as_str()), Ok(()));
+    /// assert!(url.components().check("https://example.com/").is_err());
+    /// ```
+    pub fn check(&self, serialization: &str) -> Result<(), &'static str> {
+        let s = serialization.as_bytes();
+        let len = s.len();
+        let rule = |ok: bool, name: &'static str| if ok { Ok(()) } else { Err(name) };
+        rule(s.is_ascii(), "the serialization is ASCII")?;
+        let se = self.scheme_end as usize;
+        rule(
+            se > 0 && se < len && s[se] == b':',
+            "scheme_end is the `:` after the scheme",
+        )?;
+        rule(
+            crate::syntax::scheme_len(s) == Some(se) && !s[..se].iter().any(u8::is_ascii_uppercase),
+            "the scheme is a lower-case scheme",
+        )?;
+        rule(
+            SchemeKind::from_bytes(&s[..se]) == self.scheme_kind,
+            "scheme_kind is the scheme's",
+        )?;
+        let (ue, hs, he, ps) = (
+            self.username_end as usize,
+            self.host_start as usize,
+            self.host_end as usize,
+            self.path_start as usize,
+        );
+        let q = self.query_start.map(|q| q as usize);
+        let f = self.fragment_start.map(|f| f as usize);
+        rule(
+            se < ue && ue <= hs && hs <= he && he <= ps && ps <= len,
+            "scheme_end < username_end <= host_start <= host_end <= path_start <= len",
+        )?;
+        let path_end = q.or(f).unwrap_or(len);
+        rule(ps <= path_end, "the path ends after it starts")?;
+        if let Some(q) = q {
+            rule(q < len && s[q] == b'?', "query_start is a `?`")?;
+            rule(
+                f.is_none_or(|f| q < f),
+                "the query comes before the fragment",
+            )?;
+        }
+        if let Some(f) = f {
+            rule(f < len && s[f] == b'#', "fragment_start is a `#`")?;
+        }
+        if self.host_kind == HostKind::None {
+            rule(
+                ue == se + 1 && hs == ue && he == ue,
+                "without a host, the authority offsets are scheme_end + 1",
+            )?;
+            rule(self.port.is_none(), "without a host there is no port")?;
+            let dot = ps == se + 3 && &s[se + 1..ps] == b"/." && s[ps..].starts_with(b"//");
+            rule(
+                ps == he || dot,
+                "without a host the path follows, or `/.` then `//`",
+            )?;
+            if self.opaque_path {
+                rule(
+                    ps == he && s.get(ps) != Some(&b'/'),
+                    "an opaque path does not start with `/`",
+                )?;
+            }
+            return Ok(());
+        }
+        rule(!self.opaque_path, "a URL with a host has no opaque path")?;
+        rule(&s[se + 1..se + 3] == b"//", "a host follows `//`")?;
+        rule(ue >= se + 3, "the username starts after `//`")?;
+        if ue == hs {
+            // No credentials.
+        } else {
+            rule(s[hs - 1] == b'@', "credentials end with `@`")?;
+            rule(hs - 1 == ue || s[ue] == b':', "a password follows `:`")?;
+        }
+        let host = &s[hs..he];
+        match self.host_kind {
+            HostKind::Empty => rule(host.is_empty(), "an empty host is empty")?,
+            HostKind::Ipv6 => rule(
+                host.len() > 2 && host[0] == b'[' && host[host.len() - 1] == b']',
+                "an IPv6 host is in brackets",
+            )?,
+            _ => rule(!host.is_empty(), "a host is not empty")?,
+        }
+        match self.port {
+            None => rule(he == ps, "without a port the path follows the host")?,
+            Some(port) => {
+                rule(
+                    Some(port) != self.scheme_kind.default_port(),
+                    "a default port is null",
+                )?;
+                let text = &serialization[he..ps];
+                rule(
+                    text.strip_prefix(':').and_then(|d| d.parse::<u16>().ok()) == Some(port)
+                        && !text[1..].starts_with('0')
+                        || text == ":0" && port == 0,
+                    "the port is written after the host as `:` and its decimal digits",
+                )?;
+            }
+        }
+        if self.scheme_kind.is_special() {
+            rule(
+                s.get(ps) == Some(&b'/'),
+                "a special URL's path starts with `/`",
+            )?;
+        } else {
+            rule(
+                ps == path_end || s[ps] == b'/',
+                "a path after a host starts with `/`",
+            )?;
+        }
+        Ok(())
+    }
 }
-
-/// The URL API getters, written once and generated for [`crate::Url`] and
-/// [`crate::UrlRef`]. The type must have a `components: Components` field and an
-/// `fn src(&self) -> &$lt str` returning its serialization; `$lt` is the lifetime of the
-/// returned slices (`'_` for an owned URL, the input's lifetime for a view).
-macro_rules! url_getters {
-    ($lt:lifetime) => {
-        /// The serialization (§4.5): same as `href`.
-        #[inline]
-        pub fn as_str(&self) -> &$lt str {
-            self.src()
-        }
-
-        /// `href`: the serialization.
-        #[inline]
-        pub fn href(&self) -> &$lt str {
-            self.src()
-        }
-
-        /// The component offsets.
-        #[inline]
-        pub fn components(&self) -> &Components {
-            &self.components
-        }
-
-        /// `origin`: the ASCII serialization of the URL's origin (§4.7): `"null"` for an
-        /// opaque origin.
-        pub fn origin(&self) -> String {
-            self.to_origin().to_string()
-        }
-
-        /// The URL's origin (§4.7) as a value.
-        pub fn to_origin(&self) -> $crate::Origin {
-            $crate::Origin::from_parts(self.src(), &self.components)
-        }
-
-        /// `protocol`: the scheme and `:`.
-        #[inline]
-        pub fn protocol(&self) -> &$lt str {
-            self.components.protocol(self.src())
-        }
-
-        /// The scheme, lower case, without `:`.
-        #[inline]
-        pub fn scheme(&self) -> &$lt str {
-            self.components.scheme(self.src())
-        }
-
-        /// `username`, percent-encoded.
-        #[inline]
-        pub fn username(&self) -> &$lt str {
-            self.components.username(self.src())
-        }
-
-        /// `password`, percent-encoded.
-        #[inline]
-        pub fn password(&self) -> &$lt str {
-            self.components.password(self.src())
-        }
-
-        /// `host`: the serialized host and, if the port is not null, `:` and the port.
-        #[inline]
-        pub fn host(&self) -> &$lt str {
-            self.components.host(self.src())
-        }
-
-        /// `hostname`: the serialized host (`""` when the host is null).
-        #[inline]
-        pub fn hostname(&self) -> &$lt str {
-            self.components.hostname(self.src())
-        }
-
-        /// `port`: the port's digits, or `""` when the port is null (absent or default).
-        #[inline]
-        pub fn port(&self) -> &$lt str {
-            self.components.port_str(self.src())
-        }
-
-        /// The port as a number, `None` when it is null.
-        #[inline]
-        pub fn port_number(&self) -> Option<u16> {
-            self.components.port
-        }
-
-        /// The port, or the scheme's default port when it is null (`None` for schemes
-        /// with no default port).
-        #[inline]
-        pub fn port_or_known_default(&self) -> Option<u16> {
-            self.components.port_or_known_default()
-        }
-
-        /// `pathname`: the URL path serializer's result.
-        #[inline]
-        pub fn pathname(&self) -> &$lt str {
-            self.components.pathname(self.src())
-        }
-
-        /// `search`: `""` when the query is null or empty, else `?` and the query.
-        #[inline]
-        pub fn search(&self) -> &$lt str {
-            self.components.search(self.src())
-        }
-
-        /// The query without `?`; `None` when it is null (`Some("")` for `?` alone).
-        #[inline]
-        pub fn query(&self) -> Option<&$lt str> {
-            self.components.query(self.src())
-        }
-
-        /// `hash`: `""` when the fragment is null or empty, else `#` and the fragment.
-        #[inline]
-        pub fn hash(&self) -> &$lt str {
-            self.components.hash(self.src())
-        }
-
-        /// The fragment without `#`; `None` when it is null.
-        #[inline]
-        pub fn fragment(&self) -> Option<&$lt str> {
-            self.components.fragment(self.src())
-        }
-
-        /// The kind of host.
-        #[inline]
-        pub fn host_kind(&self) -> HostKind {
-            self.components.host_kind
-        }
-
-        /// Whether the URL is special (§4.1: ftp, file, http, https, ws, wss).
-        #[inline]
-        pub fn is_special(&self) -> bool {
-            self.components.is_special()
-        }
-
-        /// The kind of scheme.
-        #[inline]
-        pub fn scheme_kind(&self) -> SchemeKind {
-            self.components.scheme_kind
-        }
-
-        /// Whether the URL has an opaque path (§4.1), like `mailto:` or `data:` URLs.
-        #[inline]
-        pub fn has_opaque_path(&self) -> bool {
-            self.components.opaque_path
-        }
-
-        /// Whether the URL includes credentials (a non-empty username or password).
-        #[inline]
-        pub fn has_credentials(&self) -> bool {
-            self.components.has_credentials()
-        }
-
-        /// The serialization without the fragment (§4.5 with exclude fragment).
-        #[inline]
-        pub fn without_fragment(&self) -> &$lt str {
-            self.components.without_fragment(self.src())
-        }
-    };
-}
-pub(crate) use url_getters;

@@ -10,7 +10,8 @@
 //! Encodings come from the [`encoding_rs`] crate; [`Encoding`] is re-exported here so that
 //! callers can name the type. Look one up by its label with [`Encoding::for_label`].
 
-use crate::percent::{AsciiSet, push_decimal, push_pct};
+use crate::output::Output;
+use crate::percent::{AsciiSet, Piece, encode_pieces, push_decimal, push_pct};
 use encoding_rs::{EncoderResult, UTF_8};
 
 pub use encoding_rs::Encoding;
@@ -53,6 +54,17 @@ pub fn percent_encode_after_encoding(
     space_as_plus: bool,
     out: &mut String,
 ) {
+    percent_encode_after_encoding_to(encoding, input, set, space_as_plus, out)
+}
+
+/// [`percent_encode_after_encoding`] for any [`Output`].
+pub(crate) fn percent_encode_after_encoding_to<O: Output + ?Sized>(
+    encoding: &'static Encoding,
+    input: &str,
+    set: &AsciiSet,
+    space_as_plus: bool,
+    out: &mut O,
+) {
     let encoding = encoding.output_encoding();
     if encoding == UTF_8 {
         push_encoded_bytes(input.as_bytes(), set, space_as_plus, out);
@@ -93,42 +105,35 @@ pub fn percent_encode_after_encoding(
 /// Appends the percent-encoded bytes `bytes` to `out`: a byte in `set` becomes `%XX`, 0x20
 /// becomes `+` if `space_as_plus`, any other byte (necessarily ASCII) stays as it is.
 #[inline]
-fn push_encoded_bytes(bytes: &[u8], set: &AsciiSet, space_as_plus: bool, out: &mut String) {
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let plus = space_as_plus && b == b' ';
-        if plus || set.contains(b) {
-            // Bytes >= 0x80 are in every set, so `start..i` holds only ASCII bytes.
-            if start < i {
-                push_ascii(&bytes[start..i], out);
-            }
-            if plus {
-                out.push('+');
-            } else {
-                push_pct(out, b);
-            }
-            start = i + 1;
-        }
-    }
-    if start < bytes.len() {
-        push_ascii(&bytes[start..], out);
+fn push_encoded_bytes<O: Output + ?Sized>(
+    bytes: &[u8],
+    set: &AsciiSet,
+    space_as_plus: bool,
+    out: &mut O,
+) {
+    let mut emit = |piece| match piece {
+        Piece::Run(run) => push_ascii(&bytes[run], out),
+        Piece::Escape(b) => push_pct(out, b),
+        Piece::Plus => out.push('+'),
+    };
+    if space_as_plus {
+        encode_pieces::<true>(bytes, set, &mut emit)
+    } else {
+        encode_pieces::<false>(bytes, set, &mut emit)
     }
 }
 
 /// Appends ASCII bytes to `out`.
 #[inline]
-fn push_ascii(bytes: &[u8], out: &mut String) {
-    debug_assert!(bytes.is_ascii());
-    // ASCII is always valid UTF-8; the fallback is never taken.
-    match std::str::from_utf8(bytes) {
-        Ok(s) => out.push_str(s),
-        Err(_) => out.extend(bytes.iter().map(|&b| char::from(b))),
-    }
+fn push_ascii<O: Output + ?Sized>(bytes: &[u8], out: &mut O) {
+    let ascii = std::str::from_utf8(bytes)
+        .expect("the caller passes bytes outside the set, which are ASCII because every set holds all bytes >= 0x80");
+    out.push_str(ascii);
 }
 
 /// Appends `%26%23`, `c` as a decimal number, and `%3B` to `out` (a percent-encoded HTML
 /// numeric character reference, §1.3 step 5.4).
-fn push_unmappable(c: char, out: &mut String) {
+fn push_unmappable<O: Output + ?Sized>(c: char, out: &mut O) {
     out.push_str("%26%23");
     push_decimal(out, u32::from(c));
     out.push_str("%3B");

@@ -184,6 +184,47 @@ impl ParseError {
         }
     }
 
+    /// The same error with its offset, found in `String::from_utf8_lossy(raw)`, moved to
+    /// the matching byte of `raw`: each U+FFFD that replaced an invalid sequence stands for
+    /// that sequence (an offset inside it means its first byte).
+    pub fn in_raw_utf8(self, raw: &[u8]) -> Self {
+        let Some(decoded) = self.offset() else {
+            return self;
+        };
+        let (mut dec, mut orig) = (0usize, 0usize);
+        for chunk in raw.utf8_chunks() {
+            let valid = chunk.valid().len();
+            if decoded < dec + valid {
+                return ParseError::at(self.kind, orig + (decoded - dec));
+            }
+            dec += valid;
+            orig += valid;
+            if !chunk.invalid().is_empty() {
+                if decoded < dec + char::REPLACEMENT_CHARACTER.len_utf8() {
+                    return ParseError::at(self.kind, orig);
+                }
+                dec += char::REPLACEMENT_CHARACTER.len_utf8();
+                orig += chunk.invalid().len();
+            }
+        }
+        ParseError::at(self.kind, orig + decoded.saturating_sub(dec))
+    }
+
+    /// The same error with its offset, a byte offset into `decoded` (the UTF-8 form of some
+    /// UTF-16 input, one U+FFFD per lone surrogate), counted in UTF-16 code units instead.
+    pub(crate) fn in_utf16_units(self, decoded: &str) -> Self {
+        let Some(byte) = self.offset() else {
+            return self;
+        };
+        let units: usize = decoded
+            .char_indices()
+            .take_while(|&(i, _)| i < byte)
+            .map(|(_, c)| c.len_utf16())
+            .sum();
+        let past_end = byte.saturating_sub(decoded.len());
+        ParseError::at(self.kind, units + past_end)
+    }
+
     /// What went wrong.
     pub const fn kind(&self) -> ErrorKind {
         self.kind
@@ -194,8 +235,11 @@ impl ParseError {
         self.kind.name()
     }
 
-    /// The byte offset in the input (after leading C0 control or space was stripped,
-    /// counted in the original input) where the problem was found, when one applies.
+    /// Where in the input the problem was found, when one applies: a byte offset from the
+    /// start of the string given to the parser (leading C0 control or space and removed
+    /// tabs or newlines count). [`Url::parse_bytes`](crate::Url::parse_bytes) and the batch
+    /// engine's lines count bytes of the raw input, [`Url::parse_utf16`](crate::Url::parse_utf16)
+    /// UTF-16 code units.
     pub const fn offset(&self) -> Option<usize> {
         match self.offset {
             Some(o) => Some(o as usize),

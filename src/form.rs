@@ -17,7 +17,7 @@
 //! ```
 
 use crate::encoding::{Encoding, percent_encode_after_encoding};
-use crate::percent::{FORM_URLENCODED, hex_value};
+use crate::percent::{self, FORM_URLENCODED};
 
 /// The application/x-www-form-urlencoded parser (URL Standard §5.1).
 ///
@@ -61,46 +61,15 @@ pub fn parse_str(input: &str) -> Vec<(String, String)> {
 
 /// A name or value of §5.1 steps 3.4 and 3.5: `+` replaced by 0x20, then percent-decoded,
 /// then UTF-8 decoded without BOM (lossy).
-///
-/// Doing the `+` replacement and the percent-decoding in one pass gives the same result
-/// as doing them one after the other, as `+` is neither `%` nor a hex digit.
 fn decode_component(bytes: &[u8]) -> String {
     if !bytes.iter().any(|&b| b == b'+' || b == b'%') {
-        return utf8_decode_without_bom(bytes.to_vec());
+        return percent::utf8_decode_without_bom(bytes.to_vec());
     }
     let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b == b'+' {
-            out.push(b' ');
-        } else if b == b'%' && i + 2 < bytes.len() {
-            if let (Some(hi), Some(lo)) = (hex_value(bytes[i + 1]), hex_value(bytes[i + 2])) {
-                out.push(hi << 4 | lo);
-                i += 3;
-                continue;
-            }
-            out.push(b);
-        } else {
-            out.push(b);
-        }
-        i += 1;
-    }
-    utf8_decode_without_bom(out)
+    percent::decode_into(bytes, true, &mut out);
+    percent::utf8_decode_without_bom(out)
 }
 
-/// UTF-8 decode without BOM (Encoding Standard): invalid sequences become U+FFFD (one per
-/// maximal subpart, which is what Rust's lossy conversion does too); a leading EF BB BF is
-/// kept as U+FEFF.
-fn utf8_decode_without_bom(bytes: Vec<u8>) -> String {
-    match String::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    }
-}
-
-/// The application/x-www-form-urlencoded serializer (URL Standard §5.2) with an encoding.
-///
 /// Each name and value is percent-encoded after encoding in `encoding` (its output
 /// encoding: UTF-16 and replacement become UTF-8) with the application/x-www-form-urlencoded
 /// percent-encode set and a space as `+`; the pairs are written `name=value` and joined

@@ -4,8 +4,28 @@
 //! exactly — every getter returns what a browser's `new URL()` returns — built for
 //! parsing URLs in bulk.
 //!
-//! A parsed [`Url`] is one normalized string plus the offsets of its components
-//! ([`Components`]), not a string per component: cheap to build, move, compare and hash.
+//! ## Which API do I use?
+//!
+//! | You have | Use | You get |
+//! |---|---|---|
+//! | one URL to keep, change or pass around | [`Url::parse`], [`Url::join`], the setters | an owned [`Url`] (one allocation) |
+//! | many URLs read once (logs, crawls) | [`parse_ref`], [`parse_ref_with_base`] | a [`UrlRef`] borrowing the input when it is canonical, else a [`bumpalo`] arena |
+//! | a file or slice of URLs, all cores | [`batch::parse_lines`], [`batch::parse_column`], [`batch::parse_pairs`] (feature `rayon`) | a [`batch::UrlColumn`]: rows as [`UrlRef`]s or errors, in input order |
+//! | only a yes or no | [`can_parse`] | `bool`, usually without parsing at all |
+//! | URLs on the command line | the `rapidurl` tool (package `rapidurl-cli`) | TSV, CSV or JSON lines, `file:line:col` errors |
+//!
+//! [`Url`] and [`UrlRef`] have the same getters; a parsed URL is one normalized string
+//! plus the offsets of its components ([`Components`]), not a string per component. The
+//! named values of a URL (the tool's columns) are [`field::Field`]; the query as a list
+//! is [`SearchParams`]; the building blocks (host parsing, percent-encoding, the
+//! application/x-www-form-urlencoded format, legacy encodings) are [`host`], [`percent`],
+//! [`form`] and [`encoding`].
+//!
+//! ## Features
+//!
+//! * `rayon` (default): the parallel batch engine, [`batch`]. `default-features = false`
+//!   gives the parser alone (no rayon, no simdutf8).
+//! * `serde`: [`Url`] serializes as its `href` and deserializes by parsing.
 //!
 //! ```
 //! use rapidurl::Url;
@@ -35,17 +55,18 @@ pub mod encoding;
 mod error;
 pub mod field;
 pub mod form;
+mod getters;
 pub mod host;
 mod origin;
+mod output;
 mod parser;
 pub mod percent;
-pub mod scan;
-pub mod search_params;
+mod scan;
+mod search_params;
+mod syntax;
 mod url;
 mod view;
 
-#[cfg(feature = "rayon")]
-pub use crate::batch::UrlColumn;
 pub use crate::components::{Components, HostKind, SchemeKind};
 pub use crate::error::{ErrorKind, ParseError};
 pub use crate::origin::{OpaqueOrigin, Origin};
@@ -63,23 +84,34 @@ pub struct ReadmeDoctests;
 /// part of the supported API.
 #[doc(hidden)]
 pub mod __testing {
+    use crate::parser::testing;
     use crate::{Components, ParseError};
 
     /// The fast path alone: `Some` only for input it proves canonical.
     pub fn parse_fast(input: &str) -> Option<(String, Components)> {
-        let canonical = crate::parser::fast::parse_canonical(input)?;
-        let mut out = String::new();
-        canonical.write(input, &mut out);
-        Some((out, canonical.components))
+        testing::parse_fast(input)
     }
 
     /// The check `can_parse` runs first: `true` only when the input is proven to parse.
     pub fn proven_valid(input: &str) -> bool {
-        crate::parser::fast::proven_valid(input)
+        testing::proven_valid(input)
     }
 
     /// The state machine alone.
     pub fn parse_slow(input: &str) -> Result<(String, Components), ParseError> {
-        crate::parser::parse_slow(input, None, encoding_rs::UTF_8)
+        testing::parse_slow(input)
+    }
+
+    /// The byte classifier the fast path starts with (private module `scan`): the name of
+    /// the kernel this CPU runs (`avx2`, `sse2`, `neon`, `scalar`), for benchmark reports.
+    pub fn scan_kernel_name() -> &'static str {
+        crate::scan::kernel_name()
+    }
+
+    /// Every classifier kernel this CPU can run, by name, the scalar reference first:
+    /// each fills the *special* and *upper* masks (one `u64` per 64 input bytes).
+    #[allow(clippy::type_complexity)]
+    pub fn scan_kernels() -> Vec<(&'static str, fn(&[u8], &mut [u64], &mut [u64]))> {
+        crate::scan::kernels()
     }
 }

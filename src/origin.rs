@@ -1,7 +1,11 @@
 //! Origins (URL Standard §4.7, with the HTML Standard's definition of an origin).
+//!
+//! This module reads a URL as its serialization and [`Components`]; it does not know the
+//! URL types ([`Origin::of`] is defined beside [`crate::Url`]), so that the getters both
+//! types share can return an [`Origin`] without a dependency cycle.
 
-use crate::Url;
 use crate::components::{Components, SchemeKind};
+use crate::parser;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -44,11 +48,6 @@ impl Default for OpaqueOrigin {
 }
 
 impl Origin {
-    /// The origin of `url` (§4.7).
-    pub fn of(url: &Url) -> Origin {
-        Origin::from_parts(url.as_str(), url.components())
-    }
-
     /// The origin of the URL whose serialization is `s` and components `c`.
     pub(crate) fn from_parts(s: &str, c: &Components) -> Origin {
         match c.scheme_kind() {
@@ -64,14 +63,11 @@ impl Origin {
             SchemeKind::NotSpecial if c.scheme(s) == "blob" => {
                 // blob: the origin of the URL its path serializes to, if that is
                 // http(s) (file would give an opaque origin anyway).
-                match Url::parse(c.pathname(s)) {
-                    Ok(inner)
-                        if matches!(
-                            inner.components().scheme_kind(),
-                            SchemeKind::Http | SchemeKind::Https
-                        ) =>
-                    {
-                        Origin::of(&inner)
+                let mut inner = String::new();
+                let path = c.pathname(s);
+                match parser::parse_into(path, None, encoding_rs::UTF_8, || &mut inner, false) {
+                    Ok(ic) if matches!(ic.scheme_kind(), SchemeKind::Http | SchemeKind::Https) => {
+                        Origin::from_parts(&inner, &ic)
                     }
                     _ => Origin::Opaque(OpaqueOrigin::new()),
                 }

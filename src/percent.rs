@@ -4,6 +4,7 @@
 //! all code points above U+007E, so an [`AsciiSet`] only has to say which ASCII bytes it
 //! holds: any byte ≥ 0x80 (a piece of a UTF-8 sequence) is always encoded.
 
+use crate::output::Output;
 use std::borrow::Cow;
 
 /// A percent-encode set, as a 128-bit mask of the ASCII bytes it contains.
@@ -19,14 +20,24 @@ impl AsciiSet {
     /// The empty set of ASCII bytes (non-ASCII is still encoded).
     pub const EMPTY: AsciiSet = AsciiSet { mask: 0 };
 
-    /// This set plus the byte `b` (which must be ASCII).
+    /// This set plus the byte `b`.
+    ///
+    /// # Panics
+    ///
+    /// If `b` is not ASCII (bytes >= 0x80 are always in the set; adding one is a mistake).
+    /// In a `const` this is a compile error.
     pub const fn add(self, b: u8) -> AsciiSet {
+        assert!(b < 0x80, "AsciiSet::add: the byte is not ASCII");
         AsciiSet {
-            mask: self.mask | (1u128 << (b & 0x7f)),
+            mask: self.mask | (1u128 << b),
         }
     }
 
-    /// This set plus every byte of `bytes` (which must be ASCII).
+    /// This set plus every byte of `bytes`.
+    ///
+    /// # Panics
+    ///
+    /// If a byte of `bytes` is not ASCII, as [`AsciiSet::add`].
     pub const fn add_all(self, bytes: &[u8]) -> AsciiSet {
         let mut set = self;
         let mut i = 0;
@@ -37,9 +48,15 @@ impl AsciiSet {
         set
     }
 
-    /// This set plus every byte in `lo..=hi`.
+    /// This set plus every byte in `lo..=hi` (none when `lo > hi`).
+    ///
+    /// # Panics
+    ///
+    /// If `hi` is not ASCII, as [`AsciiSet::add`].
     pub const fn add_range(self, lo: u8, hi: u8) -> AsciiSet {
+        assert!(hi < 0x80, "AsciiSet::add_range: the range is not ASCII");
         let mut set = self;
+        // `hi < 0x80`, so the counter cannot overflow.
         let mut b = lo;
         while b <= hi {
             set = set.add(b);
@@ -85,14 +102,14 @@ const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
 
 /// Appends `%XX` (upper-case hex) for `byte` to `out`.
 #[inline]
-pub(crate) fn push_pct(out: &mut String, byte: u8) {
+pub(crate) fn push_pct<O: Output + ?Sized>(out: &mut O, byte: u8) {
     out.push('%');
     out.push(HEX_UPPER[(byte >> 4) as usize] as char);
     out.push(HEX_UPPER[(byte & 15) as usize] as char);
 }
 
 /// Appends `n` in decimal (the Standard's "serialize an integer"), without allocating.
-pub(crate) fn push_decimal(out: &mut String, mut n: u32) {
+pub(crate) fn push_decimal<O: Output + ?Sized>(out: &mut O, mut n: u32) {
     let mut digits = [0u8; 10];
     let mut at = digits.len();
     loop {
@@ -103,26 +120,61 @@ pub(crate) fn push_decimal(out: &mut String, mut n: u32) {
             break;
         }
     }
-    out.extend(digits[at..].iter().map(|&d| d as char));
+    // ASCII digits are valid UTF-8.
+    out.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits are UTF-8"));
 }
 
 /// UTF-8 percent-encodes `input` with `set` and appends the result to `out`
 /// (URL Standard §1.3, "UTF-8 percent-encode" applied to each code point of a string).
 pub fn encode_into(input: &str, set: &AsciiSet, out: &mut String) {
-    let bytes = input.as_bytes();
+    encode_to(input, set, out)
+}
+
+/// [`encode_into`] for any [`Output`] (the parser writes into its caller's buffer).
+#[inline]
+pub(crate) fn encode_to<O: Output + ?Sized>(input: &str, set: &AsciiSet, out: &mut O) {
+    encode_pieces::<false>(input.as_bytes(), set, |piece| match piece {
+        Piece::Run(run) => out.push_str(&input[run]),
+        Piece::Escape(b) => push_pct(out, b),
+        Piece::Plus => out.push('+'),
+    })
+}
+
+/// What [`encode_pieces`] emits.
+pub(crate) enum Piece {
+    /// A run of bytes that stay as they are: never empty, and ASCII (every byte >= 0x80
+    /// is in every set), so in a string it starts and ends on char boundaries.
+    Run(std::ops::Range<usize>),
+    /// A byte to write as `%XX`.
+    Escape(u8),
+    /// A space to write as `+`.
+    Plus,
+}
+
+/// The percent-encoding loop (§1.3), written once for strings and for the bytes of a
+/// legacy encoding: splits `bytes` into runs kept as they are, bytes in `set` to escape,
+/// and (with `SPACE_AS_PLUS`, the form serializer) spaces to write as `+`. (A const
+/// parameter: the parser's loop then has no `+` test at all.)
+#[inline(always)]
+pub(crate) fn encode_pieces<const SPACE_AS_PLUS: bool>(
+    bytes: &[u8],
+    set: &AsciiSet,
+    mut emit: impl FnMut(Piece),
+) {
     let mut start = 0;
     for (i, &b) in bytes.iter().enumerate() {
-        if set.contains(b) {
-            // Every byte >= 0x80 is in every set, so a non-empty `start..i` is ASCII and
-            // starts and ends on char boundaries (an empty one may not: don't slice it).
+        let plus = SPACE_AS_PLUS && b == b' ';
+        if plus || set.contains(b) {
             if start < i {
-                out.push_str(&input[start..i]);
+                emit(Piece::Run(start..i));
             }
-            push_pct(out, b);
+            emit(if plus { Piece::Plus } else { Piece::Escape(b) });
             start = i + 1;
         }
     }
-    out.push_str(&input[start..]);
+    if start < bytes.len() {
+        emit(Piece::Run(start..bytes.len()));
+    }
 }
 
 /// UTF-8 percent-encodes `input` with `set` (URL Standard §1.3).
@@ -171,7 +223,16 @@ pub fn decode(input: &[u8]) -> Cow<'_, [u8]> {
     };
     let mut out = Vec::with_capacity(input.len());
     out.extend_from_slice(&input[..first]);
-    let mut i = first;
+    decode_into(&input[first..], false, &mut out);
+    Cow::Owned(out)
+}
+
+/// The percent-decoding loop, written once for [`decode`] and the form parser: appends
+/// `input` to `out` with each `%XX` (two hex digits) replaced by its byte, and, with
+/// `plus_as_space` (§5.1 step 3.4), each `+` by a space. Doing both in one pass gives the
+/// same result as one after the other, as `+` is neither `%` nor a hex digit.
+pub(crate) fn decode_into(input: &[u8], plus_as_space: bool, out: &mut Vec<u8>) {
+    let mut i = 0;
     while i < input.len() {
         let b = input[i];
         if b == b'%' && i + 2 < input.len() {
@@ -181,10 +242,19 @@ pub fn decode(input: &[u8]) -> Cow<'_, [u8]> {
                 continue;
             }
         }
-        out.push(b);
+        out.push(if plus_as_space && b == b'+' { b' ' } else { b });
         i += 1;
     }
-    Cow::Owned(out)
+}
+
+/// UTF-8 decode without BOM (Encoding Standard), written once for [`decode_utf8_lossy`]
+/// and the form parser: invalid sequences become U+FFFD (one per maximal subpart, which is
+/// what Rust's lossy conversion does too); a leading EF BB BF is kept as U+FEFF.
+pub(crate) fn utf8_decode_without_bom(bytes: Vec<u8>) -> String {
+    match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    }
 }
 
 /// Percent-decodes a string (URL Standard §1.3 "string percent-decode") and decodes the
@@ -192,10 +262,7 @@ pub fn decode(input: &[u8]) -> Cow<'_, [u8]> {
 pub fn decode_utf8_lossy(input: &str) -> Cow<'_, str> {
     match decode(input.as_bytes()) {
         Cow::Borrowed(_) => Cow::Borrowed(input),
-        Cow::Owned(bytes) => match String::from_utf8(bytes) {
-            Ok(s) => Cow::Owned(s),
-            Err(e) => Cow::Owned(String::from_utf8_lossy(e.as_bytes()).into_owned()),
-        },
+        Cow::Owned(bytes) => Cow::Owned(utf8_decode_without_bom(bytes)),
     }
 }
 
@@ -224,6 +291,29 @@ mod tests {
             let kept = b.is_ascii_alphanumeric() || b"*-._".contains(&b);
             assert_eq!(!FORM_URLENCODED.contains(b), kept, "byte {b:#x}");
         }
+    }
+
+    #[test]
+    fn add_range_to_0xff_is_refused_instead_of_looping() {
+        // Before: the counter overflowed (a panic in debug builds, an endless loop in
+        // release builds); now the non-ASCII end is refused by name.
+        let result = std::panic::catch_unwind(|| AsciiSet::EMPTY.add_range(0x70, 0xFF));
+        let message = result.expect_err("a non-ASCII range must be refused");
+        let message = message.downcast_ref::<&str>().copied().unwrap_or_default();
+        assert!(message.contains("not ASCII"), "{message}");
+        assert_eq!(
+            AsciiSet::EMPTY.add_range(0x7e, 0x7f),
+            AsciiSet::EMPTY.add(0x7e).add(0x7f)
+        );
+        assert_eq!(AsciiSet::EMPTY.add_range(5, 4), AsciiSet::EMPTY);
+    }
+
+    #[test]
+    fn adding_a_non_ascii_byte_is_refused_instead_of_masked() {
+        // Before: 0xC1 was silently added as 0x41 ('A').
+        let result = std::panic::catch_unwind(|| AsciiSet::EMPTY.add(0xC1));
+        assert!(result.is_err(), "0xC1 was accepted");
+        assert!(!AsciiSet::EMPTY.add_all(b"a").contains(b'A'));
     }
 
     #[test]

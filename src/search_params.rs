@@ -348,11 +348,13 @@ fn cmp_utf16_code_units(a: &str, b: &str) -> Ordering {
     while !a.is_char_boundary(at) {
         at -= 1;
     }
-    match (a[at..].chars().next(), b[at..].chars().next()) {
-        (Some(x), Some(y)) => utf16_key(x).cmp(&utf16_key(y)),
-        // Unreachable: `at` is before the end of both strings.
-        _ => ab.len().cmp(&bb.len()),
-    }
+    let first = |s: &str| {
+        s[at..]
+            .chars()
+            .next()
+            .expect("`at` is before the end of both strings because they differ there")
+    };
+    utf16_key(first(a)).cmp(&utf16_key(first(b)))
 }
 
 /// A number that orders characters as their first UTF-16 code units do, with ties (two

@@ -1,8 +1,9 @@
 //! [`Url`]: an owned, parsed URL.
 
-use crate::components::{Components, HostKind, SchemeKind};
+use crate::components::{Components, HostKind, SchemeKind, UrlParts};
 use crate::error::ParseError;
-use crate::parser::{self, UrlParts, setters};
+use crate::origin::Origin;
+use crate::parser::{self, setters};
 use crate::search_params::SearchParams;
 use crate::view::UrlRef;
 use encoding_rs::{Encoding, UTF_8};
@@ -37,7 +38,7 @@ pub struct Url {
 }
 
 impl Url {
-    crate::components::url_getters!('_);
+    crate::getters::url_getters!('_);
 
     /// Parses an absolute URL (URL Standard §4.4, with no base).
     pub fn parse(input: &str) -> Result<Url, ParseError> {
@@ -57,10 +58,18 @@ impl Url {
     /// Parses raw bytes, e.g. a line of a log file. Invalid UTF-8 is decoded as the
     /// Encoding Standard's UTF-8 decode does: each maximal invalid sequence becomes
     /// U+FFFD (which the parser then percent-encodes, or rejects in a domain).
+    ///
+    /// Error offsets are byte offsets into `input`.
+    ///
+    /// ```
+    /// use rapidurl::Url;
+    /// let err = Url::parse_bytes(b"http://\xFF\xFE@h:99999/").unwrap_err();
+    /// assert_eq!((err.name(), err.offset()), ("port-out-of-range", Some(12)));
+    /// ```
     pub fn parse_bytes(input: &[u8]) -> Result<Url, ParseError> {
         match String::from_utf8_lossy(input) {
             Cow::Borrowed(s) => Self::parse(s),
-            Cow::Owned(s) => Self::parse(&s),
+            Cow::Owned(s) => Self::parse(&s).map_err(|e| e.in_raw_utf8(input)),
         }
     }
 
@@ -72,8 +81,11 @@ impl Url {
     /// let units: Vec<u16> = "http://example.com/".encode_utf16().chain([0xD800]).collect();
     /// assert_eq!(Url::parse_utf16(&units).unwrap().pathname(), "/%EF%BF%BD");
     /// ```
+    ///
+    /// Error offsets are counted in UTF-16 code units of `input`.
     pub fn parse_utf16(input: &[u16]) -> Result<Url, ParseError> {
-        Self::parse(&String::from_utf16_lossy(input))
+        let decoded = String::from_utf16_lossy(input);
+        Self::parse(&decoded).map_err(|e| e.in_utf16_units(&decoded))
     }
 
     /// A builder for parsing with a base URL and an encoding override:
@@ -138,9 +150,11 @@ impl Url {
         SearchParams::from_pairs(crate::form::parse_str(self.query().unwrap_or("")))
     }
 
-    /// The query as a [`SearchParams`] list bound to this URL: when the handle is dropped,
-    /// the URL's query becomes the list's serialization, or null when the list is empty
-    /// (the URLSearchParams "update" steps, §6.2).
+    /// The query as a [`SearchParams`] list bound to this URL: when the handle is dropped
+    /// after a change (any call that needs the list mutably), the URL's query becomes the
+    /// list's serialization, or null when the list is empty (the URLSearchParams "update"
+    /// steps, §6.2, which run only after a mutating method). Reading through the handle
+    /// leaves the URL as it was.
     ///
     /// ```
     /// use rapidurl::Url;
@@ -155,7 +169,11 @@ impl Url {
     /// ```
     pub fn search_params_mut(&mut self) -> SearchParamsMut<'_> {
         let params = self.search_params();
-        SearchParamsMut { url: self, params }
+        SearchParamsMut {
+            url: self,
+            params,
+            changed: false,
+        }
     }
 
     fn target(&mut self) -> setters::Target<'_> {
@@ -244,17 +262,23 @@ impl<'a> ParseOptions<'a> {
     /// Parses `input` with these options.
     pub fn parse(self, input: &str) -> Result<Url, ParseError> {
         let base = self.base.map(Url::parts);
-        let (serialization, components) =
-            parser::parse(input, base, self.encoding.output_encoding())?;
+        // One allocation: enough for a canonical input (at most one `/` is added) and what
+        // the state machine reserves for the others (malloc rounds sizes up to 16 anyway).
+        let mut serialization = String::with_capacity(input.len() + 8);
+        let encoding = self.encoding.output_encoding();
+        let components = parser::parse_into(input, base, encoding, || &mut serialization, false)?;
         Ok(Url::from_raw(serialization, components))
     }
 }
 
 /// A [`SearchParams`] list bound to a [`Url`] (see [`Url::search_params_mut`]): it
-/// dereferences to the list, and writes the list back into the URL's query when dropped.
+/// dereferences to the list, and writes the list back into the URL's query when dropped,
+/// if the list was borrowed mutably (every mutating method does).
 pub struct SearchParamsMut<'u> {
     url: &'u mut Url,
     params: SearchParams,
+    /// Set when the list was handed out mutably: the update steps then run on drop.
+    changed: bool,
 }
 
 impl std::ops::Deref for SearchParamsMut<'_> {
@@ -266,6 +290,7 @@ impl std::ops::Deref for SearchParamsMut<'_> {
 
 impl std::ops::DerefMut for SearchParamsMut<'_> {
     fn deref_mut(&mut self) -> &mut SearchParams {
+        self.changed = true;
         &mut self.params
     }
 }
@@ -274,6 +299,9 @@ impl Drop for SearchParamsMut<'_> {
     /// URLSearchParams "update" (§6.2): the serialization becomes the URL's query, or the
     /// query becomes null when the serialization is empty.
     fn drop(&mut self) {
+        if !self.changed {
+            return;
+        }
         let serialized = self.params.to_string();
         let query = (!serialized.is_empty()).then_some(serialized.as_str());
         setters::set_query(self.url.target(), query);
@@ -295,11 +323,27 @@ pub fn can_parse(input: &str, base: Option<&str>) -> bool {
         Some(Ok(base)) => Some(base),
         Some(Err(_)) => return false,
     };
-    // A scheme and a plain authority prove it, base or not: nothing is written.
-    if parser::fast::proven_valid(input) {
-        return true;
+    parser::check(input, base.as_ref().map(Url::parts))
+}
+
+impl UrlRef<'_> {
+    /// An owned [`Url`] with the same serialization and components.
+    pub fn to_url(&self) -> Url {
+        Url::from_raw(self.as_str().to_owned(), *self.components())
     }
-    parser::parse_slow(input, base.as_ref().map(Url::parts), UTF_8).is_ok()
+}
+
+impl PartialEq<Url> for UrlRef<'_> {
+    fn eq(&self, other: &Url) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Origin {
+    /// The origin of `url` (§4.7).
+    pub fn of(url: &Url) -> Origin {
+        Origin::from_parts(url.as_str(), url.components())
+    }
 }
 
 impl FromStr for Url {

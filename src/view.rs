@@ -1,17 +1,19 @@
 //! [`UrlRef`]: a parsed URL borrowed from the input itself (when it is canonical) or from
-//! an arena, with the same getters as [`Url`].
+//! an arena, with the same getters as [`Url`](crate::Url).
+//!
+//! This module does not depend on `url.rs`: the conversions between the two types
+//! (`UrlRef::to_url`, `Url::as_ref_view`, their `PartialEq`) are written there.
 
-use crate::components::{Components, HostKind, SchemeKind};
+use crate::components::{Components, HostKind, SchemeKind, UrlParts};
 use crate::error::ParseError;
-use crate::parser::{self, UrlParts, fast};
-use crate::url::Url;
+use crate::parser;
 use bumpalo::Bump;
 use encoding_rs::UTF_8;
 use std::fmt;
 
 /// A parsed URL that borrows its serialization: zero-copy for canonical input.
 ///
-/// Made by [`parse_ref`]. Its getters are exactly [`Url`]'s, and return slices that live
+/// Made by [`parse_ref`]. Its getters are exactly [`Url`](crate::Url)'s, and return slices that live
 /// as long as the input (or the arena), not just as long as the view.
 ///
 /// ```
@@ -33,7 +35,7 @@ pub struct UrlRef<'a> {
 }
 
 impl<'a> UrlRef<'a> {
-    crate::components::url_getters!('a);
+    crate::getters::url_getters!('a);
 
     pub(crate) fn from_parts(serialization: &'a str, components: Components) -> Self {
         UrlRef {
@@ -52,11 +54,6 @@ impl<'a> UrlRef<'a> {
             s: self.serialization,
             c: &self.components,
         }
-    }
-
-    /// An owned [`Url`] with the same serialization and components.
-    pub fn to_url(&self) -> Url {
-        Url::from_raw(self.serialization.to_owned(), self.components)
     }
 }
 
@@ -84,30 +81,28 @@ pub fn parse_ref_with_base<'a>(
     parse_in(input, Some(base.parts()), arena)
 }
 
-/// Both of the above: a canonical input is the view itself (or, when the `/` of an empty
-/// special path must be inserted, a copy written straight into the arena); anything else
-/// goes through the state machine and its serialization is moved into the arena.
+/// Both of the above: a canonical input is the view itself; anything else (including a
+/// canonical input whose empty special path needs its `/`) is written straight into the
+/// arena.
 fn parse_in<'a>(
     input: &'a str,
     base: Option<UrlParts<'_>>,
     arena: &'a Bump,
 ) -> Result<UrlRef<'a>, ParseError> {
-    let Some(canonical) = fast::parse_canonical(input) else {
-        let (s, c) = parser::parse_slow(input, base, UTF_8)?;
-        return Ok(UrlRef::from_parts(arena.alloc_str(&s), c));
+    let mut out = None;
+    let slot = &mut out;
+    // Called only when something is to be written (moving `slot` makes it `FnOnce`).
+    let new_in_arena = move || {
+        let slot = slot;
+        slot.insert(bumpalo::collections::String::new_in(arena))
     };
-    let s = match canonical.slash_at {
+    let c = parser::parse_into(input, base, UTF_8, new_in_arena, true)?;
+    let s = match out {
+        // Nothing written: the input is the serialization.
         None => input,
-        Some(at) => {
-            let (head, tail) = input.split_at(at as usize);
-            let mut out = bumpalo::collections::String::with_capacity_in(input.len() + 1, arena);
-            out.push_str(head);
-            out.push('/');
-            out.push_str(tail);
-            out.into_bump_str()
-        }
+        Some(out) => out.into_bump_str(),
     };
-    Ok(UrlRef::from_parts(s, canonical.components))
+    Ok(UrlRef::from_parts(s, c))
 }
 
 impl fmt::Display for UrlRef<'_> {
@@ -139,11 +134,5 @@ impl Eq for UrlRef<'_> {}
 impl std::hash::Hash for UrlRef<'_> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.serialization.hash(state)
-    }
-}
-
-impl PartialEq<Url> for UrlRef<'_> {
-    fn eq(&self, other: &Url) -> bool {
-        self.serialization == other.as_str()
     }
 }

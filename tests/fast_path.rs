@@ -204,3 +204,30 @@ fn random_mutations() {
         "the mutations should leave many URLs canonical"
     );
 }
+
+/// The byte classifier (private `scan` module) through the hidden testing module: every
+/// kernel this CPU runs gives the scalar reference's masks on every corpus line.
+#[test]
+fn every_scan_kernel_agrees_with_the_scalar_one_on_the_corpora() {
+    let kernels = rapidurl::__testing::scan_kernels();
+    assert_eq!(kernels[0].0, "scalar");
+    assert!(
+        kernels
+            .iter()
+            .any(|k| k.0 == rapidurl::__testing::scan_kernel_name())
+    );
+    let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora/sample.txt");
+    let mut inputs = lines_of(&sample);
+    inputs.push("x".repeat(130) + "\u{e9}/\u{7f}");
+    for input in &inputs {
+        let b = input.as_bytes();
+        let words = b.len().div_ceil(64);
+        let mut reference = (vec![0u64; words], vec![0u64; words]);
+        (kernels[0].1)(b, &mut reference.0, &mut reference.1);
+        for (name, kernel) in &kernels[1..] {
+            let mut got = (vec![0u64; words], vec![0u64; words]);
+            kernel(b, &mut got.0, &mut got.1);
+            assert_eq!(got, reference, "kernel {name} on {input:?}");
+        }
+    }
+}

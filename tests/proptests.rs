@@ -131,8 +131,12 @@ fn input() -> impl Strategy<Value = String> {
     ]
 }
 
-/// Every getter plus the offsets: "the same URL" for any observer.
+/// Every getter plus the offsets: "the same URL" for any observer. Also checks the
+/// offset rules (`Components::check`) of every URL a property sees.
 fn snapshot(href: &str, get: [&str; 9], origin: String, c: &Components) -> String {
+    if let Err(rule) = c.check(href) {
+        panic!("{href:?}: components break {rule:?}: {c:?}");
+    }
     format!("{href}|{origin}|{get:?}|{c:?}")
 }
 
@@ -214,13 +218,28 @@ proptest! {
         }
     }
 
-    /// `parse_bytes` on bytes that are not UTF-8 is `parse` of the lossy decoding.
+    /// `parse_bytes` on bytes that are not UTF-8 is `parse` of the lossy decoding, except
+    /// that an error's offset counts bytes of the input: decoding the bytes before it gives
+    /// the decoded string up to the offset `parse` reports.
     #[test]
     fn parse_bytes_is_parse_of_lossy(prefix in input(), junk in prop::collection::vec(128u8..=255, 0..4), rest in url_ish(6)) {
         let mut bytes = prefix.into_bytes();
         bytes.extend(&junk);
         bytes.extend(rest.as_bytes());
-        same(&Url::parse_bytes(&bytes), &Url::parse(&String::from_utf8_lossy(&bytes)))?;
+        let decoded = String::from_utf8_lossy(&bytes);
+        match (Url::parse_bytes(&bytes), Url::parse(&decoded)) {
+            (Err(raw), Err(dec)) => {
+                prop_assert_eq!(raw.kind(), dec.kind());
+                match (raw.offset(), dec.offset()) {
+                    (Some(r), Some(d)) => {
+                        prop_assert!(r <= bytes.len());
+                        prop_assert_eq!(String::from_utf8_lossy(&bytes[..r]).len(), d);
+                    }
+                    (r, d) => prop_assert_eq!(r, d),
+                }
+            }
+            (a, b) => same(&a, &b)?,
+        }
     }
 
     /// fuzz target `parse_with_base`.
@@ -366,6 +385,7 @@ proptest! {
     ) {
         let input = format!("{scheme}{}", rest.concat());
         if let Some(fast) = parse_fast(&input) {
+            prop_assert_eq!(fast.1.check(&fast.0), Ok(()));
             match parse_slow(&input) {
                 Ok(slow) => prop_assert_eq!(fast, slow),
                 Err(e) => prop_assert!(false, "fast path accepted {:?}, state machine: {}", input, e),

@@ -187,7 +187,10 @@ impl RowParser {
         flow
     }
 
-    /// One URL per line (the hot path: no cells, no copies of canonical lines).
+    /// One URL per line (the hot path: no cells, no copies of canonical lines). Lines
+    /// end at `\n`, less one `\r`; a last line without `\n` counts. The block is checked
+    /// for UTF-8 once; only when that fails is each line checked, and a line that is not
+    /// UTF-8 decoded with U+FFFD, its errors' offsets moved back to its raw bytes.
     fn line_rows(
         &mut self,
         plan: &Plan,
@@ -196,42 +199,61 @@ impl RowParser {
         each: &mut dyn FnMut(&Row<'_>) -> Flow,
     ) {
         let base = plan.base_url.as_ref().map(Url::as_ref_view);
-        let mut line_no = first_line;
-        for (index, line) in rapidurl::batch::lines(bytes).enumerate() {
-            let flow = if let Some(column) = plan.base {
-                // The input shown is the whole line, as read.
-                let (url, base_cell) = split_fields(&line, column);
-                self.row(
-                    plan,
-                    (line_no, index),
-                    Some(url),
-                    Some(&line),
-                    base_cell,
-                    &[],
-                    each,
-                )
-            } else {
-                let arena = &self.arena;
-                let url = match &base {
-                    None => rapidurl::parse_ref(&line, arena),
-                    Some(base) => rapidurl::parse_ref_with_base(&line, base, arena),
-                };
-                let flow = each(&Row {
-                    line: line_no,
-                    index,
-                    input: &line,
-                    url: url.map_err(RowError::Parse),
-                    cells: &[],
-                });
-                if self.arena.allocated_bytes() > ARENA_LIMIT {
-                    self.arena.reset();
-                }
-                flow
+        let whole = std::str::from_utf8(bytes).ok();
+        let (mut start, mut index) = (0usize, 0usize);
+        while start < bytes.len() {
+            let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+            let raw = &bytes[start..end];
+            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+            let (line, lossy): (Cow<'_, str>, bool) = match whole {
+                Some(text) => (Cow::Borrowed(&text[start..start + raw.len()]), false),
+                None => match std::str::from_utf8(raw) {
+                    Ok(s) => (Cow::Borrowed(s), false),
+                    Err(_) => (String::from_utf8_lossy(raw), true),
+                },
             };
+            start = end + 1;
+            let RowParser { arena, last_base } = &mut *self;
+            let (url_text, row_base) = match plan.base {
+                // `--base-column N`: the line is tab-separated; the input shown is the
+                // whole line, as read.
+                Some(column) => {
+                    let (url, cell) = split_fields(&line, column);
+                    (
+                        url,
+                        base_for(last_base, cell, plan).map(|b| b.map(Url::as_ref_view)),
+                    )
+                }
+                None => (&*line, base.map(Ok)),
+            };
+            let url = match row_base {
+                None => rapidurl::parse_ref(url_text, arena),
+                Some(Ok(b)) => rapidurl::parse_ref_with_base(url_text, &b, arena),
+                Some(Err(e)) => Err(e),
+            };
+            let url = url.map_err(|e| {
+                // Offsets count bytes of the line as read (only the URL field is
+                // decoded with U+FFFD when a base column splits the line).
+                RowError::Parse(if lossy && plan.base.is_none() {
+                    e.in_raw_utf8(raw)
+                } else {
+                    e
+                })
+            });
+            let flow = each(&Row {
+                line: first_line + index as u64,
+                index,
+                input: &line,
+                url,
+                cells: &[],
+            });
+            if arena.allocated_bytes() > ARENA_LIMIT {
+                arena.reset();
+            }
             if flow == Flow::Stop {
                 return;
             }
-            line_no += 1;
+            index += 1;
         }
     }
 

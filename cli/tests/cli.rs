@@ -324,6 +324,18 @@ fn invalid_utf8_becomes_percent_encoded_replacement_character() {
 }
 
 #[test]
+fn error_columns_count_bytes_on_lines_with_invalid_utf8() {
+    // Two invalid bytes (U+FFFD, three bytes each, once decoded) before the port: the port
+    // starts at byte 12 of the line as read, column 13 (before: column 17).
+    let (out, _f) = parse_file(&["--no-header"], b"http://\xFF\xFE@h:99999/\n");
+    assert!(
+        stderr(&out).contains(":1:13: port-out-of-range at byte 12"),
+        "stderr: {}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn invalid_utf8_with_base() {
     let (out, _f) = parse_file(
         &[

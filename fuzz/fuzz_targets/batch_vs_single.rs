@@ -17,6 +17,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use rapidurl::{ParseError, Url, UrlRef, batch};
+use rapidurl_fuzz::assert_same_error_in_raw;
 
 const BASE: &str = "https://user:pass@example.org:8080/dir/file.html?q=1#frag";
 
@@ -83,7 +84,16 @@ fuzz_target!(|data: &[u8]| {
         .map(|l| String::from_utf8_lossy(l).into_owned())
         .collect();
     let strs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    // Error offsets: `parse_bytes` and `parse_lines` count bytes of the line, the APIs
+    // over strings count bytes of the decoded line.
     let singles: Vec<Result<Url, ParseError>> = lines.iter().map(|l| Url::parse_bytes(l)).collect();
+    let decoded: Vec<Result<Url, ParseError>> = strs.iter().map(|s| Url::parse(s)).collect();
+    for (i, (single, dec)) in singles.iter().zip(&decoded).enumerate() {
+        match (single, dec) {
+            (Err(a), Err(b)) => assert_same_error_in_raw(lines[i], a, b, &("parse_bytes", i)),
+            (a, b) => same_owned(a, b, ("parse_bytes", i, strs[i])),
+        }
+    }
     let base = Url::parse(BASE).unwrap();
     let with_base: Vec<Result<Url, ParseError>> = strs
         .iter()
@@ -114,18 +124,23 @@ fuzz_target!(|data: &[u8]| {
     let column = batch::parse_lines_with_base(data, Some(&base));
     assert_eq!(column.len(), with_base.len());
     for (i, (row, single)) in column.iter().zip(&with_base).enumerate() {
-        same(row, single, ("parse_lines_with_base", i, strs[i]));
+        match (row, single) {
+            (Err(a), Err(b)) => {
+                assert_same_error_in_raw(lines[i], &a, b, &("parse_lines_with_base", i))
+            }
+            (row, single) => same(row, single, ("parse_lines_with_base", i, strs[i])),
+        }
     }
 
     let all = batch::parse_all(&strs);
-    assert_eq!(all.len(), singles.len());
-    for (i, (row, single)) in all.iter().zip(&singles).enumerate() {
+    assert_eq!(all.len(), decoded.len());
+    for (i, (row, single)) in all.iter().zip(&decoded).enumerate() {
         same_owned(row, single, ("parse_all", i, strs[i]));
     }
 
     let column = batch::parse_column(&strs, None);
-    assert_eq!(column.len(), singles.len());
-    for (i, (row, single)) in column.iter().zip(&singles).enumerate() {
+    assert_eq!(column.len(), decoded.len());
+    for (i, (row, single)) in column.iter().zip(&decoded).enumerate() {
         same(row, single, ("parse_column", i, strs[i]));
     }
 

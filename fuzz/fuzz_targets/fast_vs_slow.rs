@@ -12,6 +12,12 @@ fuzz_target!(|data: &[u8]| {
     };
     let slow = parse_slow(input);
     if let Some(fast) = parse_fast(input) {
+        if let Err(rule) = fast.1.check(&fast.0) {
+            panic!(
+                "fast path on {input:?}: components break {rule:?}: {:?}",
+                fast.1
+            );
+        }
         match slow {
             Ok(slow) => assert_eq!(fast, slow, "fast and slow paths differ on {input:?}"),
             Err(e) => panic!("fast path accepted {input:?}, the state machine says {e}"),

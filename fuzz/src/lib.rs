@@ -5,7 +5,7 @@
 //! here), so that every target states its invariant in the same words and a failure
 //! message always shows the input, the two URLs and which getter differs.
 
-use rapidurl::{Components, Url, UrlRef};
+use rapidurl::{Components, ParseError, Url, UrlRef};
 
 /// Every getter of the URL API (§6.1), plus the host kind and the opaque-path flag, as
 /// one comparable value. Two URLs with equal `Snapshot`s are the same URL for every
@@ -33,8 +33,16 @@ impl Snapshot {
         Snapshot::of_ref(&url.as_ref_view())
     }
 
-    /// The snapshot of a borrowed view.
+    /// The snapshot of a borrowed view. Panics when its components break the offset
+    /// rules (`Components::check`): every target that takes a snapshot checks them.
     pub fn of_ref(url: &UrlRef<'_>) -> Snapshot {
+        if let Err(rule) = url.components().check(url.href()) {
+            panic!(
+                "{:?}: components break {rule:?}: {:?}",
+                url.href(),
+                url.components()
+            );
+        }
         Snapshot {
             href: url.href().to_owned(),
             origin: url.origin(),
@@ -109,6 +117,33 @@ pub fn assert_getters_consistent(url: &Url, context: &dyn std::fmt::Debug) {
         "getters do not reassemble into href; context: {context:?}"
     );
     assert!(url.href().is_ascii(), "href is not ASCII: {:?}", url.href());
+}
+
+/// Two errors for the same bytes name the same place: `raw_err`, from an API that counts
+/// bytes of `raw` (`Url::parse_bytes`, `batch::parse_lines`), and `decoded_err`, from
+/// parsing `String::from_utf8_lossy(raw)`: the same kind, and decoding the bytes before
+/// the raw offset gives exactly the text before the decoded one.
+pub fn assert_same_error_in_raw(
+    raw: &[u8],
+    raw_err: &ParseError,
+    decoded_err: &ParseError,
+    context: &dyn std::fmt::Debug,
+) {
+    assert_eq!(raw_err.kind(), decoded_err.kind(), "context: {context:?}");
+    match (raw_err.offset(), decoded_err.offset()) {
+        (Some(r), Some(d)) => {
+            assert!(
+                r <= raw.len(),
+                "offset {r} past the input; context: {context:?}"
+            );
+            assert_eq!(
+                String::from_utf8_lossy(&raw[..r]).len(),
+                d,
+                "byte offset {r} is not decoded offset {d}; context: {context:?}"
+            );
+        }
+        (r, d) => assert_eq!(r, d, "context: {context:?}"),
+    }
 }
 
 /// The fuzzer's bytes as text: the bytes themselves when they are UTF-8, else the

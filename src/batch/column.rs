@@ -1,8 +1,8 @@
 //! [`UrlColumn`]: many parsed URLs as a few buffers (struct of arrays).
 
-use crate::components::{Components, HostKind, SchemeKind};
+use crate::components::{Components, HostKind, SchemeKind, UrlParts};
 use crate::error::{ErrorKind, ParseError};
-use crate::parser::{self, UrlParts, fast};
+use crate::parser;
 use crate::url::Url;
 use crate::view::UrlRef;
 use encoding_rs::UTF_8;
@@ -51,7 +51,8 @@ fn host_kind_from(code: u16) -> HostKind {
         3 => HostKind::Ipv4,
         4 => HostKind::Ipv6,
         5 => HostKind::Opaque,
-        _ => HostKind::None,
+        0 => HostKind::None,
+        _ => unreachable!("host kind codes are 0..=5 because host_kind_code wrote them"),
     }
 }
 
@@ -75,7 +76,8 @@ fn scheme_kind_from(code: u16) -> SchemeKind {
         3 => SchemeKind::Wss,
         4 => SchemeKind::Ftp,
         5 => SchemeKind::File,
-        _ => SchemeKind::NotSpecial,
+        6 => SchemeKind::NotSpecial,
+        _ => unreachable!("scheme kind codes are 0..=6 because scheme_kind_code wrote them"),
     }
 }
 
@@ -171,16 +173,17 @@ impl Chunk {
             return meta.unpack();
         }
         let r = r as u32;
-        match self.wide.binary_search_by_key(&r, |w| w.0) {
-            Ok(i) => self.wide[i].1,
-            Err(_) => meta.unpack(),
-        }
+        let i = self
+            .wide
+            .binary_search_by_key(&r, |w| w.0)
+            .expect("a row flagged WIDE is in `wide` because finish_row put it there");
+        self.wide[i].1
     }
 
     /// Row `r` (which must be valid) as a view.
     fn view(&self, r: usize) -> UrlRef<'_> {
         let (start, end) = (self.start(r), self.ends[r] as usize);
-        UrlRef::from_parts(self.data.get(start..end).unwrap_or(""), self.components(r))
+        UrlRef::from_parts(&self.data[start..end], self.components(r))
     }
 
     fn heap_bytes(&self) -> usize {
@@ -215,38 +218,35 @@ impl ChunkBuilder {
         }
     }
 
-    /// Parses `input` (against `base`) and appends the row. Canonical input goes through
-    /// the fast path and is copied into the chunk's buffer: no allocation.
+    /// Parses `input` (against `base`) and appends the row: the parser writes it straight
+    /// into the chunk's buffer (no allocation when the buffer was sized right).
     pub(crate) fn push(&mut self, input: &str, base: Option<UrlParts<'_>>) {
-        if let Some(canonical) = fast::parse_canonical(input) {
-            let len = canonical.len(input);
-            if self.fits(len) {
-                canonical.write(input, &mut self.chunk.data);
-                self.finish_row(len, &canonical.components);
-            } else {
-                self.push_error(ParseError::new(ErrorKind::InputTooLong));
+        self.push_decoded(input, None, base)
+    }
+
+    /// [`push`](Self::push) for `input` decoded from `raw` with U+FFFD: an error's offset
+    /// is then a byte offset into `raw`.
+    pub(crate) fn push_decoded(
+        &mut self,
+        input: &str,
+        raw: Option<&[u8]>,
+        base: Option<UrlParts<'_>>,
+    ) {
+        let start = self.chunk.data.len();
+        match parser::parse_into(input, base, UTF_8, || &mut self.chunk.data, false) {
+            Ok(c) => {
+                if self.chunk.data.len() <= u32::MAX as usize {
+                    self.finish_row(self.chunk.data.len() - start, &c);
+                } else {
+                    self.chunk.data.truncate(start);
+                    self.push_error(ParseError::new(ErrorKind::InputTooLong));
+                }
             }
-            return;
+            Err(e) => self.push_error(match raw {
+                Some(raw) => e.in_raw_utf8(raw),
+                None => e,
+            }),
         }
-        match parser::parse_slow(input, base, UTF_8) {
-            Ok((s, c)) => self.push_parsed(&s, &c),
-            Err(e) => self.push_error(e),
-        }
-    }
-
-    /// Appends a parsed row.
-    pub(crate) fn push_parsed(&mut self, s: &str, c: &Components) {
-        if self.fits(s.len()) {
-            self.chunk.data.push_str(s);
-            self.finish_row(s.len(), c);
-        } else {
-            self.push_error(ParseError::new(ErrorKind::InputTooLong));
-        }
-    }
-
-    /// Whether `len` more bytes keep the chunk's offsets within `u32`.
-    fn fits(&self, len: usize) -> bool {
-        self.chunk.data.len() + len <= u32::MAX as usize
     }
 
     /// Records the row whose `len` bytes were just appended.
@@ -265,6 +265,11 @@ impl ChunkBuilder {
         self.chunk.meta.push(meta);
         self.chunk.ends.push(self.chunk.data.len() as u32);
         self.set_bit(r, true);
+        if cfg!(debug_assertions) {
+            // The row as it will be read back: packed offsets and the chunk's slice.
+            let row = self.chunk.view(r);
+            crate::parser::debug_check(row.components(), row.as_str());
+        }
     }
 
     /// Appends a failed row.
@@ -281,9 +286,12 @@ impl ChunkBuilder {
             self.chunk.valid.push(0);
         }
         if valid {
-            if let Some(w) = self.chunk.valid.last_mut() {
-                *w |= 1 << (r % 64);
-            }
+            let w = self
+                .chunk
+                .valid
+                .last_mut()
+                .expect("a word exists because row r % 64 == 0 pushed it");
+            *w |= 1 << (r % 64);
         }
     }
 
@@ -447,10 +455,9 @@ fn row_of(chunk: &Chunk, r: usize) -> Result<UrlRef<'_>, ParseError> {
     if chunk.is_valid(r) {
         Ok(chunk.view(r))
     } else {
-        // A failed row always has an error; the fallback is never taken.
         Err(chunk
             .error(r)
-            .unwrap_or(ParseError::new(ErrorKind::InputTooLong)))
+            .expect("a failed row has an error because push_error recorded it"))
     }
 }
 

@@ -71,13 +71,21 @@ impl<'a> Iterator for Lines<'a> {
     type Item = Cow<'a, str>;
 
     fn next(&mut self) -> Option<Cow<'a, str>> {
+        self.next_with_raw().map(|(line, _)| line)
+    }
+}
+
+impl<'a> Lines<'a> {
+    /// The next line, and for a line that is not valid UTF-8 (decoded with U+FFFD) its raw
+    /// bytes, so that error offsets can be given in bytes of the input.
+    pub(crate) fn next_with_raw(&mut self) -> Option<(Cow<'a, str>, Option<&'a [u8]>)> {
         loop {
             if self.pos < self.valid.len() {
                 // `\n` and `\r` are ASCII: cutting there stays on char boundaries.
                 let end = self.newlines.next().unwrap_or(self.valid.len());
                 let line = &self.valid[self.pos..end];
                 self.pos = end + 1;
-                return Some(Cow::Borrowed(line.strip_suffix('\r').unwrap_or(line)));
+                return Some((Cow::Borrowed(line.strip_suffix('\r').unwrap_or(line)), None));
             }
             if self.rest.is_empty() {
                 return None;
@@ -108,20 +116,19 @@ impl<'a> Iterator for Lines<'a> {
                     // The whole lines before the one holding the invalid sequence.
                     let line_start = memrchr(b'\n', &block[..good]).map_or(0, |i| i + 1);
                     if line_start > 0 {
-                        let before = std::str::from_utf8(&block[..good])
-                            .ok()
-                            .and_then(|v| v.get(..line_start));
-                        if let Some(before) = before {
-                            self.set_valid(before);
-                            self.rest = &self.rest[line_start..];
-                            continue;
-                        }
+                        let before = std::str::from_utf8(&block[..line_start]).expect(
+                            "the bytes before valid_up_to are UTF-8, and a line ends at a `\\n`",
+                        );
+                        self.set_valid(before);
+                        self.rest = &self.rest[line_start..];
+                        continue;
                     }
                     // The line holding it is first: decode it with U+FFFD.
                     let end = memchr(b'\n', self.rest).unwrap_or(self.rest.len());
                     let line = strip_cr(&self.rest[..end]);
-                    self.rest = self.rest.get(end + 1..).unwrap_or(&[]);
-                    return Some(Cow::Owned(String::from_utf8_lossy(line).into_owned()));
+                    self.rest = &self.rest[(end + 1).min(self.rest.len())..];
+                    let decoded = String::from_utf8_lossy(line).into_owned();
+                    return Some((Cow::Owned(decoded), Some(line)));
                 }
             }
         }

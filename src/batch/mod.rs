@@ -105,19 +105,44 @@ pub fn parse_all(inputs: &[&str]) -> Vec<Result<Url, ParseError>> {
 /// assert_eq!(hrefs, ["https://example.com/docs/a", "https://example.com/b?q", "https://cdn.example/c"]);
 /// ```
 pub fn parse_column(inputs: &[&str], base: Option<&Url>) -> UrlColumn {
-    let ranges = row_ranges(inputs.len(), |i| inputs[i].len());
+    parse_rows(
+        inputs,
+        |input| input.len(),
+        || (),
+        |chunk, (), input| chunk.push(input, base.map(Url::parts)),
+    )
+}
+
+/// The body of every entry point over a slice of rows: splits `rows` into chunks (each
+/// row weighing `len` bytes), and in parallel builds each chunk with `push`, which gets
+/// the chunk's own `state` (e.g. a cache of parsed bases).
+fn parse_rows<T: Sync, S>(
+    rows: &[T],
+    len: impl Fn(&T) -> usize + Sync,
+    state: impl Fn() -> S + Sync,
+    push: impl Fn(&mut ChunkBuilder, &mut S, &T) + Sync,
+) -> UrlColumn {
+    let ranges = row_ranges(rows.len(), |i| len(&rows[i]));
+    parse_chunks(ranges, |range| {
+        let rows = &rows[range];
+        let bytes = rows.iter().map(|row| len(row) + 1).sum();
+        let mut chunk = ChunkBuilder::new(rows.len(), bytes);
+        let mut state = state();
+        for row in rows {
+            push(&mut chunk, &mut state, row);
+        }
+        chunk
+    })
+}
+
+/// Builds the chunk of each range in parallel with `build` and collects them in order.
+fn parse_chunks(
+    ranges: Vec<Range<usize>>,
+    build: impl Fn(Range<usize>) -> ChunkBuilder + Sync + Send,
+) -> UrlColumn {
     let chunks: Vec<Chunk> = ranges
         .into_par_iter()
-        .map(|range| {
-            let rows = &inputs[range];
-            let bytes = rows.iter().map(|s| s.len() + 1).sum();
-            let mut chunk = ChunkBuilder::new(rows.len(), bytes);
-            let base = base.map(Url::parts);
-            for input in rows {
-                chunk.push(input, base);
-            }
-            chunk.finish()
-        })
+        .map(|range| build(range).finish())
         .collect();
     UrlColumn::from_chunks(chunks)
 }
@@ -140,25 +165,16 @@ pub fn parse_column(inputs: &[&str], base: Option<&Url>) -> UrlColumn {
 /// assert_eq!(column.get(3).unwrap().pathname(), "z");
 /// ```
 pub fn parse_pairs(rows: &[(&str, Option<&str>)]) -> UrlColumn {
-    let ranges = row_ranges(rows.len(), |i| rows[i].0.len());
-    let chunks: Vec<Chunk> = ranges
-        .into_par_iter()
-        .map(|range| {
-            let rows = &rows[range];
-            let bytes = rows.iter().map(|(s, _)| s.len() + 1).sum();
-            let mut chunk = ChunkBuilder::new(rows.len(), bytes);
-            let mut bases = BaseCache::new();
-            for &(input, base) in rows {
-                match base.map(|b| bases.get(b)) {
-                    None => chunk.push(input, None),
-                    Some(Ok(base)) => chunk.push(input, Some(base.parts())),
-                    Some(Err(err)) => chunk.push_error(err),
-                }
-            }
-            chunk.finish()
-        })
-        .collect();
-    UrlColumn::from_chunks(chunks)
+    parse_rows(
+        rows,
+        |(input, _)| input.len(),
+        BaseCache::new,
+        |chunk, bases, &(input, base)| match base.map(|b| bases.get(b)) {
+            None => chunk.push(input, None),
+            Some(Ok(base)) => chunk.push(input, Some(base.parts())),
+            Some(Err(err)) => chunk.push_error(err),
+        },
+    )
 }
 
 /// Parses newline-separated raw bytes, one URL per line, in parallel: row `i` is line `i`
@@ -188,18 +204,15 @@ pub fn parse_lines(bytes: &[u8]) -> UrlColumn {
 /// ```
 pub fn parse_lines_with_base(bytes: &[u8], base: Option<&Url>) -> UrlColumn {
     let ranges = lines::line_ranges(bytes, chunk_target(bytes.len()));
-    let chunks: Vec<Chunk> = ranges
-        .into_par_iter()
-        .map(|range| {
-            let block = &bytes[range];
-            // Each line's `\n` leaves room for the `/` a canonical row may gain.
-            let mut chunk = ChunkBuilder::new(lines::count_lines(block), block.len() + 1);
-            let base = base.map(Url::parts);
-            for line in lines(block) {
-                chunk.push(&line, base);
-            }
-            chunk.finish()
-        })
-        .collect();
-    UrlColumn::from_chunks(chunks)
+    parse_chunks(ranges, |range| {
+        let block = &bytes[range];
+        // Each line's `\n` leaves room for the `/` a canonical row may gain.
+        let mut chunk = ChunkBuilder::new(lines::count_lines(block), block.len() + 1);
+        let base = base.map(Url::parts);
+        let mut lines = lines(block);
+        while let Some((line, raw)) = lines.next_with_raw() {
+            chunk.push_decoded(&line, raw, base);
+        }
+        chunk
+    })
 }

@@ -4,6 +4,7 @@
 //! this module sets the flags the Standard asks for and names the failures.
 
 use crate::error::{ErrorKind, ParseError};
+use crate::output::Output;
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 
 /// Domain to ASCII (non-strict) for an ASCII domain: ASCII lower-casing, then the
@@ -13,13 +14,16 @@ use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 /// `xn--` label (so `xn--a` fails); the Standard has since changed so that an ASCII
 /// domain never fails ToASCII, and the web-platform-tests (mid-2026) expect that:
 /// `http://a.b.c.xn--pokxncvks/` parses. We follow the tests; see docs/architecture.md.
-pub(crate) fn ascii_domain_into(domain: &str, out: &mut String) -> Result<(), ParseError> {
+pub(crate) fn ascii_domain_into<O: Output + ?Sized>(
+    domain: &str,
+    out: &mut O,
+) -> Result<(), ParseError> {
     if let Some(i) = domain.bytes().position(super::is_forbidden_domain_byte) {
         return Err(ParseError::at(ErrorKind::DomainInvalidCodePoint, i));
     }
     let start = out.len();
     out.push_str(domain);
-    out[start..].make_ascii_lowercase();
+    out.make_ascii_lowercase_from(start);
     Ok(())
 }
 

@@ -6,6 +6,8 @@
 //! every part, so no arithmetic can overflow.
 
 use crate::error::{ErrorKind, ParseError};
+use crate::output::Output;
+use crate::percent::push_decimal;
 
 /// Clamp for IPv4 number values. Every limit the IPv4 parser compares against is at most
 /// 256^4 = 2^32, so a value clamped to 2^32 fails exactly where the true value would.
@@ -29,7 +31,7 @@ pub fn ends_in_a_number(input: &str) -> bool {
     };
     // Step 3: last is the last part of what remains.
     let last = match body.iter().rposition(|&b| b == b'.') {
-        Some(dot) => body.get(dot + 1..).unwrap_or(&[]),
+        Some(dot) => &body[dot + 1..],
         None => body,
     };
     // Step 4: non-empty and only ASCII digits.
@@ -79,18 +81,16 @@ pub fn parse_ipv4(input: &str) -> Result<u32, ParseError> {
     for (index, part) in body.split(|&b| b == b'.').enumerate() {
         let (value, _non_decimal) =
             parse_ipv4_number(part).ok_or(ParseError::at(ErrorKind::Ipv4NonNumericPart, start))?;
-        if let (Some(n), Some(s)) = (numbers.get_mut(index), starts.get_mut(index)) {
-            *n = value;
-            *s = start;
-        }
+        // `index < count <= 4`: step 3 returned on a fourth dot.
+        numbers[index] = value;
+        starts[index] = start;
         start += part.len() + 1;
     }
-    let numbers = numbers.get(..count).unwrap_or(&[]);
-    let starts = starts.get(..count).unwrap_or(&[]);
-    let (Some((&last, init)), Some(&last_start)) = (numbers.split_last(), starts.last()) else {
-        // `count` is at least 1, so this cannot happen.
-        return Err(ParseError::new(ErrorKind::Ipv4NonNumericPart));
-    };
+    let (numbers, starts) = (&numbers[..count], &starts[..count]);
+    let (&last, init) = numbers
+        .split_last()
+        .expect("count >= 1 because splitting yields at least one part");
+    let last_start = starts[count - 1];
 
     // Step 6 is the IPv4-out-of-range-part validation error for any item over 255.
     // Step 7: any but the last item greater than 255 is failure.
@@ -110,8 +110,8 @@ pub fn parse_ipv4(input: &str) -> Result<u32, ParseError> {
     for (counter, &n) in init.iter().enumerate() {
         ipv4 += n << (8 * (3 - counter));
     }
-    // Step 13. The checks above keep ipv4 below 2^32.
-    Ok(u32::try_from(ipv4).unwrap_or(u32::MAX))
+    // Step 13.
+    Ok(u32::try_from(ipv4).expect("ipv4 < 2^32 because steps 7 and 8 bound every item"))
 }
 
 /// URL Standard §3.5 IPv4 number parser, on bytes.
@@ -146,25 +146,19 @@ fn parse_ipv4_number(input: &[u8]) -> Option<(u64, bool)> {
 
 /// URL Standard §3.6 IPv4 serializer: appends dotted decimal to `out`.
 pub fn serialize_ipv4(addr: u32, out: &mut String) {
+    serialize_ipv4_to(addr, out)
+}
+
+/// [`serialize_ipv4`] for any [`Output`].
+pub(crate) fn serialize_ipv4_to<O: Output + ?Sized>(addr: u32, out: &mut O) {
     // The Standard prepends n % 256 four times while dividing n by 256; appending the
     // bytes from most to least significant gives the same string.
     for (i, byte) in addr.to_be_bytes().into_iter().enumerate() {
         if i != 0 {
             out.push('.');
         }
-        push_decimal_u8(byte, out);
+        push_decimal(out, u32::from(byte));
     }
-}
-
-/// Appends the shortest decimal form of `n` to `out`.
-fn push_decimal_u8(n: u8, out: &mut String) {
-    if n >= 100 {
-        out.push(char::from(b'0' + n / 100));
-    }
-    if n >= 10 {
-        out.push(char::from(b'0' + (n / 10) % 10));
-    }
-    out.push(char::from(b'0' + n % 10));
 }
 
 #[cfg(test)]

@@ -6,14 +6,7 @@
 //! would; error offsets are byte offsets relative to the start of the input.
 
 use crate::error::{ErrorKind, ParseError};
-
-/// Writes `value` into `address[index]`. The parser's steps keep `index` below 8 wherever
-/// a piece is written; an index out of range is ignored rather than panicking.
-fn set_piece(address: &mut [u16; 8], index: usize, value: u16) {
-    if let Some(piece) = address.get_mut(index) {
-        *piece = value;
-    }
-}
+use crate::output::Output;
 
 /// URL Standard §3.5 IPv6 parser; `input` is the text between `[` and `]`.
 ///
@@ -50,13 +43,13 @@ pub fn parse_ipv6(input: &str) -> Result<[u16; 8], ParseError> {
     }
 
     // Step 6: while c is not EOF.
-    while let Some(ch) = c(pointer) {
+    while c(pointer).is_some() {
         // Step 6.1.
         if piece_index == 8 {
             return fail(ErrorKind::Ipv6TooManyPieces, pointer);
         }
         // Step 6.2.
-        if ch == b':' {
+        if c(pointer) == Some(b':') {
             // Step 6.2.1.
             if compress.is_some() {
                 return fail(ErrorKind::Ipv6MultipleCompression, pointer);
@@ -70,18 +63,17 @@ pub fn parse_ipv6(input: &str) -> Result<[u16; 8], ParseError> {
         // Step 6.3.
         let mut value = 0u16;
         let mut length = 0usize;
-        // Step 6.4: at most four hex digits.
+        // Step 6.4: at most four hex digits (which fit in a u16).
         while length < 4 {
-            let Some(digit) = c(pointer).and_then(|b| char::from(b).to_digit(16)) else {
+            let Some(digit) = c(pointer).and_then(hex_digit) else {
                 break;
             };
-            // Four hex digits fit in a u16; the conversion cannot fail.
-            value = value * 0x10 + u16::try_from(digit).unwrap_or(0);
+            value = value * 0x10 + digit;
             pointer += 1;
             length += 1;
         }
         match c(pointer) {
-            // Step 6.5: an embedded IPv4 address.
+            // Step 6.5: an embedded IPv4 address, which ends the input.
             Some(b'.') => {
                 // Step 6.5.1.
                 if length == 0 {
@@ -89,64 +81,7 @@ pub fn parse_ipv6(input: &str) -> Result<[u16; 8], ParseError> {
                 }
                 // Step 6.5.2.
                 pointer -= length;
-                // Step 6.5.3.
-                if piece_index > 6 {
-                    return fail(ErrorKind::Ipv4InIpv6TooManyPieces, pointer);
-                }
-                // Step 6.5.4.
-                let mut numbers_seen = 0usize;
-                // Step 6.5.5.
-                while let Some(ch) = c(pointer) {
-                    // Step 6.5.5.1.
-                    let mut ipv4_piece: Option<u16> = None;
-                    // Step 6.5.5.2.
-                    if numbers_seen > 0 {
-                        if ch == b'.' && numbers_seen < 4 {
-                            pointer += 1;
-                        } else {
-                            return fail(ErrorKind::Ipv4InIpv6InvalidCodePoint, pointer);
-                        }
-                    }
-                    // Step 6.5.5.3.
-                    if !c(pointer).is_some_and(|b| b.is_ascii_digit()) {
-                        return fail(ErrorKind::Ipv4InIpv6InvalidCodePoint, pointer);
-                    }
-                    // Step 6.5.5.4.
-                    while let Some(d) = c(pointer).filter(u8::is_ascii_digit) {
-                        // Step 6.5.5.4.1.
-                        let number = u16::from(d - b'0');
-                        // Step 6.5.5.4.2.
-                        ipv4_piece = match ipv4_piece {
-                            None => Some(number),
-                            Some(0) => {
-                                return fail(ErrorKind::Ipv4InIpv6InvalidCodePoint, pointer);
-                            }
-                            Some(piece) => Some(piece * 10 + number),
-                        };
-                        // Step 6.5.5.4.3: the piece stays at most 255 here, so the
-                        // multiplication above cannot overflow.
-                        if ipv4_piece.is_some_and(|piece| piece > 255) {
-                            return fail(ErrorKind::Ipv4InIpv6OutOfRangePart, pointer);
-                        }
-                        // Step 6.5.5.4.4.
-                        pointer += 1;
-                    }
-                    // Step 6.5.5.5. Step 6.5.5.3 guarantees ipv4_piece is non-null.
-                    let old = address.get(piece_index).copied().unwrap_or(0);
-                    let new =
-                        (u32::from(old) * 0x100 + u32::from(ipv4_piece.unwrap_or(0))) & 0xFFFF;
-                    set_piece(&mut address, piece_index, u16::try_from(new).unwrap_or(0));
-                    // Step 6.5.5.6.
-                    numbers_seen += 1;
-                    // Step 6.5.5.7.
-                    if numbers_seen == 2 || numbers_seen == 4 {
-                        piece_index += 1;
-                    }
-                }
-                // Step 6.5.6.
-                if numbers_seen != 4 {
-                    return fail(ErrorKind::Ipv4InIpv6TooFewParts, pointer);
-                }
+                pointer = embedded_ipv4(bytes, pointer, &mut piece_index, &mut address)?;
                 // Step 6.5.7.
                 break;
             }
@@ -163,35 +98,110 @@ pub fn parse_ipv6(input: &str) -> Result<[u16; 8], ParseError> {
             Some(_) => return fail(ErrorKind::Ipv6InvalidCodePoint, pointer),
             None => {}
         }
-        // Step 6.8.
-        set_piece(&mut address, piece_index, value);
+        // Step 6.8 (`piece_index < 8`: step 6.1).
+        address[piece_index] = value;
         // Step 6.9.
         piece_index += 1;
     }
 
     match compress {
-        // Step 7: move the pieces after the compression to the end.
-        Some(compress) => {
-            // Step 7.1.
-            let mut swaps = piece_index.saturating_sub(compress);
-            // Step 7.2.
-            let mut piece_index = 7usize;
-            // Step 7.3. Here compress + swaps - 1 is the old piece_index - 1, at most 7.
-            while piece_index != 0 && swaps > 0 {
-                let other = compress + swaps - 1;
-                if other < address.len() {
-                    address.swap(piece_index, other);
-                }
-                piece_index -= 1;
-                swaps -= 1;
-            }
-        }
+        // Step 7.
+        Some(compress) => move_compressed_pieces(&mut address, compress, piece_index),
         // Step 8.
         None if piece_index != 8 => return fail(ErrorKind::Ipv6TooFewPieces, pointer),
         None => {}
     }
     // Step 9.
     Ok(address)
+}
+
+/// The value of an ASCII hex digit.
+#[inline]
+fn hex_digit(b: u8) -> Option<u16> {
+    char::from(b).to_digit(16).map(|d| d as u16)
+}
+
+/// Steps 6.5.3 to 6.5.6 of the IPv6 parser: the embedded IPv4 address at `pointer`,
+/// written into two pieces from `piece_index`. Returns the pointer after it.
+fn embedded_ipv4(
+    bytes: &[u8],
+    mut pointer: usize,
+    piece_index: &mut usize,
+    address: &mut [u16; 8],
+) -> Result<usize, ParseError> {
+    let c = |pointer: usize| bytes.get(pointer).copied();
+    let fail = |kind: ErrorKind, pointer: usize| Err(ParseError::at(kind, pointer));
+    // Step 6.5.3.
+    if *piece_index > 6 {
+        return fail(ErrorKind::Ipv4InIpv6TooManyPieces, pointer);
+    }
+    // Step 6.5.4.
+    let mut numbers_seen = 0usize;
+    // Step 6.5.5.
+    while let Some(ch) = c(pointer) {
+        // Step 6.5.5.2.
+        if numbers_seen > 0 {
+            if ch == b'.' && numbers_seen < 4 {
+                pointer += 1;
+            } else {
+                return fail(ErrorKind::Ipv4InIpv6InvalidCodePoint, pointer);
+            }
+        }
+        // Step 6.5.5.3: a digit is required, so ipv4Piece (step 6.5.5.1) is set below.
+        if !c(pointer).is_some_and(|b| b.is_ascii_digit()) {
+            return fail(ErrorKind::Ipv4InIpv6InvalidCodePoint, pointer);
+        }
+        let mut ipv4_piece: Option<u16> = None;
+        // Step 6.5.5.4.
+        while let Some(d) = c(pointer).filter(u8::is_ascii_digit) {
+            // Step 6.5.5.4.1.
+            let number = u16::from(d - b'0');
+            // Step 6.5.5.4.2.
+            ipv4_piece = match ipv4_piece {
+                None => Some(number),
+                Some(0) => return fail(ErrorKind::Ipv4InIpv6InvalidCodePoint, pointer),
+                Some(piece) => Some(piece * 10 + number),
+            };
+            // Step 6.5.5.4.3: the piece stays at most 255 here, so the multiplication
+            // above cannot overflow.
+            if ipv4_piece.is_some_and(|piece| piece > 255) {
+                return fail(ErrorKind::Ipv4InIpv6OutOfRangePart, pointer);
+            }
+            // Step 6.5.5.4.4.
+            pointer += 1;
+        }
+        let ipv4_piece = ipv4_piece.expect("step 6.5.5.3 saw a digit, so the loop set it");
+        // Step 6.5.5.5. `piece_index <= 7`: it starts at most at 6 (step 6.5.3) and grows
+        // once per two numbers, at most four of which get here.
+        let old = address[*piece_index];
+        address[*piece_index] = old.wrapping_mul(0x100).wrapping_add(ipv4_piece);
+        // Step 6.5.5.6.
+        numbers_seen += 1;
+        // Step 6.5.5.7.
+        if numbers_seen == 2 || numbers_seen == 4 {
+            *piece_index += 1;
+        }
+    }
+    // Step 6.5.6.
+    if numbers_seen != 4 {
+        return fail(ErrorKind::Ipv4InIpv6TooFewParts, pointer);
+    }
+    Ok(pointer)
+}
+
+/// Step 7 of the IPv6 parser: moves the pieces written after the compression (from
+/// `compress` to `piece_index`) to the end of the address.
+fn move_compressed_pieces(address: &mut [u16; 8], compress: usize, piece_index: usize) {
+    // Step 7.1.
+    let mut swaps = piece_index.saturating_sub(compress);
+    // Step 7.2.
+    let mut piece_index = 7usize;
+    // Step 7.3. Here compress + swaps - 1 is the old piece_index - 1, at most 7.
+    while piece_index != 0 && swaps > 0 {
+        address.swap(piece_index, compress + swaps - 1);
+        piece_index -= 1;
+        swaps -= 1;
+    }
 }
 
 /// URL Standard §3.6 find the IPv6 address compressed piece index: the start of the first
@@ -233,6 +243,11 @@ fn compressed_piece_index(address: &[u16; 8]) -> Option<usize> {
 /// The first longest run of two or more zero pieces is compressed to `::`; pieces are
 /// written as the shortest lowercase hexadecimal number.
 pub fn serialize_ipv6(addr: &[u16; 8], out: &mut String) {
+    serialize_ipv6_to(addr, out)
+}
+
+/// [`serialize_ipv6`] for any [`Output`].
+pub(crate) fn serialize_ipv6_to<O: Output + ?Sized>(addr: &[u16; 8], out: &mut O) {
     // Steps 1-2.
     let compress = compressed_piece_index(addr);
     // Step 3.
@@ -261,13 +276,14 @@ pub fn serialize_ipv6(addr: &[u16; 8], out: &mut String) {
 }
 
 /// Appends the shortest lowercase hexadecimal form of `n` to `out`.
-fn push_hex_u16(n: u16, out: &mut String) {
+fn push_hex_u16<O: Output + ?Sized>(n: u16, out: &mut O) {
+    const HEX_LOWER: &[u8; 16] = b"0123456789abcdef";
     let mut started = false;
     for shift in [12u32, 8, 4, 0] {
-        let nibble = u32::from((n >> shift) & 0xF);
+        let nibble = usize::from((n >> shift) & 0xF);
         if nibble != 0 || started || shift == 0 {
             started = true;
-            out.push(char::from_digit(nibble, 16).unwrap_or('0'));
+            out.push(char::from(HEX_LOWER[nibble]));
         }
     }
 }

@@ -6,9 +6,9 @@
 //! only checked for forbidden code points and percent-encoded. Either may be an IPv6
 //! address in brackets.
 
-pub mod idna;
-pub mod ipv4;
-pub mod ipv6;
+mod idna;
+mod ipv4;
+mod ipv6;
 
 pub use self::idna::{domain_to_ascii, domain_to_unicode};
 pub use self::ipv4::{ends_in_a_number, parse_ipv4, serialize_ipv4};
@@ -16,6 +16,7 @@ pub use self::ipv6::{parse_ipv6, serialize_ipv6};
 
 use crate::components::HostKind;
 use crate::error::{ErrorKind, ParseError};
+use crate::output::Output;
 use crate::percent;
 use std::fmt;
 
@@ -119,10 +120,10 @@ pub(crate) const fn is_forbidden_domain_byte(b: u8) -> bool {
 /// URL Standard §3.5 host parser, writing the host's serialization (§3.6) to `out`.
 ///
 /// Returns the kind of host written. Error offsets are relative to the start of `input`.
-pub(crate) fn parse_host_into(
+pub(crate) fn parse_host_into<O: Output + ?Sized>(
     input: &str,
     is_opaque: bool,
-    out: &mut String,
+    out: &mut O,
 ) -> Result<HostKind, ParseError> {
     let bytes = input.as_bytes();
     // Step 1: IPv6 in brackets.
@@ -132,7 +133,7 @@ pub(crate) fn parse_host_into(
         }
         let addr = parse_ipv6(&input[1..input.len() - 1]).map_err(|e| e.shifted(1))?;
         out.push('[');
-        serialize_ipv6(&addr, out);
+        ipv6::serialize_ipv6_to(&addr, out);
         out.push(']');
         return Ok(HostKind::Ipv6);
     }
@@ -154,19 +155,19 @@ pub(crate) fn parse_host_into(
     } else {
         out.push_str(&domain_to_ascii(domain, false)?);
     }
-    if ends_in_a_number(&out[start..]) {
-        let addr = parse_ipv4(&out[start..])?;
+    if ends_in_a_number(&out.as_str()[start..]) {
+        let addr = parse_ipv4(&out.as_str()[start..])?;
         out.truncate(start);
-        serialize_ipv4(addr, out);
+        ipv4::serialize_ipv4_to(addr, out);
         return Ok(HostKind::Ipv4);
     }
     Ok(HostKind::Domain)
 }
 
 /// URL Standard §3.5 opaque-host parser, writing the result to `out`.
-pub(crate) fn parse_opaque_host_into(
+pub(crate) fn parse_opaque_host_into<O: Output + ?Sized>(
     input: &str,
-    out: &mut String,
+    out: &mut O,
 ) -> Result<HostKind, ParseError> {
     if let Some(i) = input.bytes().position(is_forbidden_host_byte) {
         return Err(ParseError::at(ErrorKind::HostInvalidCodePoint, i));
@@ -174,6 +175,6 @@ pub(crate) fn parse_opaque_host_into(
     if input.is_empty() {
         return Ok(HostKind::Empty);
     }
-    percent::encode_into(input, &percent::C0_CONTROL, out);
+    percent::encode_to(input, &percent::C0_CONTROL, out);
     Ok(HostKind::Opaque)
 }

@@ -3,7 +3,9 @@
 //! no copy and no allocation.
 //!
 //! "Canonical" is decided by what can be proven cheaply; anything else returns `None` and
-//! the state machine (`state.rs`) takes over. The fast path is an optimisation, never a
+//! the state machine (`state.rs`) takes over.
+//! (The `can_parse` check, which proves validity without the canonical form, is in
+//! `proof.rs`). The fast path is an optimisation, never a
 //! second opinion: when it answers, the answer equals the state machine's, byte for byte
 //! and offset for offset (a test checks this on every WPT input, every corpus line and
 //! random inputs).
@@ -19,9 +21,10 @@
 //! A special URL with an empty path (`http://example.com`) is accepted too: the canonical
 //! form adds `/`, so the caller must insert it ([`Canonical::slash_at`]).
 
-use super::state::ends_authority;
 use crate::components::{Components, HostKind, SchemeKind};
+use crate::output::Output;
 use crate::scan;
+use crate::syntax::{is_scheme_byte, last_label_is_not_numeric};
 
 /// Inputs longer than this go to the state machine (the masks live on the stack).
 pub(crate) const MAX_FAST_LEN: usize = 512;
@@ -42,9 +45,9 @@ impl Canonical {
         input.len() + self.slash_at.is_some() as usize
     }
 
-    /// Writes the serialization into `out`.
+    /// Appends the serialization to `out`.
     #[inline]
-    pub(crate) fn write(&self, input: &str, out: &mut String) {
+    pub(crate) fn write<O: Output + ?Sized>(&self, input: &str, out: &mut O) {
         match self.slash_at {
             None => out.push_str(input),
             Some(at) => {
@@ -150,23 +153,10 @@ pub(crate) fn parse_canonical(input: &str) -> Option<Canonical> {
     if m.any_upper(0, colon) {
         return None;
     }
-    let kind = match &b[..colon] {
-        b"http" => SchemeKind::Http,
-        b"https" => SchemeKind::Https,
-        b"ws" => SchemeKind::Ws,
-        b"wss" => SchemeKind::Wss,
-        b"ftp" => SchemeKind::Ftp,
-        b"file" => SchemeKind::File,
-        scheme => {
-            let valid = scheme
-                .iter()
-                .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'));
-            if !valid {
-                return None;
-            }
-            SchemeKind::NotSpecial
-        }
-    };
+    let kind = SchemeKind::from_bytes(&b[..colon]);
+    if kind == SchemeKind::NotSpecial && !b[1..colon].iter().all(|&c| is_scheme_byte(c)) {
+        return None;
+    }
     let mut c = Components::empty();
     c.scheme_end = colon as u32;
     c.scheme_kind = kind;
@@ -174,7 +164,28 @@ pub(crate) fn parse_canonical(input: &str) -> Option<Canonical> {
     if kind == SchemeKind::NotSpecial {
         return opaque_path(b, m, c);
     }
+    let t = authority(b, m, &mut c, colon)?;
+    let (pos, slash_at) = path(b, m, &mut c, t)?;
+    let pos = query_and_fragment(b, m, &mut c, pos, true)?;
+    debug_assert_eq!(pos, n);
+    if let Some(at) = slash_at {
+        c.path_start = at;
+        c.query_start = c.query_start.map(|q| q + 1);
+        c.fragment_start = c.fragment_start.map(|f| f + 1);
+    }
+    Some(Canonical {
+        components: c,
+        slash_at,
+    })
+}
 
+/// The authority of a special URL, after the scheme's `:` at `colon`: exactly `//`, a host
+/// of plain bytes up to the first special byte, and a canonical port. Returns where the
+/// path starts.
+#[inline(always)]
+fn authority(b: &[u8], m: &Masks, c: &mut Components, colon: usize) -> Option<usize> {
+    let n = b.len();
+    let kind = c.scheme_kind;
     // Authority: exactly `//`, then the host (all plain bytes), up to the first special byte.
     let a = colon + 3;
     if n <= a || &b[colon + 1..a] != b"//" {
@@ -207,6 +218,7 @@ pub(crate) fn parse_canonical(input: &str) -> Option<Canonical> {
             if kind == SchemeKind::File {
                 return None;
             }
+            // Digits up to the next special byte, no leading zero, not the default.
             let r = m.next_special(p + 1);
             let digits = &b[p + 1..r];
             if digits.is_empty()
@@ -226,8 +238,15 @@ pub(crate) fn parse_canonical(input: &str) -> Option<Canonical> {
             t = r;
         }
     }
+    Some(t)
+}
 
-    // Path.
+/// The path of a special URL from `t`: no dot segments, no `%2e`, nothing to encode.
+/// Returns where it ends and, for an empty path, where the `/` must be inserted.
+#[inline(always)]
+fn path(b: &[u8], m: &Masks, c: &mut Components, t: usize) -> Option<(usize, Option<u32>)> {
+    let n = b.len();
+    let kind = c.scheme_kind;
     c.path_start = t as u32;
     let mut slash_at = None;
     let mut pos = t;
@@ -262,17 +281,7 @@ pub(crate) fn parse_canonical(input: &str) -> Option<Canonical> {
         }
         Some(_) => return None,
     }
-    let pos = query_and_fragment(b, m, &mut c, pos, true)?;
-    debug_assert_eq!(pos, n);
-    if let Some(at) = slash_at {
-        c.path_start = at;
-        c.query_start = c.query_start.map(|q| q + 1);
-        c.fragment_start = c.fragment_start.map(|f| f + 1);
-    }
-    Some(Canonical {
-        components: c,
-        slash_at,
-    })
+    Some((pos, slash_at))
 }
 
 /// `scheme:opaque-path[?query][#fragment]` (a non-special scheme not followed by `/`).
@@ -281,11 +290,8 @@ fn opaque_path(b: &[u8], m: &Masks, mut c: Components) -> Option<Canonical> {
     if b.get(start) == Some(&b'/') {
         return None;
     }
-    c.username_end = start as u32;
-    c.host_start = start as u32;
-    c.host_end = start as u32;
+    c.set_host_at(start as u32, HostKind::None);
     c.path_start = start as u32;
-    c.host_kind = HostKind::None;
     c.opaque_path = true;
     let mut pos = start;
     loop {
@@ -349,199 +355,4 @@ fn query_and_fragment(
         }
     }
     (pos >= n).then_some(n)
-}
-
-/// Whether `input` is proven to parse, without parsing it: the check `can_parse` runs
-/// before anything else. `false` means "not proven": ask the state machine.
-///
-/// Only the scheme and the authority can make a URL fail to parse: the path, query and
-/// fragment states never return failure (§4.4), whatever they hold. So it is enough to see
-/// a scheme, and for a special URL an authority of plain bytes (any case) whose host does
-/// not end in a number and whose port is at most 65535. A URL with a scheme of its own
-/// parses the same with or without a base, so the proof holds for any base.
-pub(crate) fn proven_valid(input: &str) -> bool {
-    // Percent-encoding can triple the input: past u32::MAX / 3 bytes the serialization may
-    // exceed what `Components` can address (`input-too-long`): let the parser decide.
-    if input.len() > u32::MAX as usize / 3 {
-        return false;
-    }
-    let b = input.as_bytes();
-    let Some(colon) = super::state::scheme_len(b) else {
-        return false;
-    };
-    let rest = &b[colon + 1..];
-    // Tab and newline are removed before parsing: one among the next two bytes could
-    // turn `/`+tab+`/` into `//`. (Inside the authority they are not plain bytes.)
-    if rest
-        .iter()
-        .take(2)
-        .any(|&c| matches!(c, b'\t' | b'\n' | b'\r'))
-    {
-        return false;
-    }
-    let kind = special_scheme_ignoring_case(&b[..colon]);
-    match kind {
-        // An opaque path or a path: nothing can fail. `scheme://` has an opaque host,
-        // which can (forbidden host code points): not proven.
-        SchemeKind::NotSpecial => !rest.starts_with(b"//"),
-        // `file:` without two slashes (`/` or `\`, any mix) is a path; `file:///` has an
-        // empty host.
-        SchemeKind::File => {
-            let authority = match rest {
-                [b'/' | b'\\', b'/' | b'\\', authority @ ..] => authority,
-                _ => return true,
-            };
-            let (end, ok) = plain_domain_prefix(authority);
-            (end == 0 || ok) && authority.get(end).is_none_or(|&c| ends_authority(c, true))
-        }
-        _ => {
-            let Some(authority) = rest.strip_prefix(b"//") else {
-                return false;
-            };
-            // The common case first, in one pass: a plain domain, then the end of the
-            // authority or a port.
-            let (end, ok) = plain_domain_prefix(authority);
-            if ok {
-                match authority.get(end) {
-                    None => return true,
-                    Some(b':') => return valid_port(&authority[end + 1..]),
-                    Some(&c) if ends_authority(c, true) => return true,
-                    _ => {}
-                }
-            }
-            // Userinfo, IP addresses.
-            valid_special_authority(authority)
-        }
-    }
-}
-
-/// Whether the authority at the start of `authority` (after `//`) of a special URL is
-/// proven to parse: any userinfo (it is only percent-encoded), then a host — plain bytes
-/// that make a domain, or an IPv4 address that parses, or an IPv6 address in brackets that
-/// parses — and a port of at most 65535.
-fn valid_special_authority(authority: &[u8]) -> bool {
-    let end = authority
-        .iter()
-        .position(|&c| ends_authority(c, true))
-        .unwrap_or(authority.len());
-    let authority = &authority[..end];
-    // The parser removes tabs and newlines first; and more slashes would be skipped.
-    if authority.is_empty()
-        || authority
-            .iter()
-            .any(|&c| matches!(c, b'\t' | b'\n' | b'\r'))
-    {
-        return false;
-    }
-    // The host starts after the last `@`; the userinfo before it cannot fail.
-    let host_and_port = match authority.iter().rposition(|&c| c == b'@') {
-        Some(at) => &authority[at + 1..],
-        None => authority,
-    };
-    let (host_ok, port) = if let Some(v6) = host_and_port.strip_prefix(b"[") {
-        let Some(close) = v6.iter().position(|&c| c == b']') else {
-            return false;
-        };
-        let ok = std::str::from_utf8(&v6[..close])
-            .is_ok_and(|text| crate::host::parse_ipv6(text).is_ok());
-        (ok, &v6[close + 1..])
-    } else {
-        let colon = host_and_port
-            .iter()
-            .position(|&c| c == b':')
-            .unwrap_or(host_and_port.len());
-        (plain_host(&host_and_port[..colon]), &host_and_port[colon..])
-    };
-    host_ok
-        && match port {
-            [] => true,
-            [b':', after @ ..] => valid_port(after),
-            _ => false,
-        }
-}
-
-/// Whether `after` (what follows the `:` of a port) is a port of at most 65535 (empty is
-/// fine) followed by the end of the authority: the port state's success (§4.4).
-#[inline]
-fn valid_port(after: &[u8]) -> bool {
-    let (digits_end, port) = super::state::scan_port(after, 0);
-    port <= u32::from(u16::MAX)
-        && after
-            .get(digits_end)
-            .is_none_or(|&c| ends_authority(c, true))
-}
-
-/// A non-empty host of plain bytes: a domain after lower-casing (none of them is a forbidden
-/// domain code point), or, when it ends in a number, an IPv4 address that must parse.
-fn plain_host(host: &[u8]) -> bool {
-    let (end, domain) = plain_domain_prefix(host);
-    if end != host.len() || end == 0 {
-        return false;
-    }
-    if domain {
-        return true;
-    }
-    // Plain bytes are ASCII.
-    let Ok(text) = std::str::from_utf8(host) else {
-        return false;
-    };
-    !crate::host::ends_in_a_number(text) || crate::host::parse_ipv4(text).is_ok()
-}
-
-/// The special scheme `scheme` names, in any case (`NotSpecial` for the others).
-#[inline]
-fn special_scheme_ignoring_case(scheme: &[u8]) -> SchemeKind {
-    if scheme.len() > 5 {
-        return SchemeKind::NotSpecial;
-    }
-    // Schemes are ASCII alphanumerics, `+`, `-`, `.`: OR-ing 0x20 lower-cases letters and
-    // maps no other scheme byte onto a letter.
-    let key = scheme
-        .iter()
-        .fold(0u64, |k, &c| (k << 8) | u64::from(c | 0x20));
-    const fn k(s: &[u8]) -> u64 {
-        let mut key = 0u64;
-        let mut i = 0;
-        while i < s.len() {
-            key = (key << 8) | s[i] as u64;
-            i += 1;
-        }
-        key
-    }
-    match key {
-        x if x == k(b"http") => SchemeKind::Http,
-        x if x == k(b"https") => SchemeKind::Https,
-        x if x == k(b"ws") => SchemeKind::Ws,
-        x if x == k(b"wss") => SchemeKind::Wss,
-        x if x == k(b"ftp") => SchemeKind::Ftp,
-        x if x == k(b"file") => SchemeKind::File,
-        _ => SchemeKind::NotSpecial,
-    }
-}
-
-/// The run of plain bytes (letters of either case, digits, `- . _ ~ ! $ & ( ) * + , ; =`)
-/// at the start of `authority`, and whether it is a non-empty host whose last label does
-/// not start with a digit: a valid domain that is not an IPv4 address (an ASCII domain is
-/// only lower-cased, and none of these bytes is a forbidden domain code point).
-#[inline]
-fn plain_domain_prefix(authority: &[u8]) -> (usize, bool) {
-    let end = authority
-        .iter()
-        .position(|&c| scan::CLASS[c as usize] == 0)
-        .unwrap_or(authority.len());
-    (end, last_label_is_not_numeric(&authority[..end]))
-}
-
-/// Whether `host` has a last label (ignoring one trailing dot) that does not start with an
-/// ASCII digit. Such a domain cannot end in a number (§3.5: a number is digits, or `0x`
-/// and hex digits); one whose last label starts with a digit is left to the parser (no
-/// real top-level domain does). Scans only the last label, from the end.
-#[inline]
-fn last_label_is_not_numeric(host: &[u8]) -> bool {
-    let trimmed = host.strip_suffix(b".").unwrap_or(host);
-    let last = trimmed
-        .iter()
-        .rposition(|&c| c == b'.')
-        .map_or(0, |i| i + 1);
-    trimmed.get(last).is_some_and(|c| !c.is_ascii_digit())
 }

@@ -1,52 +1,92 @@
-//! The URL parser (URL Standard §4.4).
+//! The URL parser (URL Standard §4.4), behind one entry point.
 //!
-//! [`parse`] prepares the input as the basic URL parser's steps 1–3 say (strip leading
-//! and trailing C0 control or space, remove ASCII tab or newline) and runs the state
-//! machine in [`state`], which writes the normalized serialization straight into one
-//! output string and records the component offsets ([`Components`]) as it goes.
-//! [`setters`] implements the URL API setters (§6.1) with the same state functions run
-//! with a state override.
+//! [`parse_into`] is the only place that decides between the fast path and the state
+//! machine, and the only one that prepares the input as the basic URL parser's steps 1–3
+//! say (strip leading and trailing C0 control or space, remove ASCII tab or newline).
+//! It writes the serialization into the caller's buffer (an [`Output`]) — or, when the
+//! caller can use it and the input is already the serialization, writes nothing.
+//! [`Url`](crate::Url), [`UrlRef`](crate::UrlRef), the batch column and the setters'
+//! `href` all go through it; [`check`] is `can_parse`'s.
+//!
+//! * [`fast`] proves an input canonical and computes its components from the delimiter
+//!   positions ([`crate::scan`]'s masks), without copying;
+//! * [`state`] is the state machine, one method per state of the Standard, writing the
+//!   normalized serialization straight into the buffer;
+//! * [`proof`] proves an input valid without parsing it (`can_parse`);
+//! * [`setters`] implements the URL API setters (§6.1) with the state methods run with a
+//!   state override.
 
-pub(crate) mod fast;
+mod fast;
+mod proof;
 pub(crate) mod setters;
-pub(crate) mod state;
+mod state;
 
-use crate::components::Components;
+use crate::components::{Components, UrlParts};
 use crate::error::{ErrorKind, ParseError};
-use encoding_rs::Encoding;
+use crate::output::Output;
+use crate::syntax::{is_tab_or_newline, remove_tab_and_newline, trim_c0_or_space};
+use encoding_rs::{Encoding, UTF_8};
 use std::borrow::Cow;
 
-/// A parsed URL borrowed as its serialization and components (e.g. a base URL).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct UrlParts<'a> {
-    pub(crate) s: &'a str,
-    pub(crate) c: &'a Components,
-}
-
-/// C0 control or space (Infra): U+0000 to U+0020.
+/// Parses `input` (against `base`, with the encoding override `encoding`) and appends its
+/// serialization to the caller's buffer, returning its components (offsets from where it
+/// starts in the buffer). `out` hands out the buffer, and is called at most once, only when
+/// something is to be written. With `borrow_input`, a canonical input that is its own
+/// serialization is not copied and `out` is not called. On failure the buffer is left as
+/// it was.
 #[inline]
-pub(crate) const fn is_c0_or_space(b: u8) -> bool {
-    b <= 0x20
-}
-
-/// ASCII tab or newline: U+0009, U+000A, U+000D.
-#[inline]
-pub(crate) const fn is_tab_or_newline(b: u8) -> bool {
-    matches!(b, b'\t' | b'\n' | b'\r')
-}
-
-/// Removes every ASCII tab or newline (§4.4 basic URL parser step 3).
-pub(crate) fn remove_tab_and_newline(input: &str) -> Cow<'_, str> {
-    if input.bytes().any(is_tab_or_newline) {
-        Cow::Owned(
-            input
-                .chars()
-                .filter(|&c| !matches!(c, '\t' | '\n' | '\r'))
-                .collect(),
-        )
-    } else {
-        Cow::Borrowed(input)
+pub(crate) fn parse_into<'o, O: Output + ?Sized + 'o>(
+    input: &str,
+    base: Option<UrlParts<'_>>,
+    encoding: &'static Encoding,
+    out: impl FnOnce() -> &'o mut O,
+    borrow_input: bool,
+) -> Result<Components, ParseError> {
+    // A canonical input means the same with or without a base (it has a scheme and, if
+    // special, an authority) and in any encoding (it is ASCII).
+    if let Some(canonical) = fast::parse_canonical(input) {
+        let c = canonical.components;
+        if borrow_input && canonical.slash_at.is_none() {
+            debug_check(&c, input);
+            return Ok(c);
+        }
+        let out = out();
+        let start = out.len();
+        out.reserve(canonical.len(input));
+        canonical.write(input, out);
+        debug_check(&c, &out.as_str()[start..]);
+        return Ok(c);
     }
+    let out = out();
+    let start = out.len();
+    match parse_slow(input, base, encoding, out) {
+        Ok(c) => {
+            debug_check(&c, &out.as_str()[start..]);
+            Ok(c)
+        }
+        Err(e) => {
+            out.truncate(start);
+            Err(e)
+        }
+    }
+}
+
+/// In debug builds, panics when `c` does not describe `s` ([`Components::check`]).
+#[inline]
+#[track_caller]
+pub(crate) fn debug_check(c: &Components, s: &str) {
+    if cfg!(debug_assertions) {
+        if let Err(rule) = c.check(s) {
+            panic!("components of {s:?} break the rule {rule:?}: {c:?}");
+        }
+    }
+}
+
+/// Whether `input` parses against `base` (`can_parse`): proven without parsing when
+/// [`proof`] can, else by the state machine into a scratch string.
+pub(crate) fn check(input: &str, base: Option<UrlParts<'_>>) -> bool {
+    // A scheme and a plain authority prove it, base or not: nothing is written.
+    proof::proven_valid(input) || parse_slow(input, base, UTF_8, &mut String::new()).is_ok()
 }
 
 /// Where a byte of the cleaned input was in the original input, for error offsets.
@@ -67,50 +107,53 @@ fn original_offset(original: &str, lead: usize, cleaned_pos: usize, removed_any:
     original.len()
 }
 
-/// URL Standard §4.4 basic URL parser (without url or state override), returning the
-/// serialization and its components. `encoding` is the encoding override (UTF-8 unless
-/// the caller says otherwise); it only affects the query of special non-ws(s) URLs.
-pub(crate) fn parse(
+/// The state machine alone, without trying the fast path first: steps 1–3, then the
+/// states, appending to `out` (which may hold a partial URL on failure).
+fn parse_slow<O: Output + ?Sized>(
     input: &str,
     base: Option<UrlParts<'_>>,
     encoding: &'static Encoding,
-) -> Result<(String, Components), ParseError> {
-    // A canonical input means the same with or without a base (it has a scheme and, if
-    // special, an authority) and in any encoding (it is ASCII).
-    if let Some(canonical) = fast::parse_canonical(input) {
-        let mut out = String::with_capacity(canonical.len(input));
-        canonical.write(input, &mut out);
-        return Ok((out, canonical.components));
-    }
-    parse_slow(input, base, encoding)
-}
-
-/// The state machine alone, without trying the fast path first.
-pub(crate) fn parse_slow(
-    input: &str,
-    base: Option<UrlParts<'_>>,
-    encoding: &'static Encoding,
-) -> Result<(String, Components), ParseError> {
+    out: &mut O,
+) -> Result<Components, ParseError> {
     if input.len() > u32::MAX as usize {
         return Err(ParseError::new(ErrorKind::InputTooLong));
     }
     // Steps 1.2-1.3: strip leading and trailing C0 control or space.
-    let bytes = input.as_bytes();
-    let lead = bytes.iter().take_while(|&&b| is_c0_or_space(b)).count();
-    let trail = bytes[lead..]
-        .iter()
-        .rev()
-        .take_while(|&&b| is_c0_or_space(b))
-        .count();
-    let trimmed = &input[lead..input.len() - trail];
+    let (lead, end) = trim_c0_or_space(input.as_bytes());
+    let trimmed = &input[lead..end];
     // Steps 2-3: remove ASCII tab or newline.
     let cleaned = remove_tab_and_newline(trimmed);
     let removed_any = matches!(cleaned, Cow::Owned(_));
-    state::Parser::new(&cleaned, base)
+    out.reserve(cleaned.len() + 8);
+    state::Parser::new(&cleaned, base, out)
         .with_encoding(encoding)
         .run()
         .map_err(|e| match e.offset() {
             Some(pos) => ParseError::at(e.kind(), original_offset(input, lead, pos, removed_any)),
             None => e,
         })
+}
+
+/// Entry points for this crate's own tests (the fast path forced on or off).
+pub(crate) mod testing {
+    use super::*;
+
+    /// The fast path alone: `Some` only for input it proves canonical.
+    pub(crate) fn parse_fast(input: &str) -> Option<(String, Components)> {
+        let canonical = fast::parse_canonical(input)?;
+        let mut out = String::new();
+        canonical.write(input, &mut out);
+        Some((out, canonical.components))
+    }
+
+    /// The check `can_parse` runs first.
+    pub(crate) fn proven_valid(input: &str) -> bool {
+        proof::proven_valid(input)
+    }
+
+    /// The state machine alone.
+    pub(crate) fn parse_slow(input: &str) -> Result<(String, Components), ParseError> {
+        let mut out = String::new();
+        super::parse_slow(input, None, UTF_8, &mut out).map(|c| (out, c))
+    }
 }

@@ -6,11 +6,11 @@
 //! methods as the parser's are run here ([`Parser::for_setter`]), so paths, queries and
 //! fragments are normalized by one piece of code.
 
-use super::remove_tab_and_newline;
-use super::state::{Parser, ends_authority, host_colon, scan_port};
+use super::state::Parser;
 use crate::components::{Components, HostKind, SchemeKind};
 use crate::host;
 use crate::percent;
+use crate::syntax::{authority_end, host_colon, remove_tab_and_newline, scan_port};
 use std::borrow::Cow;
 
 /// A URL taken apart into its components (§4.1), each already normalized.
@@ -88,10 +88,7 @@ impl<'a> Pieces<'a> {
                 c.port = self.port;
             }
             None => {
-                let at = out.len() as u32;
-                c.username_end = at;
-                c.host_start = at;
-                c.host_end = at;
+                c.set_host_at(out.len() as u32, HostKind::None);
                 if !self.opaque_path && self.path.starts_with("//") {
                     out.push_str("/.");
                 }
@@ -117,19 +114,21 @@ impl<'a> Pieces<'a> {
 /// A URL being changed by a setter: its serialization and components.
 pub(crate) type Target<'u> = (&'u mut String, &'u mut Components);
 
-/// Takes the URL apart, lets `edit` change the pieces, and writes it again — unless
-/// `edit` returns `false` (the setter's "return" without change), or the new
-/// serialization would be longer than `Components` can address (`u32::MAX` bytes): setters
-/// have no error to return, so such a change is not made.
-fn rewrite(url: Target<'_>, edit: impl FnOnce(&mut Pieces<'_>) -> bool) {
+/// Takes the URL apart, lets `edit` change the pieces, and writes it again — unless the
+/// new serialization would be longer than `Components` can address (`u32::MAX` bytes):
+/// setters have no error to return, so such a change is not made. (A setter that returns
+/// without a change does so before calling this.)
+fn rewrite(url: Target<'_>, edit: impl FnOnce(&mut Pieces<'_>)) {
     let (s, c) = url;
     let rebuilt = {
         let mut pieces = Pieces::of(s, c);
-        if !edit(&mut pieces) || pieces.len() > u32::MAX as usize {
+        edit(&mut pieces);
+        if pieces.len() > u32::MAX as usize {
             return;
         }
         pieces.build()
     };
+    super::debug_check(&rebuilt.1, &rebuilt.0);
     *s = rebuilt.0;
     *c = rebuilt.1;
 }
@@ -170,7 +169,6 @@ pub(crate) fn set_protocol(url: Target<'_>, value: &str) {
         if p.port.is_some() && p.port == new_kind.default_port() {
             p.port = None;
         }
-        true
     });
 }
 
@@ -181,7 +179,6 @@ pub(crate) fn set_username(url: Target<'_>, value: &str) {
     }
     rewrite(url, |p| {
         p.username = Cow::Owned(percent::encode(value, &percent::USERINFO).into_owned());
-        true
     });
 }
 
@@ -192,7 +189,6 @@ pub(crate) fn set_password(url: Target<'_>, value: &str) {
     }
     rewrite(url, |p| {
         p.password = Cow::Owned(percent::encode(value, &percent::USERINFO).into_owned());
-        true
     });
 }
 
@@ -211,34 +207,14 @@ pub(crate) fn set_host(url: Target<'_>, value: &str, hostname_only: bool) {
         return;
     }
     let value = remove_tab_and_newline(value);
+    if c.scheme_kind == SchemeKind::File {
+        return set_file_host(url, &value);
+    }
     let v = value.as_bytes();
     let special = c.is_special();
-    if c.scheme_kind == SchemeKind::File {
-        // File host state with a state override.
-        let end = v
-            .iter()
-            .position(|&b| ends_authority(b, true))
-            .unwrap_or(v.len());
-        let (mut host, mut kind) = (String::new(), HostKind::Empty);
-        if end > 0 {
-            let Some(parsed) = parse_host(&value[..end], &c) else {
-                return;
-            };
-            if parsed.0 != "localhost" {
-                (host, kind) = parsed;
-            }
-        }
-        return rewrite(url, |p| {
-            p.host = Some((Cow::Owned(host), kind));
-            true
-        });
-    }
     // Host state with a state override: the host runs to the end of the authority or to
     // a `:` outside brackets.
-    let authority_end = v
-        .iter()
-        .position(|&b| ends_authority(b, special))
-        .unwrap_or(v.len());
+    let authority_end = authority_end(v, 0, special);
     let end = host_colon(&v[..authority_end]).unwrap_or(authority_end);
     let buffer = &value[..end];
     if v.get(end) == Some(&b':') {
@@ -260,7 +236,6 @@ pub(crate) fn set_host(url: Target<'_>, value: &str, hostname_only: bool) {
             if let Some(port) = new_port {
                 p.port = (Some(port) != c.scheme_kind.default_port()).then_some(port);
             }
-            true
         });
     }
     if buffer.is_empty() && (special || c.has_credentials() || c.port.is_some()) {
@@ -271,7 +246,24 @@ pub(crate) fn set_host(url: Target<'_>, value: &str, hostname_only: bool) {
     };
     rewrite(url, |p| {
         p.host = Some((Cow::Owned(host), kind));
-        true
+    });
+}
+
+/// The `host` and `hostname` setters of a file URL: the file host state with a state
+/// override (`localhost` becomes the empty host; a port is not looked for).
+fn set_file_host(url: Target<'_>, value: &str) {
+    let end = authority_end(value.as_bytes(), 0, true);
+    let (mut host, mut kind) = (String::new(), HostKind::Empty);
+    if end > 0 {
+        let Some(parsed) = parse_host(&value[..end], url.1) else {
+            return;
+        };
+        if parsed.0 != "localhost" {
+            (host, kind) = parsed;
+        }
+    }
+    rewrite(url, |p| {
+        p.host = Some((Cow::Owned(host), kind));
     });
 }
 
@@ -284,7 +276,6 @@ pub(crate) fn set_port(url: Target<'_>, value: &str) {
     if value.is_empty() {
         return rewrite(url, |p| {
             p.port = None;
-            true
         });
     }
     let value = remove_tab_and_newline(value);
@@ -295,7 +286,6 @@ pub(crate) fn set_port(url: Target<'_>, value: &str) {
     let port = port as u16;
     rewrite(url, |p| {
         p.port = (Some(port) != c.scheme_kind.default_port()).then_some(port);
-        true
     });
 }
 
@@ -306,14 +296,16 @@ pub(crate) fn set_pathname(url: Target<'_>, value: &str) {
         return;
     }
     let value = remove_tab_and_newline(value);
-    let mut parser = Parser::for_setter(&value, c.scheme_kind, c.host_kind);
-    if parser.path_start_state(0).is_err() {
+    let mut out = String::with_capacity(value.len() + 8);
+    if Parser::for_setter(&value, c.scheme_kind, c.host_kind, &mut out)
+        .path_start_state(0)
+        .is_err()
+    {
         return;
     }
-    let path = parser.out;
+    let path = out;
     rewrite(url, |p| {
         p.path = Cow::Owned(path);
-        true
     });
 }
 
@@ -323,18 +315,19 @@ pub(crate) fn set_search(url: Target<'_>, value: &str) {
     if value.is_empty() {
         return rewrite(url, |p| {
             p.query = None;
-            true
         });
     }
     let value = remove_tab_and_newline(value.strip_prefix('?').unwrap_or(value));
-    let mut parser = Parser::for_setter(&value, c.scheme_kind, c.host_kind);
-    if parser.query_state(0).is_err() {
+    let mut out = String::with_capacity(value.len() + 8);
+    if Parser::for_setter(&value, c.scheme_kind, c.host_kind, &mut out)
+        .query_state(0)
+        .is_err()
+    {
         return;
     }
-    let query = parser.out.split_off(1);
+    let query = out.split_off(1);
     rewrite(url, |p| {
         p.query = Some(Cow::Owned(query));
-        true
     });
 }
 
@@ -343,7 +336,6 @@ pub(crate) fn set_search(url: Target<'_>, value: &str) {
 pub(crate) fn set_query(url: Target<'_>, query: Option<&str>) {
     rewrite(url, |p| {
         p.query = query.map(|q| Cow::Owned(q.to_owned()));
-        true
     });
 }
 
@@ -353,17 +345,18 @@ pub(crate) fn set_hash(url: Target<'_>, value: &str) {
     if value.is_empty() {
         return rewrite(url, |p| {
             p.fragment = None;
-            true
         });
     }
     let value = remove_tab_and_newline(value.strip_prefix('#').unwrap_or(value));
-    let mut parser = Parser::for_setter(&value, c.scheme_kind, c.host_kind);
-    if parser.fragment_state(0).is_err() {
+    let mut out = String::with_capacity(value.len() + 8);
+    if Parser::for_setter(&value, c.scheme_kind, c.host_kind, &mut out)
+        .fragment_state(0)
+        .is_err()
+    {
         return;
     }
-    let fragment = parser.out.split_off(1);
+    let fragment = out.split_off(1);
     rewrite(url, |p| {
         p.fragment = Some(Cow::Owned(fragment));
-        true
     });
 }

@@ -13,21 +13,27 @@
 //! same result as the Standard's buffer-and-prepend-`%40` steps), and paths, which are
 //! kept as their serialization (`/seg/seg`) so that "shorten a path" is a truncation.
 
-use super::UrlParts;
-use crate::components::{Components, HostKind, SchemeKind};
-use crate::encoding::percent_encode_after_encoding;
+use crate::components::{Components, HostKind, SchemeKind, UrlParts};
+use crate::encoding::percent_encode_after_encoding_to;
 use crate::error::{ErrorKind, ParseError};
 use crate::host;
+use crate::output::Output;
 use crate::percent::{self, AsciiSet};
+use crate::syntax::{
+    authority_end, ends_authority, host_colon, is_normalized_windows_drive_letter,
+    is_windows_drive_letter, scan_port, scheme_len, starts_with_windows_drive_letter,
+};
 use encoding_rs::{Encoding, UTF_8};
 
 /// The parser: input (already cleaned), optional base, and the URL being written.
-pub(crate) struct Parser<'i, 'b> {
+pub(crate) struct Parser<'i, 'b, 'o, O: Output + ?Sized> {
     input: &'i str,
     bytes: &'i [u8],
     base: Option<UrlParts<'b>>,
-    /// The serialization written so far.
-    pub(crate) out: String,
+    /// The caller's buffer; the serialization is written from `start` on.
+    out: &'o mut O,
+    /// Where the serialization starts in `out`: every offset in `c` is relative to it.
+    start: usize,
     /// The offsets of what has been written.
     pub(crate) c: Components,
     /// Set when a setter runs a state with a state override (§4.4): then `?` and `#` do
@@ -36,85 +42,6 @@ pub(crate) struct Parser<'i, 'b> {
     /// The encoding override: the query of a special, non-ws(s) URL is percent-encoded
     /// after encoding in it (§4.4 query state). UTF-8 unless the caller says otherwise.
     encoding: &'static Encoding,
-}
-
-/// Whether `b` ends an authority, host or port: `/`, `?`, `#`, and `\` in special URLs.
-#[inline]
-pub(crate) fn ends_authority(b: u8, special: bool) -> bool {
-    matches!(b, b'/' | b'?' | b'#') || (special && b == b'\\')
-}
-
-/// The host state's `:` that starts a port: the first one outside `[` … `]` in `authority`
-/// (the bytes up to the end of the authority).
-#[inline]
-pub(crate) fn host_colon(authority: &[u8]) -> Option<usize> {
-    let mut inside_brackets = false;
-    for (i, &c) in authority.iter().enumerate() {
-        match c {
-            b'[' => inside_brackets = true,
-            b']' => inside_brackets = false,
-            b':' if !inside_brackets => return Some(i),
-            _ => {}
-        }
-    }
-    None
-}
-
-/// Length of the scheme at the start of `b` when one is there (an ASCII alpha, then
-/// ASCII alphanumerics, `+`, `-` or `.`, then `:`): the scheme start and scheme states.
-#[inline]
-pub(crate) fn scheme_len(b: &[u8]) -> Option<usize> {
-    if !b.first()?.is_ascii_alphabetic() {
-        return None;
-    }
-    let len = b.iter().position(|&c| !SCHEME_BYTE[c as usize])?;
-    (b[len] == b':').then_some(len)
-}
-
-/// The bytes a scheme may hold after its first: ASCII alphanumerics, `+`, `-`, `.`.
-const SCHEME_BYTE: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut c = 0;
-    while c < 256 {
-        let b = c as u8;
-        t[c] = b.is_ascii_alphanumeric() || b == b'+' || b == b'-' || b == b'.';
-        c += 1;
-    }
-    t
-};
-
-/// Reads the port state's ASCII digits from `pos`: returns where they end and their value
-/// (saturated at 65536, so that any out-of-range port stays out of range).
-#[inline]
-pub(crate) fn scan_port(b: &[u8], pos: usize) -> (usize, u32) {
-    let mut value: u32 = 0;
-    let mut end = pos;
-    while end < b.len() && b[end].is_ascii_digit() {
-        value = (value * 10 + (b[end] - b'0') as u32).min(65536);
-        end += 1;
-    }
-    (end, value)
-}
-
-/// A Windows drive letter (§4.3): an ASCII alpha followed by `:` or `|`.
-#[inline]
-pub(crate) fn is_windows_drive_letter(s: &[u8]) -> bool {
-    s.len() == 2 && s[0].is_ascii_alphabetic() && matches!(s[1], b':' | b'|')
-}
-
-/// A normalized Windows drive letter (§4.3): an ASCII alpha followed by `:`.
-#[inline]
-pub(crate) fn is_normalized_windows_drive_letter(s: &[u8]) -> bool {
-    s.len() == 2 && s[0].is_ascii_alphabetic() && s[1] == b':'
-}
-
-/// Starts with a Windows drive letter (§4.3): a drive letter that is the whole string or
-/// is followed by `/`, `\`, `?` or `#`.
-#[inline]
-pub(crate) fn starts_with_windows_drive_letter(s: &[u8]) -> bool {
-    s.len() >= 2
-        && is_windows_drive_letter(&s[..2])
-        && (s.len() == 2 || matches!(s[2], b'/' | b'\\' | b'?' | b'#'))
 }
 
 /// A single-dot URL path segment (§4.1): `.` or `%2e`, any case.
@@ -134,14 +61,16 @@ fn is_double_dot(seg: &[u8]) -> bool {
     }
 }
 
-impl<'i, 'b> Parser<'i, 'b> {
-    /// A parser for a whole URL (no state override).
-    pub(crate) fn new(input: &'i str, base: Option<UrlParts<'b>>) -> Self {
+impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
+    /// A parser for a whole URL (no state override) that appends it to `out`.
+    pub(crate) fn new(input: &'i str, base: Option<UrlParts<'b>>, out: &'o mut O) -> Self {
+        let start = out.len();
         Parser {
             input,
             bytes: input.as_bytes(),
             base,
-            out: String::with_capacity(input.len() + 8),
+            out,
+            start,
             c: Components::empty(),
             state_override: false,
             encoding: UTF_8,
@@ -156,23 +85,43 @@ impl<'i, 'b> Parser<'i, 'b> {
 
     /// A parser that a setter runs on `input` with a state override, writing just the
     /// component it sets; `scheme_kind` and `host_kind` are those of the URL being set.
-    pub(crate) fn for_setter(input: &'i str, scheme_kind: SchemeKind, host_kind: HostKind) -> Self {
-        let mut p = Parser::new(input, None);
+    pub(crate) fn for_setter(
+        input: &'i str,
+        scheme_kind: SchemeKind,
+        host_kind: HostKind,
+        out: &'o mut O,
+    ) -> Self {
+        let mut p = Parser::new(input, None, out);
         p.state_override = true;
         p.c.scheme_kind = scheme_kind;
         p.c.host_kind = host_kind;
         p
     }
 
-    /// Runs the machine from the scheme start state and returns the URL.
-    pub(crate) fn run(mut self) -> Result<(String, Components), ParseError> {
+    /// Runs the machine from the scheme start state and returns the components of the
+    /// URL it appended to the buffer (offsets from where it started). On failure what it
+    /// wrote is left in the buffer: the caller cuts it.
+    pub(crate) fn run(mut self) -> Result<Components, ParseError> {
         self.scheme_start_state()?;
         self.finish()
     }
 
+    /// The length of what has been written.
     #[inline]
     fn len(&self) -> u32 {
-        self.out.len() as u32
+        (self.out.len() - self.start) as u32
+    }
+
+    /// What has been written.
+    #[inline]
+    pub(crate) fn written(&self) -> &str {
+        &self.out.as_str()[self.start..]
+    }
+
+    /// Cuts what has been written back to `len` bytes.
+    #[inline]
+    fn truncate(&mut self, len: usize) {
+        self.out.truncate(self.start + len);
     }
 
     #[inline]
@@ -181,21 +130,21 @@ impl<'i, 'b> Parser<'i, 'b> {
     }
 
     /// The serializer's `/.` rule (§4.5 step 3) and the offset limit.
-    fn finish(mut self) -> Result<(String, Components), ParseError> {
-        let c = &mut self.c;
-        if c.host_kind == HostKind::None && !c.opaque_path {
-            let ps = c.path_start as usize;
-            if self.out[ps..].starts_with("//") {
-                self.out.insert_str(ps, "/.");
+    fn finish(mut self) -> Result<Components, ParseError> {
+        if self.c.host_kind == HostKind::None && !self.c.opaque_path {
+            let ps = self.c.path_start as usize;
+            if self.written()[ps..].starts_with("//") {
+                self.out.insert_str(self.start + ps, "/.");
+                let c = &mut self.c;
                 c.path_start += 2;
                 c.query_start = c.query_start.map(|q| q + 2);
                 c.fragment_start = c.fragment_start.map(|f| f + 2);
             }
         }
-        if self.out.len() > u32::MAX as usize {
+        if self.out.len() - self.start > u32::MAX as usize {
             return Err(ParseError::new(ErrorKind::InputTooLong));
         }
-        Ok((self.out, self.c))
+        Ok(self.c)
     }
 
     /// Scheme start state and scheme state: a scheme is there, or we go to no scheme state.
@@ -205,8 +154,8 @@ impl<'i, 'b> Parser<'i, 'b> {
             return self.no_scheme_state();
         };
         self.out.push_str(&self.input[..end]);
-        self.out.make_ascii_lowercase();
-        self.c.scheme_kind = SchemeKind::from_scheme(&self.out);
+        self.out.make_ascii_lowercase_from(self.start);
+        self.c.scheme_kind = SchemeKind::from_bytes(&self.written().as_bytes()[..end]);
         self.c.scheme_end = end as u32;
         self.out.push(':');
         let pos = end + 1;
@@ -215,7 +164,7 @@ impl<'i, 'b> Parser<'i, 'b> {
         }
         if self.special() {
             if let Some(base) = self.base
-                && base.c.scheme(base.s) == &self.out[..end]
+                && base.c.scheme(base.s) == &self.written()[..end]
             {
                 // Special relative or authority state.
                 if b[pos..].starts_with(b"//") {
@@ -268,20 +217,14 @@ impl<'i, 'b> Parser<'i, 'b> {
     /// Records a null host: no `//`, all authority offsets at the end of the scheme.
     fn null_host(&mut self) {
         let at = self.len();
-        self.c.username_end = at;
-        self.c.host_start = at;
-        self.c.host_end = at;
-        self.c.host_kind = HostKind::None;
+        self.c.set_host_at(at, HostKind::None);
     }
 
     /// Writes `//` and records the empty host (file URLs).
     fn empty_host(&mut self) {
         self.out.push_str("//");
         let at = self.len();
-        self.c.username_end = at;
-        self.c.host_start = at;
-        self.c.host_end = at;
-        self.c.host_kind = HostKind::Empty;
+        self.c.set_host_at(at, HostKind::Empty);
     }
 
     /// Copies base's userinfo, host and port (the scheme written so far is base's, so
@@ -381,10 +324,7 @@ impl<'i, 'b> Parser<'i, 'b> {
     fn authority_state(&mut self, pos: usize) -> Result<(), ParseError> {
         let b = self.bytes;
         let special = self.special();
-        let end = b[pos..]
-            .iter()
-            .position(|&c| ends_authority(c, special))
-            .map_or(b.len(), |i| pos + i);
+        let end = authority_end(b, pos, special);
         self.out.push_str("//");
         let user_start = self.out.len();
         let mut host_pos = pos;
@@ -401,11 +341,11 @@ impl<'i, 'b> Parser<'i, 'b> {
                 Some(i) => (&userinfo[..i], &userinfo[i + 1..]),
                 None => (userinfo, ""),
             };
-            percent::encode_into(user, &percent::USERINFO, &mut self.out);
+            percent::encode_to(user, &percent::USERINFO, self.out);
             self.c.username_end = self.len();
             if !pass.is_empty() {
                 self.out.push(':');
-                percent::encode_into(pass, &percent::USERINFO, &mut self.out);
+                percent::encode_to(pass, &percent::USERINFO, self.out);
             }
             if self.out.len() > user_start {
                 self.out.push('@');
@@ -435,7 +375,7 @@ impl<'i, 'b> Parser<'i, 'b> {
     /// Host-parses `input[pos..end]` into the output and records it.
     fn write_host(&mut self, pos: usize, end: usize) -> Result<(), ParseError> {
         let start = self.len();
-        let kind = host::parse_host_into(&self.input[pos..end], !self.special(), &mut self.out)
+        let kind = host::parse_host_into(&self.input[pos..end], !self.special(), self.out)
             .map_err(|e| e.shifted(pos).or_at(pos))?;
         self.c.host_start = start;
         self.c.host_end = self.len();
@@ -465,7 +405,7 @@ impl<'i, 'b> Parser<'i, 'b> {
             self.c.port = None;
         } else {
             self.out.push(':');
-            percent::push_decimal(&mut self.out, port.into());
+            percent::push_decimal(self.out, port.into());
             self.c.port = Some(port);
         }
     }
@@ -489,7 +429,7 @@ impl<'i, 'b> Parser<'i, 'b> {
         }
         if starts_with_windows_drive_letter(&self.bytes[pos..]) {
             // Windows drive letter quirk: the path starts afresh.
-            self.out.truncate(self.c.path_start as usize);
+            self.truncate(self.c.path_start as usize);
         } else {
             self.shorten_path();
         }
@@ -530,10 +470,7 @@ impl<'i, 'b> Parser<'i, 'b> {
     /// File host state.
     fn file_host_state(&mut self, pos: usize) -> Result<(), ParseError> {
         let b = self.bytes;
-        let end = b[pos..]
-            .iter()
-            .position(|&c| ends_authority(c, true))
-            .map_or(b.len(), |i| pos + i);
+        let end = authority_end(b, pos, true);
         if is_windows_drive_letter(&b[pos..end]) {
             // Windows drive letter quirk: the "host" is the path's first segment.
             self.empty_host();
@@ -543,8 +480,8 @@ impl<'i, 'b> Parser<'i, 'b> {
         self.empty_host();
         if end > pos {
             self.write_host(pos, end)?;
-            if &self.out[self.c.host_start as usize..] == "localhost" {
-                self.out.truncate(self.c.host_start as usize);
+            if &self.written()[self.c.host_start as usize..] == "localhost" {
+                self.truncate(self.c.host_start as usize);
                 self.c.host_end = self.c.host_start;
                 self.c.host_kind = HostKind::Empty;
             }
@@ -607,18 +544,14 @@ impl<'i, 'b> Parser<'i, 'b> {
                     self.out.push('/');
                 }
             } else {
-                let path_empty = self.out.len() == self.c.path_start as usize;
+                let path_empty = self.len() == self.c.path_start;
                 self.out.push('/');
                 if file && path_empty && is_windows_drive_letter(seg) {
                     // Windows drive letter quirk: `C|` becomes `C:`.
                     self.out.push(seg[0] as char);
                     self.out.push(':');
                 } else {
-                    percent::encode_into(
-                        &self.input[seg_start..pos],
-                        &percent::PATH,
-                        &mut self.out,
-                    );
+                    percent::encode_to(&self.input[seg_start..pos], &percent::PATH, self.out);
                 }
             }
             match b.get(pos) {
@@ -634,7 +567,7 @@ impl<'i, 'b> Parser<'i, 'b> {
     /// Windows drive letter of a file URL.
     fn shorten_path(&mut self) {
         let ps = self.c.path_start as usize;
-        let path = &self.out.as_bytes()[ps..];
+        let path = &self.written().as_bytes()[ps..];
         if self.c.scheme_kind == SchemeKind::File
             && path.len() == 3
             && is_normalized_windows_drive_letter(&path[1..])
@@ -642,7 +575,7 @@ impl<'i, 'b> Parser<'i, 'b> {
             return;
         }
         if let Some(last) = path.iter().rposition(|&c| c == b'/') {
-            self.out.truncate(ps + last);
+            self.truncate(ps + last);
         }
     }
 
@@ -659,11 +592,7 @@ impl<'i, 'b> Parser<'i, 'b> {
             .map_or(b.len(), |i| pos + i);
         let space_before_delimiter = end < b.len() && end > pos && b[end - 1] == b' ';
         let text_end = if space_before_delimiter { end - 1 } else { end };
-        percent::encode_into(
-            &self.input[pos..text_end],
-            &percent::C0_CONTROL,
-            &mut self.out,
-        );
+        percent::encode_to(&self.input[pos..text_end], &percent::C0_CONTROL, self.out);
         if space_before_delimiter {
             self.out.push_str("%20");
         }
@@ -704,15 +633,10 @@ impl<'i, 'b> Parser<'i, 'b> {
             || !self.special()
             || matches!(self.c.scheme_kind, SchemeKind::Ws | SchemeKind::Wss)
         {
-            percent::encode_into(query, self.query_set(), &mut self.out);
+            percent::encode_to(query, self.query_set(), self.out);
         } else {
-            percent_encode_after_encoding(
-                self.encoding,
-                query,
-                self.query_set(),
-                false,
-                &mut self.out,
-            );
+            let set = self.query_set();
+            percent_encode_after_encoding_to(self.encoding, query, set, false, self.out);
         }
         if end < b.len() {
             return self.fragment_state(end + 1);
@@ -724,7 +648,7 @@ impl<'i, 'b> Parser<'i, 'b> {
     pub(crate) fn fragment_state(&mut self, pos: usize) -> Result<(), ParseError> {
         self.c.fragment_start = Some(self.len());
         self.out.push('#');
-        percent::encode_into(&self.input[pos..], &percent::FRAGMENT, &mut self.out);
+        percent::encode_to(&self.input[pos..], &percent::FRAGMENT, self.out);
         Ok(())
     }
 }

@@ -152,10 +152,13 @@ fn drive<const W: usize>(
         while off < len {
             let at = base + off;
             let (bs, bu) = if let Some(bytes) = input.get(at..at + W) {
-                block(bytes.try_into().unwrap_or(&[0; W]))
+                block(bytes.try_into().expect("`at..at + W` is W bytes long"))
             } else if n >= W {
                 let from = n - W;
-                let (bs, bu) = block(input[from..].try_into().unwrap_or(&[0; W]));
+                let tail = input[from..]
+                    .try_into()
+                    .expect("`n - W..n` is W bytes long");
+                let (bs, bu) = block(tail);
                 (bs >> (at - from), bu >> (at - from))
             } else {
                 let mut buf = [0u8; W];
@@ -174,15 +177,15 @@ fn drive<const W: usize>(
 
 /// The number of 64-bit mask words that an input of `len` bytes needs.
 #[inline]
-pub const fn mask_words(len: usize) -> usize {
+pub(crate) const fn mask_words(len: usize) -> usize {
     len.div_ceil(64)
 }
 
 /// A classifier kernel: fills `special` and `upper` (each `mask_words(input.len())` long).
-pub type Kernel = fn(&[u8], &mut [u64], &mut [u64]);
+pub(crate) type Kernel = fn(&[u8], &mut [u64], &mut [u64]);
 
 /// The portable reference kernel: one table look-up per byte.
-pub fn classify_scalar(input: &[u8], special: &mut [u64], upper: &mut [u64]) {
+pub(crate) fn classify_scalar(input: &[u8], special: &mut [u64], upper: &mut [u64]) {
     for (i, block) in input.chunks(64).enumerate() {
         let mut s = 0u64;
         let mut u = 0u64;
@@ -228,7 +231,7 @@ fn select_kernel() -> (&'static str, Kernel) {
 ///
 /// If `special` or `upper` is shorter than [`mask_words`]`(input.len())`.
 #[inline]
-pub fn classify(input: &[u8], special: &mut [u64], upper: &mut [u64]) {
+pub(crate) fn classify(input: &[u8], special: &mut [u64], upper: &mut [u64]) {
     let words = mask_words(input.len());
     assert!(special.len() >= words && upper.len() >= words);
     (selected().1)(input, &mut special[..words], &mut upper[..words]);
@@ -236,13 +239,13 @@ pub fn classify(input: &[u8], special: &mut [u64], upper: &mut [u64]) {
 
 /// The name of the kernel [`classify`] uses on this CPU: `avx2`, `sse2`, `neon` or
 /// `scalar` (for benchmark reports).
-pub fn kernel_name() -> &'static str {
+pub(crate) fn kernel_name() -> &'static str {
     selected().0
 }
 
 /// Every kernel this CPU can run, by name, for the tests and benches that compare them.
 #[doc(hidden)]
-pub fn kernels() -> Vec<(&'static str, Kernel)> {
+pub(crate) fn kernels() -> Vec<(&'static str, Kernel)> {
     let mut v: Vec<(&'static str, Kernel)> = vec![("scalar", classify_scalar)];
     #[cfg(target_arch = "x86_64")]
     {

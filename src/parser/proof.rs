@@ -1,0 +1,153 @@
+//! The check `can_parse` runs before anything else: whether an input is proven to parse,
+//! without parsing it (and without writing anything).
+//!
+//! It reads the input with the same byte-level rules as the state machine
+//! ([`crate::syntax`]: scheme, tab and newline, end of the authority, port digits) and the
+//! host parsers' own IPv4 and IPv6 functions, so it is not a second copy of those rules;
+//! what it adds is the reasoning in [`proven_valid`]'s documentation about which parts can
+//! make a parse fail.
+
+use crate::components::SchemeKind;
+use crate::scan;
+use crate::syntax::{
+    authority_end, ends_authority, has_tab_or_newline, last_label_is_not_numeric, scan_port,
+    scheme_len,
+};
+
+/// Whether `input` is proven to parse, without parsing it: the check `can_parse` runs
+/// before anything else. `false` means "not proven": ask the state machine.
+///
+/// Only the scheme and the authority can make a URL fail to parse: the path, query and
+/// fragment states never return failure (§4.4), whatever they hold. So it is enough to see
+/// a scheme, and for a special URL an authority of plain bytes (any case) whose host does
+/// not end in a number and whose port is at most 65535. A URL with a scheme of its own
+/// parses the same with or without a base, so the proof holds for any base.
+pub(crate) fn proven_valid(input: &str) -> bool {
+    // Percent-encoding can triple the input: past u32::MAX / 3 bytes the serialization may
+    // exceed what `Components` can address (`input-too-long`): let the parser decide.
+    if input.len() > u32::MAX as usize / 3 {
+        return false;
+    }
+    let b = input.as_bytes();
+    let Some(colon) = scheme_len(b) else {
+        return false;
+    };
+    let rest = &b[colon + 1..];
+    // Tab and newline are removed before parsing: one among the next two bytes could
+    // turn `/`+tab+`/` into `//`. (Inside the authority they are not plain bytes.)
+    if has_tab_or_newline(&rest[..rest.len().min(2)]) {
+        return false;
+    }
+    let kind = SchemeKind::from_bytes_ignoring_case(&b[..colon]);
+    match kind {
+        // An opaque path or a path: nothing can fail. `scheme://` has an opaque host,
+        // which can (forbidden host code points): not proven.
+        SchemeKind::NotSpecial => !rest.starts_with(b"//"),
+        // `file:` without two slashes (`/` or `\`, any mix) is a path; `file:///` has an
+        // empty host.
+        SchemeKind::File => {
+            let authority = match rest {
+                [b'/' | b'\\', b'/' | b'\\', authority @ ..] => authority,
+                _ => return true,
+            };
+            let (end, ok) = plain_domain_prefix(authority);
+            (end == 0 || ok) && authority.get(end).is_none_or(|&c| ends_authority(c, true))
+        }
+        _ => {
+            let Some(authority) = rest.strip_prefix(b"//") else {
+                return false;
+            };
+            // The common case first, in one pass: a plain domain, then the end of the
+            // authority or a port.
+            let (end, ok) = plain_domain_prefix(authority);
+            if ok {
+                match authority.get(end) {
+                    None => return true,
+                    Some(b':') => return valid_port(&authority[end + 1..]),
+                    Some(&c) if ends_authority(c, true) => return true,
+                    _ => {}
+                }
+            }
+            // Userinfo, IP addresses.
+            valid_special_authority(authority)
+        }
+    }
+}
+
+/// Whether the authority at the start of `authority` (after `//`) of a special URL is
+/// proven to parse: any userinfo (it is only percent-encoded), then a host — plain bytes
+/// that make a domain, or an IPv4 address that parses, or an IPv6 address in brackets that
+/// parses — and a port of at most 65535.
+fn valid_special_authority(authority: &[u8]) -> bool {
+    let authority = &authority[..authority_end(authority, 0, true)];
+    // The parser removes tabs and newlines first; and more slashes would be skipped.
+    if authority.is_empty() || has_tab_or_newline(authority) {
+        return false;
+    }
+    // The host starts after the last `@`; the userinfo before it cannot fail.
+    let host_and_port = match authority.iter().rposition(|&c| c == b'@') {
+        Some(at) => &authority[at + 1..],
+        None => authority,
+    };
+    let (host_ok, port) = if let Some(v6) = host_and_port.strip_prefix(b"[") {
+        let Some(close) = v6.iter().position(|&c| c == b']') else {
+            return false;
+        };
+        let ok = std::str::from_utf8(&v6[..close])
+            .is_ok_and(|text| crate::host::parse_ipv6(text).is_ok());
+        (ok, &v6[close + 1..])
+    } else {
+        let colon = host_and_port
+            .iter()
+            .position(|&c| c == b':')
+            .unwrap_or(host_and_port.len());
+        (plain_host(&host_and_port[..colon]), &host_and_port[colon..])
+    };
+    host_ok
+        && match port {
+            [] => true,
+            [b':', after @ ..] => valid_port(after),
+            _ => false,
+        }
+}
+
+/// Whether `after` (what follows the `:` of a port) is a port of at most 65535 (empty is
+/// fine) followed by the end of the authority: the port state's success (§4.4).
+#[inline]
+fn valid_port(after: &[u8]) -> bool {
+    let (digits_end, port) = scan_port(after, 0);
+    port <= u32::from(u16::MAX)
+        && after
+            .get(digits_end)
+            .is_none_or(|&c| ends_authority(c, true))
+}
+
+/// A non-empty host of plain bytes: a domain after lower-casing (none of them is a forbidden
+/// domain code point), or, when it ends in a number, an IPv4 address that must parse.
+fn plain_host(host: &[u8]) -> bool {
+    let (end, domain) = plain_domain_prefix(host);
+    if end != host.len() || end == 0 {
+        return false;
+    }
+    if domain {
+        return true;
+    }
+    // Plain bytes are ASCII.
+    let Ok(text) = std::str::from_utf8(host) else {
+        return false;
+    };
+    !crate::host::ends_in_a_number(text) || crate::host::parse_ipv4(text).is_ok()
+}
+
+/// The run of plain bytes (letters of either case, digits, `- . _ ~ ! $ & ( ) * + , ; =`)
+/// at the start of `authority`, and whether it is a non-empty host whose last label does
+/// not start with a digit: a valid domain that is not an IPv4 address (an ASCII domain is
+/// only lower-cased, and none of these bytes is a forbidden domain code point).
+#[inline]
+fn plain_domain_prefix(authority: &[u8]) -> (usize, bool) {
+    let end = authority
+        .iter()
+        .position(|&c| scan::CLASS[c as usize] == 0)
+        .unwrap_or(authority.len());
+    (end, last_label_is_not_numeric(&authority[..end]))
+}

@@ -1,0 +1,302 @@
+//! The byte-level vocabulary of URL syntax that several parsers share (URL Standard §4.1,
+//! §4.3, §4.4): scheme bytes and [`SchemeKind`], the characters the basic URL parser
+//! strips or removes first, what ends an authority, where a port starts and how it is
+//! read, and Windows drive letters.
+//!
+//! This module is a leaf: it imports nothing from the crate. The state machine
+//! (`parser::state`), the fast path and `can_parse` proof (`parser::fast`,
+//! `parser::proof`) and the setters all call these functions, so each rule is written
+//! once.
+
+use std::borrow::Cow;
+
+/// A URL's scheme, as far as the Standard treats schemes differently (§4.1 special schemes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SchemeKind {
+    /// `http`, default port 80.
+    Http,
+    /// `https`, default port 443.
+    Https,
+    /// `ws`, default port 80.
+    Ws,
+    /// `wss`, default port 443.
+    Wss,
+    /// `ftp`, default port 21.
+    Ftp,
+    /// `file`, no default port.
+    File,
+    /// Any scheme that is not special.
+    NotSpecial,
+}
+
+impl SchemeKind {
+    /// Classifies an ASCII-lowercase scheme.
+    #[inline]
+    pub fn from_scheme(scheme: &str) -> SchemeKind {
+        SchemeKind::from_bytes(scheme.as_bytes())
+    }
+
+    /// Classifies the bytes of an ASCII-lowercase scheme (`NotSpecial` for anything that
+    /// is not exactly one of the special schemes).
+    #[inline]
+    pub(crate) fn from_bytes(scheme: &[u8]) -> SchemeKind {
+        match scheme {
+            b"http" => SchemeKind::Http,
+            b"https" => SchemeKind::Https,
+            b"ws" => SchemeKind::Ws,
+            b"wss" => SchemeKind::Wss,
+            b"ftp" => SchemeKind::Ftp,
+            b"file" => SchemeKind::File,
+            _ => SchemeKind::NotSpecial,
+        }
+    }
+
+    /// The special scheme that the scheme bytes `scheme` name in any case (the scheme state
+    /// lower-cases them), `NotSpecial` for the others. `scheme` holds scheme bytes only
+    /// ([`is_scheme_byte`]).
+    #[inline]
+    pub(crate) fn from_bytes_ignoring_case(scheme: &[u8]) -> SchemeKind {
+        if scheme.len() > 5 {
+            return SchemeKind::NotSpecial;
+        }
+        // Scheme bytes are ASCII alphanumerics, `+`, `-`, `.`: OR-ing 0x20 lower-cases
+        // letters and maps no other scheme byte onto a letter.
+        let key = scheme
+            .iter()
+            .fold(0u64, |k, &c| (k << 8) | u64::from(c | 0x20));
+        const fn k(s: &[u8]) -> u64 {
+            let mut key = 0u64;
+            let mut i = 0;
+            while i < s.len() {
+                key = (key << 8) | s[i] as u64;
+                i += 1;
+            }
+            key
+        }
+        match key {
+            x if x == k(b"http") => SchemeKind::Http,
+            x if x == k(b"https") => SchemeKind::Https,
+            x if x == k(b"ws") => SchemeKind::Ws,
+            x if x == k(b"wss") => SchemeKind::Wss,
+            x if x == k(b"ftp") => SchemeKind::Ftp,
+            x if x == k(b"file") => SchemeKind::File,
+            _ => SchemeKind::NotSpecial,
+        }
+    }
+
+    /// Whether the scheme is special (§4.1): ftp, file, http, https, ws, wss.
+    #[inline]
+    pub const fn is_special(self) -> bool {
+        !matches!(self, SchemeKind::NotSpecial)
+    }
+
+    /// The scheme's default port (§4.1), if it has one.
+    #[inline]
+    pub const fn default_port(self) -> Option<u16> {
+        match self {
+            SchemeKind::Http | SchemeKind::Ws => Some(80),
+            SchemeKind::Https | SchemeKind::Wss => Some(443),
+            SchemeKind::Ftp => Some(21),
+            SchemeKind::File | SchemeKind::NotSpecial => None,
+        }
+    }
+}
+
+/// Whether `b` may follow the first byte of a scheme: ASCII alphanumerics, `+`, `-`, `.`
+/// (the scheme state).
+#[inline]
+pub(crate) fn is_scheme_byte(b: u8) -> bool {
+    SCHEME_BYTE[b as usize]
+}
+
+/// The bytes a scheme may hold after its first: ASCII alphanumerics, `+`, `-`, `.`.
+const SCHEME_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || b == b'+' || b == b'-' || b == b'.';
+        c += 1;
+    }
+    t
+};
+
+/// Length of the scheme at the start of `b` when one is there (an ASCII alpha, then
+/// ASCII alphanumerics, `+`, `-` or `.`, then `:`): the scheme start and scheme states.
+#[inline]
+pub(crate) fn scheme_len(b: &[u8]) -> Option<usize> {
+    if !b.first()?.is_ascii_alphabetic() {
+        return None;
+    }
+    let len = b.iter().position(|&c| !is_scheme_byte(c))?;
+    (b[len] == b':').then_some(len)
+}
+
+/// C0 control or space (Infra): U+0000 to U+0020.
+#[inline]
+pub(crate) const fn is_c0_or_space(b: u8) -> bool {
+    b <= 0x20
+}
+
+/// ASCII tab or newline: U+0009, U+000A, U+000D.
+#[inline]
+pub(crate) const fn is_tab_or_newline(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | b'\r')
+}
+
+/// Whether any byte of `b` is an ASCII tab or newline.
+#[inline]
+pub(crate) fn has_tab_or_newline(b: &[u8]) -> bool {
+    b.iter().any(|&c| is_tab_or_newline(c))
+}
+
+/// Removes every ASCII tab or newline (§4.4 basic URL parser step 3).
+pub(crate) fn remove_tab_and_newline(input: &str) -> Cow<'_, str> {
+    if has_tab_or_newline(input.as_bytes()) {
+        Cow::Owned(
+            input
+                .chars()
+                .filter(|&c| !matches!(c, '\t' | '\n' | '\r'))
+                .collect(),
+        )
+    } else {
+        Cow::Borrowed(input)
+    }
+}
+
+/// The range of `input` left after stripping leading and trailing C0 control or space
+/// (§4.4 basic URL parser step 1.2–1.3), as `(lead, end)`.
+#[inline]
+pub(crate) fn trim_c0_or_space(input: &[u8]) -> (usize, usize) {
+    let lead = input.iter().take_while(|&&b| is_c0_or_space(b)).count();
+    let trail = input[lead..]
+        .iter()
+        .rev()
+        .take_while(|&&b| is_c0_or_space(b))
+        .count();
+    (lead, input.len() - trail)
+}
+
+/// Whether `b` ends an authority, host or port: `/`, `?`, `#`, and `\` in special URLs.
+#[inline]
+pub(crate) fn ends_authority(b: u8, special: bool) -> bool {
+    matches!(b, b'/' | b'?' | b'#') || (special && b == b'\\')
+}
+
+/// Where the authority starting at `b[pos..]` ends: the first byte that
+/// [ends the authority](ends_authority), or the end of `b`.
+#[inline]
+pub(crate) fn authority_end(b: &[u8], pos: usize, special: bool) -> usize {
+    b[pos..]
+        .iter()
+        .position(|&c| ends_authority(c, special))
+        .map_or(b.len(), |i| pos + i)
+}
+
+/// The host state's `:` that starts a port: the first one outside `[` … `]` in `authority`
+/// (the bytes up to the end of the authority).
+#[inline]
+pub(crate) fn host_colon(authority: &[u8]) -> Option<usize> {
+    let mut inside_brackets = false;
+    for (i, &c) in authority.iter().enumerate() {
+        match c {
+            b'[' => inside_brackets = true,
+            b']' => inside_brackets = false,
+            b':' if !inside_brackets => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Reads the port state's ASCII digits from `pos`: returns where they end and their value
+/// (saturated at 65536, so that any out-of-range port stays out of range).
+#[inline]
+pub(crate) fn scan_port(b: &[u8], pos: usize) -> (usize, u32) {
+    let mut value: u32 = 0;
+    let mut end = pos;
+    while end < b.len() && b[end].is_ascii_digit() {
+        value = (value * 10 + (b[end] - b'0') as u32).min(65536);
+        end += 1;
+    }
+    (end, value)
+}
+
+/// A Windows drive letter (§4.3): an ASCII alpha followed by `:` or `|`.
+#[inline]
+pub(crate) fn is_windows_drive_letter(s: &[u8]) -> bool {
+    s.len() == 2 && s[0].is_ascii_alphabetic() && matches!(s[1], b':' | b'|')
+}
+
+/// A normalized Windows drive letter (§4.3): an ASCII alpha followed by `:`.
+#[inline]
+pub(crate) fn is_normalized_windows_drive_letter(s: &[u8]) -> bool {
+    s.len() == 2 && s[0].is_ascii_alphabetic() && s[1] == b':'
+}
+
+/// Starts with a Windows drive letter (§4.3): a drive letter that is the whole string or
+/// is followed by `/`, `\`, `?` or `#`.
+#[inline]
+pub(crate) fn starts_with_windows_drive_letter(s: &[u8]) -> bool {
+    s.len() >= 2
+        && is_windows_drive_letter(&s[..2])
+        && (s.len() == 2 || matches!(s[2], b'/' | b'\\' | b'?' | b'#'))
+}
+
+/// Whether `host` has a last label (ignoring one trailing dot) that does not start with an
+/// ASCII digit. Such a domain cannot end in a number (§3.5: a number is digits, or `0x`
+/// and hex digits); one whose last label starts with a digit is left to the parser (no
+/// real top-level domain does). Scans only the last label, from the end.
+#[inline]
+pub(crate) fn last_label_is_not_numeric(host: &[u8]) -> bool {
+    let trimmed = host.strip_suffix(b".").unwrap_or(host);
+    let last = trimmed
+        .iter()
+        .rposition(|&c| c == b'.')
+        .map_or(0, |i| i + 1);
+    trimmed.get(last).is_some_and(|c| !c.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scheme_kinds_in_any_case() {
+        for (s, k) in [
+            (&b"http"[..], SchemeKind::Http),
+            (b"HTTPS", SchemeKind::Https),
+            (b"Ws", SchemeKind::Ws),
+            (b"wsS", SchemeKind::Wss),
+            (b"fTp", SchemeKind::Ftp),
+            (b"FILE", SchemeKind::File),
+            (b"htt", SchemeKind::NotSpecial),
+            (b"httpss", SchemeKind::NotSpecial),
+            (b"h.tp", SchemeKind::NotSpecial),
+        ] {
+            assert_eq!(SchemeKind::from_bytes_ignoring_case(s), k, "{s:?}");
+            let lower = s.to_ascii_lowercase();
+            assert_eq!(SchemeKind::from_bytes(&lower), k, "{s:?}");
+        }
+        assert_eq!(SchemeKind::from_bytes(b"HTTP"), SchemeKind::NotSpecial);
+    }
+
+    #[test]
+    fn scheme_len_needs_an_alpha_then_scheme_bytes_then_a_colon() {
+        assert_eq!(scheme_len(b"a+b-c.d9:x"), Some(8));
+        assert_eq!(scheme_len(b"9a:"), None);
+        assert_eq!(scheme_len(b"a b:"), None);
+        assert_eq!(scheme_len(b"abc"), None);
+    }
+
+    #[test]
+    fn trimming_and_ports() {
+        assert_eq!(trim_c0_or_space(b" \x01a b\x1f "), (2, 5));
+        assert_eq!(trim_c0_or_space(b"   "), (3, 3));
+        assert_eq!(scan_port(b":8080/", 1), (5, 8080));
+        assert_eq!(scan_port(b"99999999", 0), (8, 65536));
+        assert_eq!(host_colon(b"[::1]:80"), Some(5));
+        assert_eq!(authority_end(b"//a\\b", 2, true), 3);
+        assert_eq!(authority_end(b"//a\\b", 2, false), 5);
+    }
+}

@@ -1,0 +1,116 @@
+//! The documented limit on input length (`ErrorKind::InputTooLong`): inputs and
+//! serializations over 4 GiB - 1 bytes, which the `u32` offsets cannot address.
+//!
+//! These tests allocate 4 to 9 GiB each and need an optimized build, so this target is not
+//! part of a plain `cargo test` (`test = false` in Cargo.toml); `scripts/test-all.sh` runs
+//! it as `cargo test --release --test limits`. The tests take a lock so that only one of
+//! them holds its gigabytes at a time (about 100 s in all, 12 GiB of memory at most).
+
+use rapidurl::{ErrorKind, Url};
+use std::sync::{Mutex, MutexGuard};
+
+/// Serializes the tests of this file: each needs most of the machine's memory.
+fn one_at_a_time() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// 4 GiB + 1 bytes: refused with `input-too-long` before any work by `parse`,
+/// `parse_bytes` and `parse_ref` (`can_parse`: see `can_parse_over_4_gib_is_false`).
+#[test]
+fn input_over_4_gib_is_input_too_long() {
+    let _one_at_a_time = one_at_a_time();
+    let mut input = String::with_capacity(u32::MAX as usize + 2);
+    input.push_str("http://h/");
+    input.extend(std::iter::repeat_n(
+        'a',
+        u32::MAX as usize - input.len() + 2,
+    ));
+    assert_eq!(input.len(), u32::MAX as usize + 2);
+    let err = Url::parse(&input).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InputTooLong);
+    assert_eq!(err.name(), "input-too-long");
+    assert_eq!(
+        Url::parse_bytes(input.as_bytes()).unwrap_err().kind(),
+        ErrorKind::InputTooLong
+    );
+    let arena = rapidurl::bumpalo::Bump::new();
+    assert_eq!(
+        rapidurl::parse_ref(&input, &arena).unwrap_err().kind(),
+        ErrorKind::InputTooLong
+    );
+}
+
+/// `can_parse` must agree with `Url::parse` on an input over the limit. It does not:
+/// `can_parse` first asks `parser::proof::proven_valid`, which proves validity from the
+/// scheme and a plain authority alone ("path, query and fragment never fail") and so
+/// answers `true` before the length check that `Url::parse` runs. Same for an input under
+/// the limit whose serialization is over it (1.5 GiB of spaces in a fragment).
+/// Expected: `false` (what `Url::parse` says: input-too-long).
+#[test]
+fn can_parse_over_4_gib_is_false() {
+    let _one_at_a_time = one_at_a_time();
+    let mut input = String::with_capacity(u32::MAX as usize + 2);
+    input.push_str("http://h/");
+    input.extend(std::iter::repeat_n(
+        'a',
+        u32::MAX as usize - input.len() + 2,
+    ));
+    assert_eq!(
+        Url::parse(&input).unwrap_err().kind(),
+        ErrorKind::InputTooLong
+    );
+    assert!(!rapidurl::can_parse(&input, None));
+    drop(input);
+    // Under the limit, but its serialization (every space is "%20") is over it.
+    let input = format!("http://h/#{}x", " ".repeat(u32::MAX as usize / 3 + 1));
+    assert_eq!(
+        Url::parse(&input).unwrap_err().kind(),
+        ErrorKind::InputTooLong
+    );
+    assert!(!rapidurl::can_parse(&input, None));
+}
+
+/// An input under the limit whose serialization is over it (every space becomes "%20"):
+/// `input-too-long` too: about 1.4 GiB in, 4 GiB out.
+#[test]
+fn serialization_over_4_gib_is_input_too_long() {
+    let _one_at_a_time = one_at_a_time();
+    let spaces = (u32::MAX as usize) / 3 + 1;
+    // A final "x": trailing spaces would be trimmed (§4.4 step 1).
+    let input = format!("http://h/#{}x", " ".repeat(spaces));
+    assert!(input.len() < u32::MAX as usize);
+    assert_eq!(
+        Url::parse(&input).unwrap_err().kind(),
+        ErrorKind::InputTooLong
+    );
+}
+
+/// A setter must not build a serialization the `u32` offsets cannot address. `Url::parse`
+/// refuses such a URL (`input-too-long`, `Parser::finish`), but the setters rebuild the
+/// serialization in `Pieces::build` (src/parser/setters.rs), which stores
+/// `out.len() as u32` unchecked: a URL just under the limit plus a query goes over it,
+/// and the next offset written past 4 GiB wraps (`fragment_start` below points into the
+/// path, so `hash()` returns a slice of the path). Expected: a setter whose result would
+/// be over the limit leaves the URL unchanged (setters have no error to return).
+#[test]
+fn setters_never_exceed_the_offset_limit() {
+    let _one_at_a_time = one_at_a_time();
+    let limit = u32::MAX as usize;
+    let mut url = {
+        let mut input = String::with_capacity(limit - 64);
+        input.push_str("http://h/");
+        input.extend(std::iter::repeat_n('a', limit - 64 - 9));
+        Url::parse(&input).expect("just under the limit")
+    };
+    assert_eq!(url.href().len(), limit - 64);
+    url.set_search(&"q".repeat(128));
+    assert!(
+        url.href().len() <= limit,
+        "set_search made a {}-byte serialization",
+        url.href().len()
+    );
+    url.set_hash("frag");
+    // The URL was left as it was, so this fits: 5 bytes more.
+    assert_eq!(url.hash(), "#frag");
+}
