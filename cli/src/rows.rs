@@ -157,7 +157,6 @@ impl RowParser {
         plan: &Plan,
         row: (u64, usize),
         input: Option<&str>,
-        shown: Option<&str>,
         base: Option<&str>,
         cells: &[Cell<'_>],
         each: &mut dyn FnMut(&Row<'_>) -> Flow,
@@ -177,7 +176,7 @@ impl RowParser {
         let flow = each(&Row {
             line: row.0,
             index: row.1,
-            input: shown.or(input).unwrap_or(""),
+            input: input.unwrap_or(""),
             url,
             cells,
         });
@@ -302,7 +301,6 @@ impl RowParser {
                 plan,
                 (line, index),
                 Some(&record[plan.url]),
-                None,
                 base,
                 &cells,
                 each,
@@ -375,7 +373,6 @@ impl RowParser {
                 plan,
                 (line_no, index),
                 url.as_deref(),
-                None,
                 base.as_deref(),
                 &cells,
                 each,
@@ -408,10 +405,7 @@ impl RowParser {
             })
         };
         let url = Strings::of(column(plan.url)?);
-        let base = plan
-            .base
-            .map(|i| column(i).map(|c| Strings::of(c)))
-            .transpose()?;
+        let base = plan.base.map(|i| column(i).map(Strings::of)).transpose()?;
         let (Some(url), Some(base)) = (url, base.map_or(Some(None), |b| b.map(Some))) else {
             return Err(format!(
                 "{name}: row group {}: the URL or base column does not hold strings",
@@ -447,7 +441,6 @@ impl RowParser {
                 plan,
                 (line, index),
                 url.get(index),
-                None,
                 base,
                 &cells,
                 each,
