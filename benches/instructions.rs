@@ -110,10 +110,61 @@ corpus_benches!(url_url_parse, |lines| {
         .sum::<usize>()
 });
 
+// `parse_ref` alone (the hostname), then with the registrable domain, ours and the `psl`
+// crate's called directly (kasztp only: the question is its cost beside `parse_ref` on
+// real web URLs).
+#[library_benchmark]
+#[bench::kasztp(args = ["kasztp"], setup = load_sample)]
+fn rapidurl_parse_ref_hostname(lines: Vec<String>) -> usize {
+    let arena = rapidurl::bumpalo::Bump::new();
+    black_box(
+        lines
+            .iter()
+            .filter_map(|l| rapidurl::parse_ref(l, &arena).ok())
+            .map(|u| u.hostname().len())
+            .sum::<usize>(),
+    )
+}
+
+#[library_benchmark]
+#[bench::kasztp(args = ["kasztp"], setup = load_sample)]
+fn rapidurl_parse_ref_registrable_domain(lines: Vec<String>) -> usize {
+    let arena = rapidurl::bumpalo::Bump::new();
+    black_box(
+        lines
+            .iter()
+            .filter_map(|l| rapidurl::parse_ref(l, &arena).ok())
+            .filter_map(|u| u.registrable_domain())
+            .map(str::len)
+            .sum::<usize>(),
+    )
+}
+
+#[library_benchmark]
+#[bench::kasztp(args = ["kasztp"], setup = load_sample)]
+fn rapidurl_parse_ref_psl_crate(lines: Vec<String>) -> usize {
+    use psl::Psl;
+    let arena = rapidurl::bumpalo::Bump::new();
+    black_box(
+        lines
+            .iter()
+            .filter_map(|l| rapidurl::parse_ref(l, &arena).ok())
+            .filter_map(|u| psl::List.domain(u.hostname().as_bytes()))
+            .map(|d| d.as_bytes().len())
+            .sum::<usize>(),
+    )
+}
+
+library_benchmark_group!(
+    name = registrable_domain;
+    benchmarks = rapidurl_parse_ref_hostname, rapidurl_parse_ref_registrable_domain,
+        rapidurl_parse_ref_psl_crate
+);
+
 library_benchmark_group!(
     name = per_url;
     benchmarks = rapidurl_parse_ref, rapidurl_url_parse, rapidurl_can_parse, ada_url_parse,
         ada_can_parse, url_url_parse
 );
 
-main!(library_benchmark_groups = per_url);
+main!(library_benchmark_groups = per_url, registrable_domain);

@@ -26,6 +26,7 @@
 //! * The port, when there is one, is written after `host_end` as `:` and its digits.
 //! * `query_start` and `fragment_start` are the indices of `?` and `#`.
 
+use crate::psl::{Sections, Suffix, SuffixList};
 pub use crate::syntax::SchemeKind;
 
 /// Which kind of host a URL has (URL Standard §3.1), or `None` for a null host.
@@ -285,6 +286,46 @@ impl Components {
         self.port.or(self.scheme_kind.default_port())
     }
 
+    // ---- Host and path analytics (§3.2 public suffix, registrable domain). ----
+
+    /// The public suffix lookup of the host (§3.2): `None` unless the host is a domain.
+    #[inline]
+    pub(crate) fn domain_suffix<'s>(
+        &self,
+        s: &'s str,
+        list: &SuffixList,
+        sections: Sections,
+    ) -> Option<Suffix<'s>> {
+        if self.host_kind != HostKind::Domain {
+            return None;
+        }
+        list.lookup(self.hostname(s), sections)
+    }
+
+    /// The last label of a domain host, without the trailing dot.
+    #[inline]
+    pub(crate) fn top_level_domain<'s>(&self, s: &'s str) -> Option<&'s str> {
+        if self.host_kind != HostKind::Domain {
+            return None;
+        }
+        let host = self.hostname(s);
+        let name = host.strip_suffix('.').unwrap_or(host);
+        let label = name.rsplit('.').next()?;
+        (!label.is_empty()).then_some(label)
+    }
+
+    /// The segments of a hierarchical path; `None` for an opaque path.
+    #[inline]
+    pub(crate) fn path_segments<'s>(&self, s: &'s str) -> Option<PathSegments<'s>> {
+        if self.opaque_path {
+            return None;
+        }
+        let path = self.pathname(s);
+        Some(PathSegments {
+            rest: path.strip_prefix('/'),
+        })
+    }
+
     /// Checks that these components describe `serialization` as the module documentation
     /// says; `Err` names the first rule that does not hold. Every producer of components
     /// (state machine, fast path, setters, column rows) is followed by this check in debug
@@ -404,3 +445,33 @@ impl Components {
         Ok(())
     }
 }
+
+/// The segments of a URL's path, between its slashes, as serialized (percent-encoded):
+/// `/a/b/` gives `"a"`, `"b"`, `""`. Made by `path_segments` on [`crate::Url`] and
+/// [`crate::UrlRef`].
+#[derive(Clone, Debug)]
+pub struct PathSegments<'s> {
+    /// The path after its leading `/`; `None` when it is exhausted (or was empty).
+    rest: Option<&'s str>,
+}
+
+impl<'s> Iterator for PathSegments<'s> {
+    type Item = &'s str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'s str> {
+        let rest = self.rest?;
+        match memchr::memchr(b'/', rest.as_bytes()) {
+            Some(i) => {
+                self.rest = Some(&rest[i + 1..]);
+                Some(&rest[..i])
+            }
+            None => {
+                self.rest = None;
+                Some(rest)
+            }
+        }
+    }
+}
+
+impl std::iter::FusedIterator for PathSegments<'_> {}

@@ -140,18 +140,25 @@ impl fmt::Display for ErrorKind {
 /// A URL, host or domain that could not be parsed.
 ///
 /// `Display` gives the Standard's validation-error name, a description and, where one
-/// applies, the byte offset in the input where the problem was found:
-/// `port-out-of-range at byte 19: the port is greater than 65535`.
+/// applies, the offset in the input where the problem was found:
+/// `port-out-of-range at byte 19: the port is greater than 65535` (`at UTF-16 code unit
+/// 19` for errors of [`Url::parse_utf16`](crate::Url::parse_utf16)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ParseError {
     kind: ErrorKind,
     offset: Option<u32>,
+    /// Whether `offset` counts UTF-16 code units (else bytes).
+    utf16: bool,
 }
 
 impl ParseError {
     /// An error of `kind` with no position.
     pub const fn new(kind: ErrorKind) -> Self {
-        ParseError { kind, offset: None }
+        ParseError {
+            kind,
+            offset: None,
+            utf16: false,
+        }
     }
 
     /// An error of `kind` found at byte `offset` of the input.
@@ -164,6 +171,7 @@ impl ParseError {
         ParseError {
             kind,
             offset: Some(offset),
+            utf16: false,
         }
     }
 
@@ -222,7 +230,10 @@ impl ParseError {
             .map(|(_, c)| c.len_utf16())
             .sum();
         let past_end = byte.saturating_sub(decoded.len());
-        ParseError::at(self.kind, units + past_end)
+        ParseError {
+            utf16: true,
+            ..ParseError::at(self.kind, units + past_end)
+        }
     }
 
     /// What went wrong.
@@ -259,8 +270,13 @@ impl fmt::Display for ParseError {
         match self.offset {
             Some(o) => write!(
                 f,
-                "{} at byte {}: {}",
+                "{} at {} {}: {}",
                 self.kind.name(),
+                if self.utf16 {
+                    "UTF-16 code unit"
+                } else {
+                    "byte"
+                },
                 o,
                 self.kind.description()
             ),

@@ -11,12 +11,30 @@
 //! assert_eq!(field.value(&url).as_deref(), Some("example.com:8443"));
 //! assert_eq!(field.to_string(), "host");
 //! assert!("colour".parse::<Field>().is_err());
+//!
+//! // Host analytics (the built-in Public Suffix List) and query parameters.
+//! let url = rapidurl::parse_ref("https://www.example.co.uk/x?utm_source=mail+2", &arena).unwrap();
+//! let fields: Vec<Field> = ["registrable_domain", "subdomain", "param:utm_source", "param:x"]
+//!     .iter()
+//!     .map(|name| name.parse().unwrap())
+//!     .collect();
+//! let values: Vec<Option<String>> =
+//!     fields.iter().map(|f| f.value(&url).map(|v| v.into_owned())).collect();
+//! assert_eq!(values, [Some("example.co.uk".into()), Some("www".into()), Some("mail 2".into()), None]);
+//!
+//! // Another list (say, loaded with `SuffixList::from_file`) goes through a `FieldContext`.
+//! use rapidurl::field::FieldContext;
+//! use rapidurl::psl::SuffixList;
+//! let list = SuffixList::parse("uk\n").unwrap();
+//! let cx = FieldContext::new().suffix_list(&list);
+//! assert_eq!(fields[0].value_with(&url, &cx).as_deref(), Some("co.uk"));
 //! ```
 
 use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
+use crate::psl::{Sections, SuffixList};
 use crate::view::UrlRef;
 
 /// A value computed from a parsed URL, named as the URL API's attribute where there is one.
@@ -49,6 +67,17 @@ pub enum Field {
     Search,
     /// The fragment with its leading `#`, empty when absent or empty.
     Hash,
+    /// The host's public suffix (URL Standard §3.2); absent unless the host is a domain.
+    PublicSuffix,
+    /// The host's registrable domain (§3.2); absent when the host is not a domain or is a
+    /// public suffix.
+    RegistrableDomain,
+    /// The host's labels before its registrable domain; absent when there is no
+    /// registrable domain, empty when the host is one.
+    Subdomain,
+    /// `param:NAME`: the decoded value of the query's first `NAME` pair; absent when
+    /// there is none.
+    Param(String),
 }
 
 impl Field {
@@ -81,10 +110,24 @@ impl Field {
         Field::Hash,
     ];
 
-    /// The field's name, e.g. `"hostname"`: the column name, the JSON key, and what
-    /// [`FromStr`] accepts.
+    /// The host analytics, after the URL API's attributes (`param:NAME` aside).
+    pub const HOST_ANALYTICS: [Field; 3] = [
+        Field::PublicSuffix,
+        Field::RegistrableDomain,
+        Field::Subdomain,
+    ];
+
+    /// The prefix of `param:NAME`.
+    pub const PARAM_PREFIX: &'static str = "param:";
+
+    /// The field's name, e.g. `"hostname"`, `"param:utm_source"`: the column name, the
+    /// JSON key, and what [`FromStr`] accepts.
     pub fn name(&self) -> Cow<'static, str> {
         Cow::Borrowed(match self {
+            Field::PublicSuffix => "public_suffix",
+            Field::RegistrableDomain => "registrable_domain",
+            Field::Subdomain => "subdomain",
+            Field::Param(name) => return Cow::Owned(format!("{}{name}", Field::PARAM_PREFIX)),
             Field::Href => "href",
             Field::Origin => "origin",
             Field::Protocol => "protocol",
@@ -102,13 +145,25 @@ impl Field {
     /// Whether the value is always a slice of the URL's serialization (`href`), so that
     /// a front end that found `href` free of characters it must escape can copy the value
     /// as it is. `origin` is not: a `blob:` URL's origin is that of the URL in its path.
+    /// `param:NAME` is not either: its value is decoded.
     pub fn is_slice_of_href(&self) -> bool {
-        !matches!(self, Field::Origin)
+        !matches!(self, Field::Origin | Field::Param(_))
     }
 
-    /// This field of `url`; `None` where the value is absent.
+    /// This field of `url`, with the built-in Public Suffix List; `None` where the value
+    /// is absent.
     pub fn value<'a>(&self, url: &UrlRef<'a>) -> Option<Cow<'a, str>> {
+        self.value_with(url, &FieldContext::new())
+    }
+
+    /// This field of `url`, with the list and sections of `cx` for the host analytics.
+    pub fn value_with<'a>(&self, url: &UrlRef<'a>, cx: &FieldContext<'_>) -> Option<Cow<'a, str>> {
+        let suffix = || url.domain_suffix(cx.list, cx.sections);
         Some(match self {
+            Field::PublicSuffix => Cow::Borrowed(suffix()?.as_str()),
+            Field::RegistrableDomain => Cow::Borrowed(suffix()?.registrable_domain()?),
+            Field::Subdomain => Cow::Borrowed(suffix()?.subdomain()?),
+            Field::Param(name) => url.query_param(name)?,
             Field::Href => Cow::Borrowed(url.href()),
             Field::Origin => Cow::Owned(url.origin()),
             Field::Protocol => Cow::Borrowed(url.protocol()),
@@ -124,6 +179,48 @@ impl Field {
     }
 }
 
+/// What the host analytics fields are computed against: a Public Suffix List (the
+/// built-in one by default) and its sections (both by default, as §3.2 says).
+#[derive(Clone, Copy, Debug)]
+pub struct FieldContext<'l> {
+    list: &'l SuffixList,
+    sections: Sections,
+}
+
+impl Default for FieldContext<'_> {
+    fn default() -> Self {
+        FieldContext::new()
+    }
+}
+
+impl<'l> FieldContext<'l> {
+    /// The built-in list, both sections.
+    pub fn new() -> FieldContext<'static> {
+        FieldContext {
+            list: SuffixList::builtin(),
+            sections: Sections::All,
+        }
+    }
+
+    /// Uses `list` (e.g. one read by [`SuffixList::from_file`]).
+    pub fn suffix_list<'m>(self, list: &'m SuffixList) -> FieldContext<'m> {
+        FieldContext {
+            list,
+            sections: self.sections,
+        }
+    }
+
+    /// Uses these sections of the list.
+    pub fn sections(self, sections: Sections) -> Self {
+        FieldContext { sections, ..self }
+    }
+
+    /// The list.
+    pub fn list(&self) -> &'l SuffixList {
+        self.list
+    }
+}
+
 impl fmt::Display for Field {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name())
@@ -133,10 +230,15 @@ impl fmt::Display for Field {
 impl FromStr for Field {
     type Err = UnknownField;
 
-    /// A field by its name (see [`Field::name`]), case-sensitive as the URL API's names.
+    /// A field by its name (see [`Field::name`]), case-sensitive as the URL API's names;
+    /// `param:NAME` takes any NAME, even empty.
     fn from_str(name: &str) -> Result<Self, Self::Err> {
+        if let Some(param) = name.strip_prefix(Field::PARAM_PREFIX) {
+            return Ok(Field::Param(param.to_owned()));
+        }
         Field::URL_API
             .into_iter()
+            .chain(Field::HOST_ANALYTICS)
             .find(|f| f.name() == name)
             .ok_or_else(|| UnknownField(name.to_owned()))
     }
@@ -149,11 +251,15 @@ pub struct UnknownField(pub String);
 impl fmt::Display for UnknownField {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "unknown field {:?}; the fields are", self.0)?;
-        for (i, field) in Field::URL_API.iter().enumerate() {
+        for (i, field) in Field::URL_API
+            .iter()
+            .chain(&Field::HOST_ANALYTICS)
+            .enumerate()
+        {
             let sep = if i == 0 { " " } else { ", " };
             write!(f, "{sep}{field}")?;
         }
-        Ok(())
+        write!(f, ", {}NAME", Field::PARAM_PREFIX)
     }
 }
 
@@ -171,8 +277,56 @@ mod tests {
         assert_eq!(
             "Href".parse::<Field>().unwrap_err().to_string(),
             "unknown field \"Href\"; the fields are href, origin, protocol, username, \
-             password, host, hostname, port, pathname, search, hash"
+             password, host, hostname, port, pathname, search, hash, public_suffix, \
+             registrable_domain, subdomain, param:NAME"
         );
+        for field in Field::HOST_ANALYTICS {
+            assert_eq!(field.name().parse::<Field>(), Ok(field.clone()));
+        }
+        let param: Field = "param:utm_source".parse().unwrap();
+        assert_eq!(param, Field::Param("utm_source".into()));
+        assert_eq!(param.to_string(), "param:utm_source");
+    }
+
+    #[test]
+    fn host_analytics_and_params() {
+        let arena = bumpalo::Bump::new();
+        let values = |input: &str| -> Vec<Option<String>> {
+            let url = crate::parse_ref(input, &arena).unwrap();
+            let fields = [
+                "public_suffix",
+                "registrable_domain",
+                "subdomain",
+                "param:a",
+                "param:",
+            ];
+            fields
+                .iter()
+                .map(|f| {
+                    f.parse::<Field>()
+                        .unwrap()
+                        .value(&url)
+                        .map(|v| v.into_owned())
+                })
+                .collect()
+        };
+        let s = |v: &str| Some(v.to_owned());
+        assert_eq!(
+            values("https://a.b.example.com/?a=%41+b&=e&a=2"),
+            [s("com"), s("example.com"), s("a.b"), s("A b"), s("e")]
+        );
+        assert_eq!(
+            values("https://example.com/?b"),
+            [s("com"), s("example.com"), s(""), None, None]
+        );
+        assert_eq!(values("https://com/"), [s("com"), None, None, None, None]);
+        assert_eq!(values("http://[::1]/?a"), [None, None, None, s(""), None]);
+        assert_eq!(values("http://10.0.0.1/"), [None, None, None, None, None]);
+        assert_eq!(
+            values("sc://opaque.example.com/"),
+            [None, None, None, None, None]
+        );
+        assert_eq!(values("file:///x"), [None, None, None, None, None]);
     }
 
     #[test]

@@ -17,7 +17,9 @@
 //! ```
 
 use crate::encoding::{Encoding, percent_encode_after_encoding};
-use crate::percent::{self, FORM_URLENCODED};
+use crate::percent::{self, FORM_URLENCODED, hex_value};
+use std::borrow::Cow;
+use std::fmt;
 
 /// The application/x-www-form-urlencoded parser (URL Standard §5.1).
 ///
@@ -57,6 +59,122 @@ pub fn parse(input: &[u8]) -> Vec<(String, String)> {
 /// ```
 pub fn parse_str(input: &str) -> Vec<(String, String)> {
     parse(input.as_bytes())
+}
+
+/// The name-value pairs of an application/x-www-form-urlencoded string (§5.1), borrowed:
+/// each name and value is an [`Encoded`] slice of the input, decoded only when asked.
+/// The same pairs as [`parse`], without allocating.
+///
+/// ```
+/// let mut pairs = rapidurl::form::pairs("q=caf%C3%A9+au+lait&&flag&=x");
+/// let (name, value) = pairs.next().unwrap();
+/// assert_eq!((name.raw(), value.raw()), ("q", "caf%C3%A9+au+lait"));
+/// assert_eq!(value.decode(), "café au lait");
+/// assert!(name.decodes_to("q") && value.decodes_to("café au lait"));
+/// let rest: Vec<(String, String)> =
+///     pairs.map(|(n, v)| (n.decode().into_owned(), v.decode().into_owned())).collect();
+/// assert_eq!(rest, [("flag".to_owned(), "".to_owned()), ("".to_owned(), "x".to_owned())]);
+/// ```
+pub fn pairs(input: &str) -> Pairs<'_> {
+    Pairs::new(input)
+}
+
+/// The iterator of [`pairs`] (and of `query_pairs` on URLs).
+#[derive(Clone, Debug)]
+pub struct Pairs<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Pairs<'a> {
+    /// The pairs of `input` (see [`pairs`]).
+    pub fn new(input: &'a str) -> Pairs<'a> {
+        Pairs { rest: input }
+    }
+}
+
+impl<'a> Iterator for Pairs<'a> {
+    type Item = (Encoded<'a>, Encoded<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if self.rest.is_empty() {
+                return None;
+            }
+            let (piece, rest) = match memchr::memchr(b'&', self.rest.as_bytes()) {
+                Some(i) => (&self.rest[..i], &self.rest[i + 1..]),
+                None => (self.rest, ""),
+            };
+            self.rest = rest;
+            if piece.is_empty() {
+                continue;
+            }
+            let (name, value) = piece.split_once('=').unwrap_or((piece, ""));
+            return Some((Encoded(name), Encoded(value)));
+        }
+    }
+}
+
+impl std::iter::FusedIterator for Pairs<'_> {}
+
+/// A name or value of an application/x-www-form-urlencoded string as written (`+` for a
+/// space, percent-encoded bytes), decoded when asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Encoded<'a>(&'a str);
+
+impl<'a> Encoded<'a> {
+    /// The text as written.
+    pub fn raw(&self) -> &'a str {
+        self.0
+    }
+
+    /// The decoded text (§5.1 steps 3.4–3.5): `+` as a space, percent-decoded, UTF-8
+    /// decoded with U+FFFD for invalid sequences. Borrowed when there is nothing to
+    /// decode.
+    pub fn decode(&self) -> Cow<'a, str> {
+        if !self.0.bytes().any(|b| b == b'+' || b == b'%') {
+            return Cow::Borrowed(self.0);
+        }
+        Cow::Owned(decode_component(self.0.as_bytes()))
+    }
+
+    /// The decoded bytes, one at a time (before UTF-8 decoding).
+    pub fn decoded_bytes(&self) -> impl Iterator<Item = u8> + 'a {
+        let bytes = self.0.as_bytes();
+        let mut i = 0;
+        std::iter::from_fn(move || {
+            let b = *bytes.get(i)?;
+            i += 1;
+            Some(match b {
+                b'+' => b' ',
+                b'%' if i + 1 < bytes.len() => {
+                    match (hex_value(bytes[i]), hex_value(bytes[i + 1])) {
+                        (Some(hi), Some(lo)) => {
+                            i += 2;
+                            hi << 4 | lo
+                        }
+                        _ => b,
+                    }
+                }
+                _ => b,
+            })
+        })
+    }
+
+    /// Whether the decoded text is `text`, without allocating (unless `text` holds
+    /// U+FFFD, which an invalid sequence could have become).
+    pub fn decodes_to(&self, text: &str) -> bool {
+        if self.decoded_bytes().eq(text.bytes()) {
+            return true;
+        }
+        text.contains('\u{FFFD}') && self.decode() == text
+    }
+}
+
+impl fmt::Display for Encoded<'_> {
+    /// The decoded text.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.decode())
+    }
 }
 
 /// A name or value of §5.1 steps 3.4 and 3.5: `+` replaced by 0x20, then percent-decoded,

@@ -8,9 +8,10 @@
 /// The URL API getters, written once and generated for [`crate::Url`] and
 /// [`crate::UrlRef`]. The type must have a `components: Components` field and an
 /// `fn src(&self) -> &$lt str` returning its serialization; `$lt` is the lifetime of the
-/// returned slices (`'_` for an owned URL, the input's lifetime for a view).
+/// returned slices (`'_` for an owned URL, the input's lifetime for a view); `$open` and
+/// `$close` wrap a URL string into an expression that parses it, for the doc examples.
 macro_rules! url_getters {
-    ($lt:lifetime) => {
+    ($lt:lifetime, $open:literal, $close:literal) => {
         /// The serialization (§4.5): same as `href`.
         #[inline]
         pub fn as_str(&self) -> &$lt str {
@@ -159,6 +160,95 @@ macro_rules! url_getters {
         #[inline]
         pub fn without_fragment(&self) -> &$lt str {
             self.components.without_fragment(self.src())
+        }
+
+        /// The public suffix of the host (URL Standard §3.2) over the built-in Public
+        /// Suffix List (both sections, as browsers use it): `None` unless the host is a
+        /// domain. ASCII as the host is, with its trailing dot if it has one.
+        ///
+        /// ```
+        #[doc = concat!("# ", $open, "\"https://www.example.co.uk./x\"", $close)]
+        #[doc = "# .map(|url| {"]
+        /// assert_eq!(url.public_suffix(), Some("co.uk."));
+        /// assert_eq!(url.registrable_domain(), Some("example.co.uk."));
+        /// assert_eq!(url.subdomain(), Some("www"));
+        /// assert_eq!(url.top_level_domain(), Some("uk"));
+        #[doc = "# }).unwrap();"]
+        /// ```
+        #[inline]
+        pub fn public_suffix(&self) -> Option<&$lt str> {
+            let list = $crate::psl::SuffixList::builtin();
+            Some(self.domain_suffix(list, $crate::psl::Sections::All)?.as_str())
+        }
+
+        /// The registrable domain of the host (URL Standard §3.2) over the built-in list:
+        /// the public suffix and the label before it; `None` when the host is not a domain
+        /// or is a public suffix itself.
+        #[inline]
+        pub fn registrable_domain(&self) -> Option<&$lt str> {
+            let list = $crate::psl::SuffixList::builtin();
+            self.domain_suffix(list, $crate::psl::Sections::All)?
+                .registrable_domain()
+        }
+
+        /// The labels of the host before its registrable domain (built-in list), without
+        /// the dot that ends them: `Some("")` when the host is its registrable domain,
+        /// `None` when it has none.
+        #[inline]
+        pub fn subdomain(&self) -> Option<&$lt str> {
+            let list = $crate::psl::SuffixList::builtin();
+            self.domain_suffix(list, $crate::psl::Sections::All)?.subdomain()
+        }
+
+        /// The public suffix lookup of the host in any list and section(s): the suffix,
+        /// whether a rule of the list matched, the registrable domain and the subdomain.
+        /// `None` unless the host is a domain.
+        #[inline]
+        pub fn domain_suffix(
+            &self,
+            list: &$crate::psl::SuffixList,
+            sections: $crate::psl::Sections,
+        ) -> Option<$crate::psl::Suffix<$lt>> {
+            self.components.domain_suffix(self.src(), list, sections)
+        }
+
+        /// The last label of a domain host, without a trailing dot (`"uk"` for
+        /// `www.example.co.uk`); `None` for other hosts.
+        #[inline]
+        pub fn top_level_domain(&self) -> Option<&$lt str> {
+            self.components.top_level_domain(self.src())
+        }
+
+        /// The path's segments, percent-encoded as serialized (`/a/b/` gives `a`, `b`,
+        /// `""`); `None` for an opaque path (`mailto:x`).
+        #[inline]
+        pub fn path_segments(&self) -> Option<$crate::PathSegments<$lt>> {
+            self.components.path_segments(self.src())
+        }
+
+        /// The query's name-value pairs as the application/x-www-form-urlencoded parser
+        /// reads them (§5.1), borrowed and decoded only when asked: no allocation.
+        #[inline]
+        pub fn query_pairs(&self) -> $crate::form::Pairs<$lt> {
+            $crate::form::Pairs::new(self.query().unwrap_or(""))
+        }
+
+        /// The decoded value of the first query pair whose decoded name is `name`:
+        /// borrowed (no allocation) unless the value holds `+` or `%`.
+        ///
+        /// ```
+        #[doc = concat!("# ", $open, "\"https://a.example/?q=caf%C3%A9+au+lait&id=7&id=8\"", $close)]
+        #[doc = "# .map(|url| {"]
+        /// assert_eq!(url.query_param("id").as_deref(), Some("7"));
+        /// assert_eq!(url.query_param("q").as_deref(), Some("café au lait"));
+        /// assert_eq!(url.query_param("x"), None);
+        #[doc = "# }).unwrap();"]
+        /// ```
+        #[inline]
+        pub fn query_param(&self, name: &str) -> Option<std::borrow::Cow<$lt, str>> {
+            self.query_pairs()
+                .find(|(n, _)| n.decodes_to(name))
+                .map(|(_, v)| v.decode())
         }
     };
 }

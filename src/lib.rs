@@ -61,13 +61,14 @@ mod origin;
 mod output;
 mod parser;
 pub mod percent;
+pub mod psl;
 mod scan;
 mod search_params;
 mod syntax;
 mod url;
 mod view;
 
-pub use crate::components::{Components, HostKind, SchemeKind};
+pub use crate::components::{Components, HostKind, PathSegments, SchemeKind};
 pub use crate::error::{ErrorKind, ParseError};
 pub use crate::origin::{OpaqueOrigin, Origin};
 pub use crate::search_params::SearchParams;

@@ -38,7 +38,7 @@ pub struct Url {
 }
 
 impl Url {
-    crate::getters::url_getters!('_);
+    crate::getters::url_getters!('_, "rapidurl::Url::parse(", ")");
 
     /// Parses an absolute URL (URL Standard §4.4, with no base).
     pub fn parse(input: &str) -> Result<Url, ParseError> {

@@ -35,7 +35,11 @@ pub struct UrlRef<'a> {
 }
 
 impl<'a> UrlRef<'a> {
-    crate::getters::url_getters!('a);
+    crate::getters::url_getters!(
+        'a,
+        "rapidurl::parse_ref(",
+        ", &rapidurl::bumpalo::Bump::new())"
+    );
 
     pub(crate) fn from_parts(serialization: &'a str, components: Components) -> Self {
         UrlRef {

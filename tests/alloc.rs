@@ -62,3 +62,48 @@ fn non_canonical_input_goes_to_the_arena() {
     assert_eq!(url.as_str(), "http://example.com/a");
     assert!(arena.allocated_bytes() > 0);
 }
+
+#[test]
+fn host_analytics_and_one_query_parameter_allocate_nothing() {
+    let input = "https://www.shop.example.co.uk/a/b?utm_source=news&q=caf%C3%A9+au+lait&id=42";
+    let arena = rapidurl::bumpalo::Bump::new();
+    let url = rapidurl::parse_ref(input, &arena).expect("parses");
+    let _ = url.registrable_domain();
+    let (n, got) = allocations(|| {
+        (
+            url.public_suffix(),
+            url.registrable_domain(),
+            url.subdomain(),
+            url.top_level_domain(),
+            url.path_segments().map(|s| s.count()),
+        )
+    });
+    assert_eq!(n, 0, "the host analytics allocated {n} times");
+    assert_eq!(
+        got,
+        (
+            Some("co.uk"),
+            Some("example.co.uk"),
+            Some("www.shop"),
+            Some("uk"),
+            Some(2)
+        )
+    );
+
+    // One parameter, found by its decoded name; a value with nothing to decode is
+    // borrowed from the URL.
+    let (n, id) = allocations(|| url.query_param("id"));
+    assert_eq!(n, 0, "query_param allocated {n} times");
+    assert!(matches!(id, Some(std::borrow::Cow::Borrowed("42"))));
+
+    // A value that needs decoding is read lazily, byte by byte, without allocating.
+    let (n, matched) = allocations(|| {
+        url.query_pairs()
+            .find(|(name, _)| name.decodes_to("q"))
+            .map(|(_, value)| {
+                value.decodes_to("café au lait") && value.decoded_bytes().count() == 13
+            })
+    });
+    assert_eq!(n, 0, "the lazy decoding allocated {n} times");
+    assert_eq!(matched, Some(true));
+}

@@ -15,17 +15,23 @@ fn one_at_a_time() -> MutexGuard<'static, ()> {
     LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// 4 GiB + 1 bytes: refused with `input-too-long` before any work by `parse`,
-/// `parse_bytes` and `parse_ref` (`can_parse`: see `can_parse_over_4_gib_is_false`).
-#[test]
-fn input_over_4_gib_is_input_too_long() {
-    let _one_at_a_time = one_at_a_time();
+/// `http://h/aaa…`: 4 GiB + 1 bytes, one more than the offsets can address.
+fn over_the_limit() -> String {
     let mut input = String::with_capacity(u32::MAX as usize + 2);
     input.push_str("http://h/");
     input.extend(std::iter::repeat_n(
         'a',
         u32::MAX as usize - input.len() + 2,
     ));
+    input
+}
+
+/// 4 GiB + 1 bytes: refused with `input-too-long` before any work by `parse`,
+/// `parse_bytes` and `parse_ref` (`can_parse`: see `can_parse_over_4_gib_is_false`).
+#[test]
+fn input_over_4_gib_is_input_too_long() {
+    let _one_at_a_time = one_at_a_time();
+    let input = over_the_limit();
     assert_eq!(input.len(), u32::MAX as usize + 2);
     let err = Url::parse(&input).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InputTooLong);
@@ -50,12 +56,7 @@ fn input_over_4_gib_is_input_too_long() {
 #[test]
 fn can_parse_over_4_gib_is_false() {
     let _one_at_a_time = one_at_a_time();
-    let mut input = String::with_capacity(u32::MAX as usize + 2);
-    input.push_str("http://h/");
-    input.extend(std::iter::repeat_n(
-        'a',
-        u32::MAX as usize - input.len() + 2,
-    ));
+    let input = over_the_limit();
     assert_eq!(
         Url::parse(&input).unwrap_err().kind(),
         ErrorKind::InputTooLong

@@ -59,6 +59,11 @@ fn parse_utf16_reports_offsets_in_code_units() {
     assert_eq!(err.name(), "port-out-of-range");
     // Before: 7 + 2 + 3 + 3 + 3 = 18 (bytes of the decoded string).
     assert_eq!(err.offset(), Some(7 + 1 + 1 + 1 + 3));
+    // The message says which unit it counts.
+    assert_eq!(
+        err.to_string(),
+        "port-out-of-range at UTF-16 code unit 13: the port is greater than 65535"
+    );
     // An astral character is two units (four bytes).
     let units: Vec<u16> = "http://😀@h:99999/".encode_utf16().collect();
     assert_eq!(

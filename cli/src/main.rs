@@ -224,10 +224,17 @@ struct ParseArgs {
 
     /// Comma-separated columns (JSON keys), named as the URL API's attributes (href,
     /// origin, protocol, username, password, host, hostname, port, pathname, search,
-    /// hash) and the library's other fields, or `input` (the cell as read) and `error`
+    /// hash), the host analytics public_suffix, registrable_domain, subdomain (Public
+    /// Suffix List, empty unless the host is a domain), param:NAME (the decoded value of
+    /// the query's first NAME pair), or `input` (the cell as read) and `error`
     /// [default: href,protocol,username,password,hostname,port,pathname,search,hash].
     #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(Column))]
     fields: Vec<Column>,
+
+    /// A public_suffix_list.dat to use instead of the built-in snapshot of the list (for
+    /// public_suffix, registrable_domain, subdomain).
+    #[arg(long, value_name = "FILE")]
+    psl: Option<std::path::PathBuf>,
 
     /// Leave the input's columns out of the output (only the --fields).
     #[arg(long)]
@@ -269,6 +276,10 @@ struct StatsArgs {
     /// How many of the most frequent values to show.
     #[arg(long, value_name = "N", default_value_t = 10)]
     top: usize,
+
+    /// A public_suffix_list.dat to use instead of the built-in snapshot of the list.
+    #[arg(long, value_name = "FILE")]
+    psl: Option<std::path::PathBuf>,
 
     /// Output: a table for people (text), or the values alone as CSV or JSON Lines.
     #[arg(long, value_enum, default_value_t = stats::StatsFormat::Text)]
@@ -332,7 +343,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Parse(args) => run_parse(args),
         Command::Check(args) => run_check(args),
-        Command::Stats(args) => stats::run(args.input, &args.by, args.top, args.format),
+        Command::Stats(args) => load_psl(args.psl.as_deref())
+            .and_then(|list| stats::run(args.input, &args.by, args.top, args.format, list)),
         Command::Bench(args) => bench::run(&args.file, args.threads, args.time),
     };
     match result {
@@ -535,6 +547,14 @@ fn prepare(args: &InputArgs, drop: bool, arrow_pass: bool) -> Result<Prepared, F
     })
 }
 
+/// The Public Suffix List of `--psl FILE`, or `None` for the built-in one.
+fn load_psl(path: Option<&std::path::Path>) -> Result<Option<rapidurl::psl::SuffixList>, Failure> {
+    path.map(|p| {
+        rapidurl::psl::SuffixList::from_file(p).map_err(|e| Failure::Message(e.to_string()))
+    })
+    .transpose()
+}
+
 /// The `FILE:LINE:COL: ERROR` diagnostic of a row without a URL, with its newline.
 fn diagnostic(out: &mut String, name: &str, line: u64, err: &RowError) {
     let _ = writeln!(out, "{name}:{line}:{}: {err}", err.column());
@@ -573,6 +593,7 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
         args.fields.clone()
     };
     let error_auto = args.on_error == OnError::Mark && !columns.contains(&Column::Error);
+    let suffix_list = load_psl(args.psl.as_deref())?;
     let prepared = prepare(&args.input, args.drop_columns, format == Format::Parquet)?;
     let plan = prepared.plan.clone();
     let pass_names: Vec<String> = plan.pass.iter().map(|&i| plan.columns[i].clone()).collect();
@@ -608,12 +629,10 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
     let progress = Progress::new(prepared.total);
     let on_error = args.on_error;
     let schema = parquet_out::schema(prepared.pass_fields.clone(), &columns, error_auto);
-    let row_format = Arc::new(RowFormat::new(
-        format,
-        pass_names.clone(),
-        columns.clone(),
-        error_auto,
-    ));
+    let row_format = Arc::new(
+        RowFormat::new(format, pass_names.clone(), columns.clone(), error_auto)
+            .with_suffix_list(suffix_list.clone()),
+    );
     let (pool_tx, pool_rx) = unbounded::<String>();
 
     let work = {
@@ -637,7 +656,13 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
             let result = state.rows.rows(&plan, batch, &mut |row| {
                 match &row.url {
                     Ok(url) => match &mut arrow {
-                        Some(a) => a.url_row(row.index, row.cells, row.input, url),
+                        Some(a) => a.url_row(
+                            row.index,
+                            row.cells,
+                            row.input,
+                            url,
+                            &output::field_context(suffix_list.as_ref()),
+                        ),
                         None => row_format.url_row(&mut text, row.cells, row.input, url),
                     },
                     Err(err) => {

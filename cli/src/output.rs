@@ -3,7 +3,8 @@
 
 use clap::ValueEnum;
 use rapidurl::UrlRef;
-use rapidurl::field::Field;
+use rapidurl::field::{Field, FieldContext};
+use rapidurl::psl::SuffixList;
 
 use crate::rows::RowError;
 use crate::table::Cell;
@@ -93,6 +94,8 @@ pub struct RowFormat {
     /// The columns, when the format is a table's and every one is a field that is a
     /// slice of `href` (else empty): rows of such URLs are written without escaping.
     fields_only: Vec<Field>,
+    /// `--psl`: the Public Suffix List of the host analytics fields (else the built-in).
+    suffix_list: Option<SuffixList>,
 }
 
 impl RowFormat {
@@ -136,6 +139,15 @@ impl RowFormat {
             separator,
             terminator,
             fields_only,
+            suffix_list: None,
+        }
+    }
+
+    /// Computes the host analytics fields with `list` instead of the built-in one.
+    pub fn with_suffix_list(self, list: Option<SuffixList>) -> Self {
+        RowFormat {
+            suffix_list: list,
+            ..self
         }
     }
 
@@ -187,13 +199,14 @@ impl RowFormat {
         // that of the URL in its path, which may differ): when `href` needs no escaping,
         // neither do they, and one scan per row replaces one per field.
         let plain = !self.href_needs_escaping(url.href());
+        let cx = field_context(self.suffix_list.as_ref());
         if plain && cells.is_empty() && !self.fields_only.is_empty() {
             // The common case: a table of URL fields that need no escaping.
             for (i, field) in self.fields_only.iter().enumerate() {
                 if i > 0 {
                     out.push(self.separator);
                 }
-                if let Some(value) = field.value(url) {
+                if let Some(value) = field.value_with(url, &cx) {
                     out.push_str(&value);
                 }
             }
@@ -217,7 +230,7 @@ impl RowFormat {
                 out.push_str(key);
             }
             match column {
-                Column::Field(field) => match field.value(url) {
+                Column::Field(field) => match field.value_with(url, &cx) {
                     Some(value) if plain && field.is_slice_of_href() => {
                         if json {
                             out.push('"');
@@ -306,6 +319,14 @@ impl RowFormat {
             self.push_value(out, value);
         }
         out.push_str(self.terminator);
+    }
+}
+
+/// The context of [`Field::value_with`]: `list`, or the built-in Public Suffix List.
+pub fn field_context(list: Option<&SuffixList>) -> FieldContext<'_> {
+    match list {
+        Some(list) => FieldContext::new().suffix_list(list),
+        None => FieldContext::new(),
     }
 }
 

@@ -74,12 +74,20 @@ impl ArrowRows {
         }
     }
 
-    /// Adds the row of a parsed URL (row `index` of the input batch).
-    pub fn url_row(&mut self, index: usize, cells: &[Cell<'_>], input: &str, url: &UrlRef<'_>) {
+    /// Adds the row of a parsed URL (row `index` of the input batch); `cx` is the
+    /// context of the fields' values.
+    pub fn url_row(
+        &mut self,
+        index: usize,
+        cells: &[Cell<'_>],
+        input: &str,
+        url: &UrlRef<'_>,
+        cx: &rapidurl::field::FieldContext<'_>,
+    ) {
         self.cells(index, cells);
         for (builder, column) in self.builders.iter_mut().zip(&self.columns) {
             match column {
-                Column::Field(f) => builder.append_option(f.value(url)),
+                Column::Field(f) => builder.append_option(f.value_with(url, cx)),
                 Column::Input => builder.append_value(input),
                 Column::Error => builder.append_null(),
             }

@@ -437,15 +437,7 @@ impl RowParser {
             }
             let base = base.as_ref().and_then(|b| b.get(index));
             let line = first_row + index as u64;
-            if self.row(
-                plan,
-                (line, index),
-                url.get(index),
-                base,
-                &cells,
-                each,
-            ) == Flow::Stop
-            {
+            if self.row(plan, (line, index), url.get(index), base, &cells, each) == Flow::Stop {
                 break;
             }
         }

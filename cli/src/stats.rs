@@ -39,6 +39,7 @@ pub fn run(
     by: &Column,
     top: usize,
     format: StatsFormat,
+    suffix_list: Option<rapidurl::psl::SuffixList>,
 ) -> Result<ExitCode, Failure> {
     let prepared = prepare(&input, true, false)?;
     let plan = prepared.plan.clone();
@@ -54,7 +55,10 @@ pub fn run(
             let value: Option<Option<String>> = match (&column, &row.url) {
                 (Column::Input, _) => Some(Some(row.input.to_owned())),
                 (Column::Error, Err(e)) => Some(Some(e.name().to_owned())),
-                (Column::Field(f), Ok(url)) => Some(f.value(url).map(|v| v.into_owned())),
+                (Column::Field(f), Ok(url)) => {
+                    let cx = crate::output::field_context(suffix_list.as_ref());
+                    Some(f.value_with(url, &cx).map(|v| v.into_owned()))
+                }
                 _ => None,
             };
             if let Some(value) = value {

@@ -8,6 +8,8 @@
 //!
 //! A missing file fails the test and says where to put it.
 
+#![allow(dead_code)] // each test binary uses a part
+
 use std::env;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -49,14 +51,30 @@ pub fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// `registry/src/*/ada-url-<version>/tests/wpt` under `$CARGO_HOME` or `~/.cargo`, newest
-/// version first found.
+/// `registry/src/*/ada-url-<version>/tests/wpt` under `$CARGO_HOME` or `~/.cargo`.
 fn ada_url_wpt_dir() -> Option<PathBuf> {
+    let dir = registry_crate_dir("ada-url")?.join("tests/wpt");
+    dir.is_dir().then_some(dir)
+}
+
+/// The source folder of the crate `name` in the cargo registry (`registry/src/*/` under
+/// `$CARGO_HOME` or `~/.cargo`): the version `Cargo.lock` holds, else the newest found.
+/// Tests read data that dependencies ship (WPT files, the Public Suffix List's tests)
+/// from there, so that the repository holds no copy.
+pub fn registry_crate_dir(name: &str) -> Option<PathBuf> {
+    let lock = fs::read_to_string(workspace_root().join("Cargo.lock")).unwrap_or_default();
+    let locked = lock
+        .split("[[package]]")
+        .find(|p| p.contains(&format!("\nname = \"{name}\"\n")))
+        .and_then(|p| p.split("\nversion = \"").nth(1))
+        .and_then(|v| v.split('"').next())
+        .map(str::to_owned);
     let cargo_homes = [
         env::var_os("CARGO_HOME").map(PathBuf::from),
         env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")),
     ];
-    let mut found: Vec<(Vec<u64>, PathBuf)> = cargo_homes
+    let prefix = format!("{name}-");
+    let mut found: Vec<(bool, Vec<u64>, PathBuf)> = cargo_homes
         .into_iter()
         .flatten()
         .filter_map(|home| fs::read_dir(home.join("registry/src")).ok())
@@ -64,13 +82,17 @@ fn ada_url_wpt_dir() -> Option<PathBuf> {
         .filter_map(|index| fs::read_dir(index.path()).ok())
         .flat_map(|crates| crates.flatten())
         .filter_map(|krate| {
-            let name = krate.file_name().into_string().ok()?;
-            let version = name.strip_prefix("ada-url-")?;
+            let dir_name = krate.file_name().into_string().ok()?;
+            let version = dir_name.strip_prefix(&prefix)?;
+            // `ada-url-4.0.0`, not `ada-url-sys-1.0`.
+            if !version.starts_with(|c: char| c.is_ascii_digit()) {
+                return None;
+            }
+            let is_locked = locked.as_deref() == Some(version);
             let key = version.split('.').map(|n| n.parse().unwrap_or(0)).collect();
-            let dir = krate.path().join("tests/wpt");
-            dir.is_dir().then_some((key, dir))
+            Some((is_locked, key, krate.path()))
         })
         .collect();
     found.sort();
-    found.pop().map(|(_, dir)| dir)
+    found.pop().map(|(_, _, dir)| dir)
 }

@@ -1,0 +1,557 @@
+//! Public suffixes and registrable domains (URL Standard §3.2) over the
+//! [Public Suffix List](https://publicsuffix.org/).
+//!
+//! A [`SuffixList`] is either the built-in snapshot of the list, compiled into the
+//! library by the [`psl`](https://docs.rs/psl) crate (no parsing, no allocation, no
+//! start-up cost), or a `public_suffix_list.dat` loaded at run time
+//! ([`SuffixList::parse`], [`SuffixList::from_file`]) for users who track the list
+//! themselves. Lookups follow the list's formal algorithm (wildcard and exception rules,
+//! the implicit `*` rule), over the whole list or its ICANN section alone ([`Sections`]),
+//! and say whether a listed rule matched ([`Suffix::is_known`]).
+//!
+//! Domains are looked up as the URL host parser serializes them: ASCII (Punycode), lower
+//! case, at most one trailing dot. [`crate::Url::public_suffix`] and
+//! [`crate::Url::registrable_domain`] are the Standard's algorithms on a URL's host with
+//! the built-in list; [`crate::Url::domain_suffix`] takes any list.
+//!
+//! ```
+//! use rapidurl::psl::{Section, Sections, SuffixList};
+//!
+//! let list = SuffixList::builtin();
+//! let s = list.lookup("www.example.co.uk", Sections::All).unwrap();
+//! assert_eq!(s.as_str(), "co.uk");
+//! assert_eq!(s.registrable_domain(), Some("example.co.uk"));
+//! assert_eq!(s.subdomain(), Some("www"));
+//! assert_eq!(s.section(), Some(Section::Icann));
+//!
+//! // A private-section rule counts for `All`, not for `Icann` (BigQuery's NET.REG_DOMAIN).
+//! assert_eq!(list.registrable_domain("whatwg.github.io"), Some("whatwg.github.io"));
+//! let icann = list.lookup("whatwg.github.io", Sections::Icann).unwrap();
+//! assert_eq!(icann.registrable_domain(), Some("github.io"));
+//!
+//! // No rule matched: the implicit `*` rule makes the last label the suffix.
+//! let s = list.lookup("printer.internal-tld", Sections::All).unwrap();
+//! assert_eq!((s.as_str(), s.is_known()), ("internal-tld", false));
+//!
+//! // A newer list, loaded at run time.
+//! let mine = SuffixList::parse("// ===BEGIN ICANN DOMAINS===\nuk\nco.uk\n*.ck\n!www.ck\n")?;
+//! assert_eq!(mine.registrable_domain("a.b.ck"), Some("a.b.ck"));
+//! assert_eq!(mine.registrable_domain("www.ck"), Some("www.ck"));
+//! # Ok::<(), rapidurl::psl::ListError>(())
+//! ```
+
+mod rules;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use rules::Rules;
+
+/// A public suffix list: the built-in snapshot or one loaded at run time.
+#[derive(Clone, Debug)]
+pub struct SuffixList {
+    /// `None`: the built-in snapshot (the `psl` crate's compiled matcher).
+    rules: Option<Rules>,
+}
+
+static BUILTIN: SuffixList = SuffixList { rules: None };
+
+impl Default for SuffixList {
+    /// The built-in snapshot.
+    fn default() -> Self {
+        SuffixList { rules: None }
+    }
+}
+
+/// Which part of the list a lookup uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Sections {
+    /// The whole list, ICANN and private sections, as browsers use it (and §3.2).
+    #[default]
+    All,
+    /// The ICANN section alone (the domains delegated by registries), as BigQuery's
+    /// `NET.REG_DOMAIN` uses it: `whatwg.github.io`'s registrable domain is `github.io`.
+    Icann,
+}
+
+/// The section of the list a rule comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Section {
+    /// `===BEGIN ICANN DOMAINS===` (also any rule outside the section markers).
+    Icann,
+    /// `===BEGIN PRIVATE DOMAINS===`.
+    Private,
+}
+
+/// The outcome of a lookup: the public suffix of a domain, borrowed from it, and the rule
+/// that gave it. Two are equal when they are of the same domain, suffix and section.
+#[derive(Clone, Copy, Debug)]
+pub struct Suffix<'d> {
+    /// The domain looked up.
+    domain: &'d str,
+    /// Where the public suffix starts in `domain`.
+    start: usize,
+    /// The section of the prevailing rule; `None` for the implicit `*` rule.
+    section: Option<Section>,
+    /// Where the label before the suffix starts, when the lookup saw it.
+    label_hint: Option<usize>,
+}
+
+impl<'d> Suffix<'d> {
+    /// The public suffix (§3.2), with the domain's trailing dot if it has one.
+    pub fn as_str(&self) -> &'d str {
+        &self.domain[self.start..]
+    }
+
+    /// Whether a rule of the list matched, rather than only the implicit `*` rule (that
+    /// makes any unlisted top-level label a public suffix).
+    pub fn is_known(&self) -> bool {
+        self.section.is_some()
+    }
+
+    /// The section of the rule that matched; `None` when only the implicit `*` did.
+    pub fn section(&self) -> Option<Section> {
+        self.section
+    }
+
+    /// The registrable domain (§3.2): the public suffix and the label before it, with the
+    /// domain's trailing dot if it has one; `None` when the domain is the public suffix.
+    pub fn registrable_domain(&self) -> Option<&'d str> {
+        Some(&self.domain[self.registrable_start()?..])
+    }
+
+    /// The labels before the registrable domain, without the dot that ends them: `""`
+    /// when the domain is its registrable domain, `None` when it has none.
+    pub fn subdomain(&self) -> Option<&'d str> {
+        let start = self.registrable_start()?;
+        Some(&self.domain[..start.saturating_sub(1)])
+    }
+
+    /// The domain looked up.
+    pub fn domain(&self) -> &'d str {
+        self.domain
+    }
+
+    #[inline]
+    fn registrable_start(&self) -> Option<usize> {
+        if self.start == 0 {
+            return None;
+        }
+        // The label before the suffix; none when it is empty (`a..com`).
+        let label_end = self.start - 1;
+        let label_start = self.label_hint.unwrap_or_else(|| {
+            let head = &self.domain.as_bytes()[..label_end];
+            head.iter()
+                .rposition(|&b| b == b'.')
+                .map_or(0, |dot| dot + 1)
+        });
+        (label_start < label_end).then_some(label_start)
+    }
+}
+
+impl PartialEq for Suffix<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.domain, self.start, self.section) == (other.domain, other.start, other.section)
+    }
+}
+
+impl Eq for Suffix<'_> {}
+
+impl fmt::Display for Suffix<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl SuffixList {
+    /// The snapshot of the list compiled into the library (by the `psl` crate, whose
+    /// version in `Cargo.lock` says how recent it is).
+    pub fn builtin() -> &'static SuffixList {
+        &BUILTIN
+    }
+
+    /// Whether this is the built-in snapshot.
+    pub fn is_builtin(&self) -> bool {
+        self.rules.is_none()
+    }
+
+    /// The number of rules of a loaded list (`None` for the built-in snapshot).
+    pub fn rule_count(&self) -> Option<usize> {
+        self.rules.as_ref().map(Rules::rule_count)
+    }
+
+    /// Reads a list in the format of `public_suffix_list.dat`: one rule per line (read up
+    /// to the first white space), `//` comments, and the `===BEGIN ICANN DOMAINS===` /
+    /// `===BEGIN PRIVATE DOMAINS===` markers that give each rule its section (a rule
+    /// outside them counts as ICANN). Unicode rules are stored in their ASCII form.
+    ///
+    /// Fails, naming the line, on a rule with an empty label, a wildcard that is not a
+    /// whole label, an exception (`!`) of one label or with a wildcard, a rule that is
+    /// not a valid domain, or a text with no rule at all.
+    ///
+    /// ```
+    /// use rapidurl::psl::SuffixList;
+    /// let err = SuffixList::parse("com\n\n// fine\nexample..com\n").unwrap_err();
+    /// assert_eq!(err.line(), 4);
+    /// assert_eq!(err.to_string(), "line 4: rule \"example..com\" has an empty label");
+    /// ```
+    pub fn parse(text: &str) -> Result<SuffixList, ListError> {
+        Ok(SuffixList {
+            rules: Some(Rules::parse(text)?),
+        })
+    }
+
+    /// [`SuffixList::parse`] on the bytes of a file; errors name the file and the line.
+    pub fn from_file(path: impl AsRef<Path>) -> Result<SuffixList, LoadError> {
+        let path = path.as_ref();
+        let fail = |kind| LoadError {
+            path: path.to_owned(),
+            kind,
+        };
+        let bytes = std::fs::read(path).map_err(|e| fail(LoadErrorKind::Io(e)))?;
+        let text = match std::str::from_utf8(&bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                let line = 1 + bytes[..e.valid_up_to()]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count();
+                return Err(fail(LoadErrorKind::List(ListError {
+                    line,
+                    kind: ListErrorKind::NotUtf8,
+                })));
+            }
+        };
+        SuffixList::parse(text).map_err(|e| fail(LoadErrorKind::List(e)))
+    }
+
+    /// Looks `domain` up: its public suffix and the rule that gave it.
+    ///
+    /// `domain` is taken as the URL host parser serializes a domain (ASCII, lower case);
+    /// one trailing dot is set aside and given back on the results, as §3.2 says. `None`
+    /// when the domain starts with a dot (`.example.com`, as the list's own tests expect)
+    /// or a label of the public suffix is empty (`com..`); a registrable domain is `None`
+    /// too when the label before the suffix is empty (`a..com`). The list's algorithm is
+    /// defined on host names, which have no empty labels.
+    pub fn lookup<'d>(&self, domain: &'d str, sections: Sections) -> Option<Suffix<'d>> {
+        let name = domain.strip_suffix('.').unwrap_or(domain);
+        let bytes = name.as_bytes();
+        if bytes.first().is_none_or(|&b| b == b'.') {
+            return None;
+        }
+        let (len, section, label_hint) = match &self.rules {
+            None => builtin_find(bytes, sections),
+            Some(rules) => {
+                let (len, section) = rules.find(name, sections);
+                (len, section, None)
+            }
+        };
+        // An empty label in the suffix can only be its first one (the walk stops at an
+        // empty label unless a wildcard takes it).
+        let start = name.len() - len;
+        if len == 0 || bytes[start] == b'.' {
+            return None;
+        }
+        Some(Suffix {
+            domain,
+            start,
+            section,
+            label_hint,
+        })
+    }
+
+    /// The public suffix of `domain` over the whole list (§3.2).
+    pub fn public_suffix<'d>(&self, domain: &'d str) -> Option<&'d str> {
+        Some(self.lookup(domain, Sections::All)?.as_str())
+    }
+
+    /// The registrable domain of `domain` over the whole list (§3.2).
+    pub fn registrable_domain<'d>(&self, domain: &'d str) -> Option<&'d str> {
+        self.lookup(domain, Sections::All)?.registrable_domain()
+    }
+}
+
+/// The labels of `name` from the right, noting where the first few start.
+struct RevLabels<'n> {
+    name: &'n [u8],
+    /// End of the next label; `None` when every label was given.
+    end: Option<usize>,
+    /// Start of the labels given so far (the first `NOTED`).
+    starts: [usize; NOTED],
+    given: usize,
+}
+
+const NOTED: usize = 6;
+
+impl<'n> RevLabels<'n> {
+    #[inline]
+    fn new(name: &'n [u8]) -> Self {
+        RevLabels {
+            name,
+            end: Some(name.len()),
+            starts: [0; NOTED],
+            given: 0,
+        }
+    }
+
+    /// The start of the label given after the one that starts at `start`, if any.
+    #[inline]
+    fn start_after(&self, start: usize) -> Option<usize> {
+        let noted = &self.starts[..self.given.min(NOTED)];
+        let i = noted.iter().position(|&s| s == start)?;
+        noted.get(i + 1).copied()
+    }
+}
+
+impl<'n> Iterator for &mut RevLabels<'n> {
+    type Item = &'n [u8];
+
+    #[inline]
+    fn next(&mut self) -> Option<&'n [u8]> {
+        let end = self.end?;
+        let head = &self.name[..end];
+        let (start, next_end) = match head.iter().rposition(|&b| b == b'.') {
+            Some(dot) => (dot + 1, Some(dot)),
+            None => (0, None),
+        };
+        self.end = next_end;
+        if self.given < NOTED {
+            self.starts[self.given] = start;
+        }
+        self.given += 1;
+        Some(&head[start..])
+    }
+}
+
+/// The built-in matcher: the length in bytes of the public suffix of `name` (no trailing
+/// dot, not starting with a dot), the section of the prevailing rule, and where the
+/// label before the suffix starts when the matcher looked at it (it usually does).
+///
+/// The `psl` crate answers for the whole list. For the ICANN section alone, when a
+/// private rule prevails the lookup runs again on that suffix less its first label: every
+/// ICANN rule that matches `name` and is no longer than that also matches it, and none
+/// longer can (it would have prevailed over the private one).
+#[inline]
+fn builtin_find(name: &[u8], sections: Sections) -> (usize, Option<Section>, Option<usize>) {
+    use ::psl::Psl;
+    let mut labels = RevLabels::new(name);
+    let mut info = ::psl::List.find(&mut labels);
+    let mut hint = labels.start_after(name.len() - info.len);
+    if sections == Sections::Icann {
+        while info.typ == Some(::psl::Type::Private) {
+            hint = None;
+            let suffix = &name[name.len() - info.len..];
+            match suffix.iter().position(|&b| b == b'.') {
+                Some(dot) => info = ::psl::List.find(&mut RevLabels::new(&suffix[dot + 1..])),
+                None => {
+                    info.typ = None;
+                    break;
+                }
+            }
+        }
+    }
+    let section = info.typ.map(|t| match t {
+        ::psl::Type::Icann => Section::Icann,
+        ::psl::Type::Private => Section::Private,
+    });
+    (info.len, section, hint)
+}
+
+/// Why a list could not be read: the line (1-based) and the problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListError {
+    line: usize,
+    kind: ListErrorKind,
+}
+
+/// The problem [`ListError`] reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ListErrorKind {
+    /// The bytes are not UTF-8 (the line is where the first bad sequence is).
+    NotUtf8,
+    /// A rule has an empty label: `a..b`, `.a`, `a.`.
+    EmptyLabel(String),
+    /// `*` appears in a label that is not `*` alone.
+    BadWildcard(String),
+    /// `!` appears other than first, or an exception rule has one label or a wildcard.
+    BadException(String),
+    /// The rule is not a valid domain (UTS #46 processing failed); the error names why.
+    InvalidDomain(String, crate::ParseError),
+    /// The text holds no rule (line 0).
+    NoRules,
+}
+
+impl ListError {
+    pub(crate) fn new(line: usize, kind: ListErrorKind) -> ListError {
+        ListError { line, kind }
+    }
+
+    /// The line (1-based) where the problem is; 0 when it is about the whole text.
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// The problem.
+    pub fn kind(&self) -> &ListErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for ListError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line > 0 {
+            write!(f, "line {}: ", self.line)?;
+        }
+        match &self.kind {
+            ListErrorKind::NotUtf8 => f.write_str("the list is not UTF-8"),
+            ListErrorKind::EmptyLabel(r) => write!(f, "rule {r:?} has an empty label"),
+            ListErrorKind::BadWildcard(r) => {
+                write!(f, "rule {r:?}: a wildcard must be a whole label")
+            }
+            ListErrorKind::BadException(r) => write!(
+                f,
+                "rule {r:?}: an exception is `!` then a rule of two or more labels \
+                 without wildcards"
+            ),
+            ListErrorKind::InvalidDomain(r, e) => write!(f, "rule {r:?} is not a domain: {e}"),
+            ListErrorKind::NoRules => f.write_str("the list has no rule"),
+        }
+    }
+}
+
+impl std::error::Error for ListError {}
+
+/// Why [`SuffixList::from_file`] failed: the file, and the I/O or list error.
+#[derive(Debug)]
+pub struct LoadError {
+    path: PathBuf,
+    kind: LoadErrorKind,
+}
+
+/// The cause of a [`LoadError`].
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum LoadErrorKind {
+    /// The file could not be read.
+    Io(std::io::Error),
+    /// The file is not a valid list.
+    List(ListError),
+}
+
+impl LoadError {
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The cause.
+    pub fn kind(&self) -> &LoadErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for LoadError {
+    /// `FILE: cause` for I/O errors, `FILE:LINE: problem` for list errors.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path.display();
+        match &self.kind {
+            LoadErrorKind::Io(e) => write!(f, "{path}: {e}"),
+            LoadErrorKind::List(e) if e.line > 0 => {
+                let msg = e.to_string();
+                let msg = msg.split_once(": ").map_or(msg.as_str(), |(_, m)| m);
+                write!(f, "{path}:{}: {msg}", e.line)
+            }
+            LoadErrorKind::List(e) => write!(f, "{path}: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            LoadErrorKind::Io(e) => Some(e),
+            LoadErrorKind::List(e) => Some(e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn icann_only_skips_private_rules_in_the_builtin() {
+        let list = SuffixList::builtin();
+        let s = list.lookup("foo.blogspot.com", Sections::All).unwrap();
+        assert_eq!(
+            (s.as_str(), s.section()),
+            ("blogspot.com", Some(Section::Private))
+        );
+        let s = list.lookup("foo.blogspot.com", Sections::Icann).unwrap();
+        assert_eq!((s.as_str(), s.section()), ("com", Some(Section::Icann)));
+        assert_eq!(s.registrable_domain(), Some("blogspot.com"));
+        assert_eq!(s.subdomain(), Some("foo"));
+    }
+
+    #[test]
+    fn empty_labels_have_no_suffix() {
+        let loaded = SuffixList::parse("com\n*.ck\n").unwrap();
+        for d in [
+            "",
+            ".",
+            "..",
+            ".com",
+            "com..",
+            "a.b..",
+            ".example.com",
+            "a..ck",
+        ] {
+            assert_eq!(
+                SuffixList::builtin().lookup(d, Sections::All),
+                None,
+                "{d:?}"
+            );
+            assert_eq!(loaded.lookup(d, Sections::All), None, "{d:?}");
+        }
+        for list in [SuffixList::builtin(), &loaded] {
+            let s = list.lookup("a..com", Sections::All).unwrap();
+            let got = (s.as_str(), s.registrable_domain(), s.subdomain());
+            assert_eq!(got, ("com", None, None));
+            let s = list.lookup("a..b.example.com.", Sections::All).unwrap();
+            assert_eq!(s.registrable_domain(), Some("example.com."));
+            assert_eq!(s.subdomain(), Some("a..b"));
+        }
+    }
+
+    #[test]
+    fn load_error_names_file_and_line() {
+        let dir = std::env::temp_dir().join(format!("rapidurl-psl-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bad.dat");
+        std::fs::write(&path, "// c\ncom\n!com\n").unwrap();
+        let err = SuffixList::from_file(&path).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{}:3: rule \"!com\": an exception is `!` then a rule of two or more labels \
+                 without wildcards",
+                path.display()
+            )
+        );
+        std::fs::write(&path, b"com\nco\xFFm\n").unwrap();
+        let err = SuffixList::from_file(&path).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("{}:2: the list is not UTF-8", path.display())
+        );
+        let missing = dir.join("missing.dat");
+        let err = SuffixList::from_file(&missing).unwrap_err();
+        assert!(matches!(err.kind(), LoadErrorKind::Io(_)));
+        assert!(
+            err.to_string()
+                .starts_with(&format!("{}: ", missing.display()))
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,525 @@
+//! Public suffixes and registrable domains (URL Standard §3.2) through URL parsing, and the
+//! host and path analytics beside them.
+//!
+//! - the Standard's own examples table, through `Url`, `UrlRef` and a `UrlColumn` row;
+//! - the Public Suffix List project's `checkPublicSuffix` test vectors, read at test time
+//!   from the `publicsuffix` crate (a dev-dependency that ships them as `tests/tests.txt`,
+//!   with a copy of the list as `tests/public_suffix_list.dat`), against the built-in
+//!   list and against that copy loaded at run time;
+//! - the loaded list against the `publicsuffix` crate's own lookups on the same file;
+//! - wildcard and exception rules, IDN suffixes, upper case and trailing dots, IP hosts.
+//!
+//! Expected values are written by hand (or are the PSL project's), never computed by the
+//! code under test.
+
+mod common;
+
+use rapidurl::psl::{Section, Sections, SuffixList};
+use rapidurl::{Url, UrlRef};
+use std::path::PathBuf;
+
+/// The `publicsuffix` crate's source folder in the cargo registry.
+fn publicsuffix_dir() -> PathBuf {
+    common::registry_crate_dir("publicsuffix")
+        .expect("the publicsuffix crate (a dev-dependency) is in the cargo registry")
+}
+
+/// `(public suffix, registrable domain)` of `http://{host}/`, through `Url` and `UrlRef`,
+/// which must agree.
+fn psl_of(host: &str) -> (Option<String>, Option<String>) {
+    let input = format!("http://{host}/");
+    let url = Url::parse(&input).unwrap_or_else(|e| panic!("{input}: {e}"));
+    let arena = rapidurl::bumpalo::Bump::new();
+    let view: UrlRef<'_> = rapidurl::parse_ref(&input, &arena).unwrap();
+    assert_eq!(url.public_suffix(), view.public_suffix(), "{input}");
+    assert_eq!(
+        url.registrable_domain(),
+        view.registrable_domain(),
+        "{input}"
+    );
+    (
+        url.public_suffix().map(str::to_owned),
+        url.registrable_domain().map(str::to_owned),
+    )
+}
+
+/// The examples table of §3.2 ("Host input | Public suffix | Registrable domain").
+const SPEC_TABLE: &[(&str, Option<&str>, Option<&str>)] = &[
+    ("com", Some("com"), None),
+    ("example.com", Some("com"), Some("example.com")),
+    ("www.example.com", Some("com"), Some("example.com")),
+    ("sub.www.example.com", Some("com"), Some("example.com")),
+    ("EXAMPLE.COM", Some("com"), Some("example.com")),
+    ("example.com.", Some("com."), Some("example.com.")),
+    ("github.io", Some("github.io"), None),
+    (
+        "whatwg.github.io",
+        Some("github.io"),
+        Some("whatwg.github.io"),
+    ),
+    ("إختبار", Some("xn--kgbechtv"), None),
+    (
+        "example.إختبار",
+        Some("xn--kgbechtv"),
+        Some("example.xn--kgbechtv"),
+    ),
+    (
+        "sub.example.إختبار",
+        Some("xn--kgbechtv"),
+        Some("example.xn--kgbechtv"),
+    ),
+    ("[2001:0db8:85a3:0000:0000:8a2e:0370:7334]", None, None),
+];
+
+#[test]
+fn the_standards_examples_table() {
+    for &(host, suffix, registrable) in SPEC_TABLE {
+        let want = (suffix.map(str::to_owned), registrable.map(str::to_owned));
+        assert_eq!(psl_of(host), want, "host {host}");
+    }
+}
+
+#[cfg(feature = "rayon")]
+#[test]
+fn the_examples_table_through_a_column() {
+    let lines: String = SPEC_TABLE
+        .iter()
+        .map(|(host, ..)| format!("https://{host}/\n"))
+        .collect();
+    let column = rapidurl::batch::parse_lines(lines.as_bytes());
+    assert_eq!(column.len(), SPEC_TABLE.len());
+    for (row, &(host, suffix, registrable)) in column.iter().zip(SPEC_TABLE) {
+        let url = row.expect("parses");
+        assert_eq!(url.public_suffix(), suffix, "{host}");
+        assert_eq!(url.registrable_domain(), registrable, "{host}");
+    }
+}
+
+/// The PSL's test vectors: `input registrable-domain` per line, `null` for none, `//`
+/// comments. `null` input stands for no host at all.
+fn check_public_suffix_vectors() -> Vec<(String, Option<String>)> {
+    let path = publicsuffix_dir().join("tests/tests.txt");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let vectors: Vec<(String, Option<String>)> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("//"))
+        .map(|l| {
+            let mut words = l.split_whitespace();
+            let input = words.next().expect("input").to_owned();
+            let expected = words.next().expect("expected value");
+            (input, (expected != "null").then(|| expected.to_owned()))
+        })
+        .collect();
+    assert!(
+        vectors.len() > 60,
+        "only {} vectors in {}",
+        vectors.len(),
+        path.display()
+    );
+    vectors
+}
+
+/// Runs the vectors with `registrable` (the registrable domain of a URL); the expected
+/// value is compared in ASCII, as hosts are serialized: the vectors write IDN results in
+/// Unicode, so those go through the URL host parser (IDNA, not the code under test).
+fn run_vectors(registrable: impl Fn(&Url) -> Option<String>) {
+    let mut failures = Vec::new();
+    for (input, expected) in check_public_suffix_vectors() {
+        let got = if input == "null" {
+            registrable(&Url::parse("mailto:null").unwrap())
+        } else {
+            match Url::parse(&format!("http://{input}/")) {
+                Ok(url) => registrable(&url),
+                Err(_) => None,
+            }
+        };
+        let expected = expected.map(|e| rapidurl::host::domain_to_ascii(&e, false).unwrap());
+        if got != expected {
+            failures.push(format!("{input}: got {got:?}, expected {expected:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn check_public_suffix_vectors_with_the_builtin_list() {
+    run_vectors(|url| url.registrable_domain().map(str::to_owned));
+}
+
+fn shipped_list() -> SuffixList {
+    let path = publicsuffix_dir().join("tests/public_suffix_list.dat");
+    SuffixList::from_file(&path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn check_public_suffix_vectors_with_a_loaded_list() {
+    let list = shipped_list();
+    assert!(list.rule_count().unwrap() > 9000);
+    run_vectors(|url| {
+        let s = url.domain_suffix(&list, Sections::All)?;
+        s.registrable_domain().map(str::to_owned)
+    });
+}
+
+/// Hosts to compare lookups on: for every rule of the list, the rule itself, one and two
+/// labels more (a wildcard read as a label), and the hosts of the benchmark corpora when
+/// they are there.
+fn hosts_from(list_text: &str) -> Vec<String> {
+    let mut hosts = Vec::new();
+    for line in list_text.lines() {
+        let rule = line.split_whitespace().next().unwrap_or("");
+        if rule.is_empty() || rule.starts_with("//") {
+            continue;
+        }
+        let Ok(ascii) = rapidurl::host::domain_to_ascii(
+            &rule.trim_start_matches('!').replace('*', "wild"),
+            false,
+        ) else {
+            continue;
+        };
+        hosts.push(format!("b.a.{ascii}"));
+        hosts.push(format!("a.{ascii}"));
+        hosts.push(ascii);
+    }
+    let corpus = common::workspace_root().join("../shared/corpora/kasztp.txt");
+    if let Ok(text) = std::fs::read_to_string(corpus) {
+        for line in text.lines() {
+            if let Ok(url) = Url::parse(line) {
+                if url.host_kind() == rapidurl::HostKind::Domain {
+                    hosts.push(url.hostname().to_owned());
+                }
+            }
+        }
+    }
+    hosts
+}
+
+/// Our loaded list and the `publicsuffix` crate, reading the same file, agree on every
+/// host, for the whole list and for the ICANN section.
+#[test]
+fn loaded_list_agrees_with_the_publicsuffix_crate() {
+    use publicsuffix::Psl;
+    let path = publicsuffix_dir().join("tests/public_suffix_list.dat");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let ours = SuffixList::parse(&text).unwrap();
+    let all: publicsuffix::List = text.parse().unwrap();
+    let icann: publicsuffix::IcannList = text.parse().unwrap();
+    let hosts = hosts_from(&text);
+    assert!(hosts.len() > 27_000, "{} hosts", hosts.len());
+    let mut differences = Vec::new();
+    for host in &hosts {
+        let theirs_all = all.suffix(host.as_bytes()).map(|s| s.as_bytes().to_vec());
+        let theirs_icann = icann.suffix(host.as_bytes()).map(|s| s.as_bytes().to_vec());
+        let mine_all = ours
+            .lookup(host, Sections::All)
+            .map(|s| s.as_str().as_bytes().to_vec());
+        let mine_icann = ours
+            .lookup(host, Sections::Icann)
+            .map(|s| s.as_str().as_bytes().to_vec());
+        if mine_all != theirs_all || mine_icann != theirs_icann {
+            differences.push(host.as_str());
+        }
+    }
+    assert!(
+        differences.is_empty(),
+        "{} differ: {:?}",
+        differences.len(),
+        &differences[..differences.len().min(20)]
+    );
+}
+
+#[test]
+fn wildcard_and_exception_rules_through_urls() {
+    // `*.ck` and `!www.ck`; `*.kawasaki.jp` and `!city.kawasaki.jp`.
+    let cases: &[(&str, Option<&str>, Option<&str>)] = &[
+        ("ck", Some("ck"), None),
+        ("b.ck", Some("b.ck"), None),
+        ("a.b.ck", Some("b.ck"), Some("a.b.ck")),
+        ("www.ck", Some("ck"), Some("www.ck")),
+        ("x.www.ck", Some("ck"), Some("www.ck")),
+        ("WWW.CK", Some("ck"), Some("www.ck")),
+        ("x.kawasaki.jp", Some("x.kawasaki.jp"), None),
+        (
+            "a.x.kawasaki.jp",
+            Some("x.kawasaki.jp"),
+            Some("a.x.kawasaki.jp"),
+        ),
+        (
+            "city.kawasaki.jp",
+            Some("kawasaki.jp"),
+            Some("city.kawasaki.jp"),
+        ),
+        (
+            "www.city.kawasaki.jp",
+            Some("kawasaki.jp"),
+            Some("city.kawasaki.jp"),
+        ),
+    ];
+    for &(host, suffix, registrable) in cases {
+        let want = (suffix.map(str::to_owned), registrable.map(str::to_owned));
+        assert_eq!(psl_of(host), want, "host {host}");
+    }
+}
+
+#[test]
+fn idn_suffixes_are_matched_in_ascii() {
+    let cases: &[(&str, Option<&str>, Option<&str>)] = &[
+        (
+            "食狮.公司.cn",
+            Some("xn--55qx5d.cn"),
+            Some("xn--85x722f.xn--55qx5d.cn"),
+        ),
+        (
+            "www.食狮.公司.cn",
+            Some("xn--55qx5d.cn"),
+            Some("xn--85x722f.xn--55qx5d.cn"),
+        ),
+        ("公司.cn", Some("xn--55qx5d.cn"), None),
+        (
+            "www.xn--85x722f.xn--fiqs8s",
+            Some("xn--fiqs8s"),
+            Some("xn--85x722f.xn--fiqs8s"),
+        ),
+        (
+            "Bücher.中国",
+            Some("xn--fiqs8s"),
+            Some("xn--bcher-kva.xn--fiqs8s"),
+        ),
+    ];
+    for &(host, suffix, registrable) in cases {
+        let want = (suffix.map(str::to_owned), registrable.map(str::to_owned));
+        assert_eq!(psl_of(host), want, "host {host}");
+    }
+    let url = Url::parse("https://食狮.公司.cn/").unwrap();
+    let s = url
+        .domain_suffix(SuffixList::builtin(), Sections::All)
+        .unwrap();
+    assert!(s.is_known());
+    assert_eq!(s.section(), Some(Section::Icann));
+}
+
+#[test]
+fn upper_case_and_trailing_dots() {
+    let url = Url::parse("HTTPS://WWW.Example.CO.UK./Path").unwrap();
+    assert_eq!(url.hostname(), "www.example.co.uk.");
+    assert_eq!(url.public_suffix(), Some("co.uk."));
+    assert_eq!(url.registrable_domain(), Some("example.co.uk."));
+    assert_eq!(url.subdomain(), Some("www"));
+    assert_eq!(url.top_level_domain(), Some("uk"));
+    // Two trailing dots: the last label (after the one dot §3.2 sets aside) is empty.
+    let url = Url::parse("http://example.com../").unwrap();
+    assert_eq!(
+        (url.public_suffix(), url.registrable_domain()),
+        (None, None)
+    );
+    assert_eq!(url.top_level_domain(), None);
+    // A leading dot, an empty label: no suffix (as the PSL's vectors say of `.com`).
+    let url = Url::parse("http://.example.com/").unwrap();
+    assert_eq!((url.public_suffix(), url.subdomain()), (None, None));
+}
+
+#[test]
+fn hosts_that_are_not_domains_have_no_suffix() {
+    for input in [
+        "http://192.168.0.1/",
+        "http://0x7f.1/",
+        "http://[::1]/",
+        "http://[2001:db8::1]:8080/",
+        "sc://opaque.example.com/",
+        "file:///etc/hosts",
+        "sc:///empty-host",
+        "mailto:someone@example.com",
+    ] {
+        let url = Url::parse(input).unwrap();
+        assert_eq!(url.public_suffix(), None, "{input}");
+        assert_eq!(url.registrable_domain(), None, "{input}");
+        assert_eq!(url.subdomain(), None, "{input}");
+        assert_eq!(url.top_level_domain(), None, "{input}");
+        assert!(
+            url.domain_suffix(SuffixList::builtin(), Sections::Icann)
+                .is_none()
+        );
+    }
+    // `file://localhost/` has an empty host; `file://server/` a domain.
+    let url = Url::parse("file://server.example.com/share").unwrap();
+    assert_eq!(url.registrable_domain(), Some("example.com"));
+}
+
+#[test]
+fn unlisted_suffixes_come_from_the_implicit_rule() {
+    let url = Url::parse("http://printer.lan/").unwrap();
+    let s = url
+        .domain_suffix(SuffixList::builtin(), Sections::All)
+        .unwrap();
+    assert_eq!(
+        (s.as_str(), s.is_known(), s.section()),
+        ("lan", false, None)
+    );
+    assert_eq!(url.registrable_domain(), Some("printer.lan"));
+    let url = Url::parse("http://localhost:3000/").unwrap();
+    assert_eq!(
+        (url.public_suffix(), url.registrable_domain()),
+        (Some("localhost"), None)
+    );
+    assert_eq!(url.subdomain(), None);
+}
+
+#[test]
+fn icann_section_alone() {
+    let url = Url::parse("https://whatwg.github.io/").unwrap();
+    let s = url
+        .domain_suffix(SuffixList::builtin(), Sections::Icann)
+        .unwrap();
+    assert_eq!((s.as_str(), s.section()), ("io", Some(Section::Icann)));
+    assert_eq!(s.registrable_domain(), Some("github.io"));
+    assert_eq!(s.subdomain(), Some("whatwg"));
+    let s = url
+        .domain_suffix(SuffixList::builtin(), Sections::All)
+        .unwrap();
+    assert_eq!(
+        (s.as_str(), s.section()),
+        ("github.io", Some(Section::Private))
+    );
+    assert_eq!(s.subdomain(), Some(""));
+
+    let list = shipped_list();
+    let s = url.domain_suffix(&list, Sections::Icann).unwrap();
+    assert_eq!(s.registrable_domain(), Some("github.io"));
+}
+
+#[test]
+fn path_segments() {
+    let url = Url::parse("https://example.com/a/b%20c//d/").unwrap();
+    let segs: Vec<&str> = url.path_segments().unwrap().collect();
+    assert_eq!(segs, ["a", "b%20c", "", "d", ""]);
+    let url = Url::parse("https://example.com").unwrap();
+    assert_eq!(url.path_segments().unwrap().collect::<Vec<_>>(), [""]);
+    let url = Url::parse("sc://host").unwrap();
+    assert_eq!(url.path_segments().unwrap().count(), 0);
+    assert!(
+        Url::parse("mailto:a@b.example")
+            .unwrap()
+            .path_segments()
+            .is_none()
+    );
+}
+
+#[test]
+fn query_pairs_decode_lazily() {
+    let url = Url::parse("https://example.com/?a=1&&b=x+y%21&c&=e&a=2&%ZZ=%FF#f=g").unwrap();
+    let pairs: Vec<(&str, &str)> = url.query_pairs().map(|(n, v)| (n.raw(), v.raw())).collect();
+    assert_eq!(
+        pairs,
+        [
+            ("a", "1"),
+            ("b", "x+y%21"),
+            ("c", ""),
+            ("", "e"),
+            ("a", "2"),
+            ("%ZZ", "%FF")
+        ]
+    );
+    let decoded: Vec<(String, String)> = url
+        .query_pairs()
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect();
+    // The same pairs as URLSearchParams gives.
+    let params = url.search_params();
+    let expected: Vec<(String, String)> = params
+        .iter()
+        .map(|(n, v)| (n.to_owned(), v.to_owned()))
+        .collect();
+    assert_eq!(decoded, expected);
+    assert_eq!(decoded[5], ("%ZZ".to_owned(), "\u{FFFD}".to_owned()));
+    assert_eq!(url.query_param("a").as_deref(), Some("1"));
+    assert_eq!(url.query_param("b").as_deref(), Some("x y!"));
+    assert_eq!(url.query_param("c").as_deref(), Some(""));
+    assert_eq!(url.query_param("f"), None);
+    assert_eq!(url.query_param("%ZZ").as_deref(), Some("\u{FFFD}"));
+    let url = Url::parse("https://example.com/?%E2%82%AC=euro&%FF=bad").unwrap();
+    assert_eq!(url.query_param("€").as_deref(), Some("euro"));
+    assert_eq!(url.query_param("\u{FFFD}").as_deref(), Some("bad"));
+    assert_eq!(
+        Url::parse("https://example.com/")
+            .unwrap()
+            .query_pairs()
+            .count(),
+        0
+    );
+}
+
+/// The built-in list's ICANN-only lookups (the `psl` matcher run again when a private rule
+/// prevails) against a loaded list's (whose walk skips private rules), on hosts under
+/// every private rule of the `publicsuffix` crate's copy of the list. The two snapshots
+/// differ in date, so a host counts only where both lists know its ICANN suffix the same
+/// way for the whole list too.
+#[test]
+fn builtin_icann_only_agrees_with_a_loaded_list() {
+    let path = publicsuffix_dir().join("tests/public_suffix_list.dat");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let private = &text[text.find("===BEGIN PRIVATE DOMAINS===").unwrap()..];
+    let loaded = SuffixList::parse(&text).unwrap();
+    let builtin = SuffixList::builtin();
+    let mut compared = 0;
+    let mut differences = Vec::new();
+    for host in hosts_from(private) {
+        let (Some(b), Some(l)) = (
+            builtin.lookup(&host, Sections::Icann),
+            loaded.lookup(&host, Sections::Icann),
+        ) else {
+            continue;
+        };
+        // Skip hosts whose whole-list answer differs between the snapshots (rules added
+        // or removed since the copy was taken).
+        let all = |list: &SuffixList| list.lookup(&host, Sections::All).map(|s| s.as_str());
+        if all(builtin) != all(&loaded) {
+            continue;
+        }
+        compared += 1;
+        if (b.as_str(), b.section()) != (l.as_str(), l.section()) {
+            differences.push(host);
+        }
+    }
+    assert!(compared > 3000, "only {compared} hosts compared");
+    assert!(differences.is_empty(), "{differences:?}");
+}
+
+/// The built-in list answers as the `psl` crate called directly does (our label walk,
+/// empty-label rules and registrable-label hint around its matcher), on hosts under every
+/// rule, their siblings and the corpus.
+#[test]
+fn builtin_list_answers_as_the_psl_crate() {
+    use psl::Psl;
+    let path = publicsuffix_dir().join("tests/public_suffix_list.dat");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut hosts = hosts_from(&text);
+    // Siblings that share their last two labels with a host seen before.
+    let siblings: Vec<String> = hosts.iter().map(|h| format!("sibling.{h}")).collect();
+    hosts.extend(siblings);
+    let list = SuffixList::builtin();
+    for host in &hosts {
+        let ours = list.lookup(host, Sections::All).map(|s| {
+            let section = match s.section() {
+                Some(Section::Icann) => Some(psl::Type::Icann),
+                Some(Section::Private) => Some(psl::Type::Private),
+                None => None,
+            };
+            (
+                s.as_str().to_owned(),
+                section,
+                s.registrable_domain().map(str::to_owned),
+            )
+        });
+        let theirs = psl::List.suffix(host.as_bytes()).map(|s| {
+            let domain = psl::List.domain(host.as_bytes());
+            let text = |b: &[u8]| String::from_utf8(b.to_vec()).unwrap();
+            (
+                text(s.as_bytes()),
+                s.typ(),
+                domain.map(|d| text(d.as_bytes())),
+            )
+        });
+        assert_eq!(ours, theirs, "{host}");
+    }
+}
