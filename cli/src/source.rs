@@ -659,13 +659,14 @@ impl TextReader {
             }
         };
         if consumed > 0 {
-            // `pos` is a byte offset into the lossily decoded text: it matches the raw
-            // bytes only when nothing was replaced.
-            let consumed = if matches!(text, Cow::Borrowed(_)) {
-                consumed
-            } else {
-                memchr::memchr(b'\n', &self.buf).map_or(self.buf.len(), |i| i + 1)
-            };
+            // `pos` is a byte offset into the decoded text: the raw bytes' too when
+            // nothing before it was replaced, i.e. when those bytes are UTF-8.
+            if std::str::from_utf8(&self.buf[..consumed]).is_err() {
+                return Err(format!(
+                    "{name}:{}: the header is not valid UTF-8",
+                    self.line
+                ));
+            }
             let lines = memchr::memchr_iter(b'\n', &self.buf[..consumed]).count() as u64;
             self.buf.drain(..consumed);
             self.line += lines;

@@ -567,7 +567,7 @@ fn check_empty_input_and_base() {
 
 #[test]
 fn every_subcommand_has_help_with_an_example() {
-    for sub in ["parse", "check", "bench"] {
+    for sub in ["parse", "check", "stats", "bench"] {
         let out = run(&[sub, "--help"], b"");
         assert_eq!(code(&out), 0);
         let text = stdout(&out);
