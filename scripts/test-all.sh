@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Every test suite of the project: the Rust workspace (library and tool), then the Python
-# package when it is present. Run from anywhere; WPT data is found as tests/common/mod.rs says.
+# package: a local virtual environment (.venv/, created if missing) with the pinned test
+# dependencies (python/requirements-test.txt), the package built and installed from
+# python/ (`pip install ./python`), and its pytest suite. Run from anywhere; WPT data is
+# found as tests/common/mod.rs says (RAPIDURL_WPT_DIR, else ../shared/wpt). The Spark tests
+# need Java 17 (`apt-get install openjdk-17-jre-headless`; .ci/run installs it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,3 +13,15 @@ cargo test --locked
 
 echo "== Rust: the input-length limits (4-9 GiB inputs, release build)"
 cargo test --locked --release --test limits
+
+echo "== Python: .venv, pinned test dependencies, pip install ./python"
+PYTHON="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+    "$PYTHON" -m venv .venv
+fi
+.venv/bin/python -m pip install -q -r python/requirements-test.txt
+.venv/bin/python -m pip install -q ./python
+
+echo "== Python: pytest python/tests, and the package's doctests"
+.venv/bin/python -m pytest -q -p no:cacheprovider python/tests
+.venv/bin/python -m pytest -q -p no:cacheprovider --doctest-modules --pyargs rapidurl

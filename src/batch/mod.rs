@@ -53,9 +53,18 @@ fn chunk_target(total: usize) -> usize {
     (total / tasks).clamp(MIN_CHUNK_BYTES, MAX_CHUNK_BYTES)
 }
 
-/// Splits rows `0..n` into consecutive ranges of about `chunk_target` bytes,
-/// each row weighing its length plus one (an empty row still costs something).
-fn row_ranges(n: usize, weight: impl Fn(usize) -> usize) -> Vec<Range<usize>> {
+/// Splits rows `0..n` into the consecutive ranges this module's functions give one task
+/// each: about eight per thread of the current rayon pool, each between 64 KiB and 8 MiB
+/// of input, row `i` weighing `weight(i)` bytes plus one (an empty row still costs
+/// something). Public for front ends that run their own loop per task (the Python
+/// package writes Arrow columns as it parses).
+///
+/// ```
+/// let ranges = rapidurl::batch::row_ranges(3, |_| 10);
+/// assert_eq!(ranges, [0..3]);
+/// assert!(rapidurl::batch::row_ranges(0, |_| 10).is_empty());
+/// ```
+pub fn row_ranges(n: usize, weight: impl Fn(usize) -> usize) -> Vec<Range<usize>> {
     let total: usize = (0..n).map(|i| weight(i) + 1).sum();
     let target = chunk_target(total);
     let mut ranges = Vec::with_capacity(total / target + 1);

@@ -1,0 +1,238 @@
+"""Time per URL of rapidurl.parse_column against the Rust batch API and what Python users
+parse URL columns with today, on one corpus, in one run (docs/performance.md quotes it).
+
+    python python/bench/bench.py [CORPUS] [--repeat N] [--instructions]
+
+CORPUS defaults to ../shared/corpora/kasztp.txt beside the repository. Every contender
+extracts the host of every line. Wall clock: each is timed `--repeat` times after one
+warm-up, interleaved round by round (so a burst of load hits every contender alike), and
+the median is reported. `--instructions` also counts instructions per URL under
+callgrind (valgrind), which does not move with the machine's load: each single-threaded
+contender is run once and twice in fresh interpreters and the difference is one run.
+
+"Rust batch API" is `rapidurl::batch::parse_lines` over the corpus bytes, called from the
+same extension module (`rapidurl._rapidurl._batch_parse_lines`, GIL released), so both
+sides share the build and the run.
+
+Needs python/requirements-bench.txt (pyarrow, polars, ada-url, tldextract, chdb).
+"""
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+DEFAULT_CORPUS = REPO.parent / "shared" / "corpora" / "kasztp.txt"
+HOST_RE = r"^[A-Za-z][A-Za-z0-9+.\-]*://(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)"
+
+
+def load(corpus):
+    data = Path(corpus).read_bytes()
+    lines = [l.decode("utf-8", "replace") for l in data.split(b"\n")]
+    if lines and lines[-1] == "":
+        lines.pop()
+    return data, lines
+
+
+def contenders(data, lines):
+    """name -> (setup, single-threaded?); setup() imports what it needs and returns the
+    callable to time (so a callgrind run of one contender imports only its own library)."""
+
+    def parse_column(threads):
+        def setup():
+            import pyarrow as pa
+
+            import rapidurl
+
+            arr = pa.array(lines)
+            return lambda: rapidurl.parse_column(arr, ["hostname"], threads=threads)
+
+        return setup
+
+    def rust_batch(threads):
+        def setup():
+            from rapidurl._rapidurl import _batch_parse_lines
+
+            return lambda: _batch_parse_lines(data, threads=threads)
+
+        return setup
+
+    def rapidurl_loop():
+        from rapidurl import URL
+
+        def run():
+            out = []
+            for s in lines:
+                u = URL.parse(s)
+                out.append(u.hostname if u is not None else None)
+            return out
+
+        return run
+
+    def ada_loop():
+        import ada_url
+
+        def run():
+            out = []
+            for u in lines:
+                try:
+                    out.append(ada_url.URL(u).hostname)
+                except ValueError:
+                    out.append(None)
+            return out
+
+        return run
+
+    def urllib_loop():
+        from urllib.parse import urlsplit
+
+        def run():
+            out = []
+            for u in lines:
+                try:
+                    out.append(urlsplit(u).hostname)
+                except ValueError:
+                    out.append(None)
+            return out
+
+        return run
+
+    def tldextract_loop():
+        import tldextract
+
+        # Offline: the Public Suffix List snapshot the package ships (no download).
+        extract = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+        return lambda: [extract(u).fqdn for u in lines]
+
+    def polars_regex():
+        import polars as pl
+
+        series = pl.Series("u", lines)
+        return lambda: series.str.extract(HOST_RE, 1)
+
+    def polars_namespace(threads):
+        def setup():
+            import polars as pl
+
+            import rapidurl.polars  # noqa: F401
+
+            df = pl.DataFrame({"u": lines})
+            return lambda: df.select(pl.col("u").url.field("hostname", threads=threads))
+
+        return setup
+
+    def polars_series_direct(threads):
+        def setup():
+            import polars as pl
+
+            from rapidurl._rapidurl import parse_column as native
+
+            series = pl.Series("u", lines)
+            return lambda: pl.DataFrame(native(series, ["hostname"], threads=threads)).to_series(0)
+
+        return setup
+
+    def clickhouse():
+        import chdb
+        import pyarrow as pa
+
+        table = pa.table({"u": lines})
+
+        def run():
+            urls = table  # chdb finds the table by a name in the caller's frame
+            return chdb.query("SELECT domain(u) FROM Python(urls)", "ArrowTable")
+
+        return run
+
+    return {
+        "rapidurl.parse_column(arr, ['hostname'], threads=1)": (parse_column(1), True),
+        "rapidurl.parse_column(arr, ['hostname'], threads=2)": (parse_column(2), False),
+        "Rust batch API, 1 thread": (rust_batch(1), True),
+        "Rust batch API, 2 threads": (rust_batch(2), False),
+        "Polars pl.col('u').url.hostname() (map_batches), 1 thread": (polars_namespace(1), False),
+        "Polars Series -> parse_column -> Series, 1 thread": (polars_series_direct(1), False),
+        "rapidurl.URL.parse(u).hostname loop": (rapidurl_loop, True),
+        "ada_url.URL(u).hostname loop": (ada_loop, True),
+        "urllib.parse.urlsplit(u).hostname loop": (urllib_loop, True),
+        "tldextract (offline snapshot) loop": (tldextract_loop, True),
+        "Polars regex str.extract": (polars_regex, False),
+        "ClickHouse domain() via chdb": (clickhouse, False),
+    }
+
+
+def wall_clock(table, n, repeat):
+    fns = {name: setup() for name, (setup, _) in table.items()}
+    for fn in fns.values():
+        fn()  # warm-up
+    times = {name: [] for name in table}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            t = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - t)
+    return {name: statistics.median(ts) / n * 1e9 for name, ts in times.items()}
+
+
+def callgrind(corpus, name, times):
+    out = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+         sys.executable, __file__, str(corpus), "--run", name, "--times", str(times)],
+        capture_output=True, text=True, check=True,
+    ).stderr
+    m = re.search(r"Collected : (\d+)", out)
+    if not m:
+        raise RuntimeError(f"no instruction count for {name}:\n{out[-2000:]}")
+    return int(m.group(1))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("corpus", nargs="?", default=str(DEFAULT_CORPUS))
+    ap.add_argument("--repeat", type=int, default=9)
+    ap.add_argument("--instructions", action="store_true")
+    ap.add_argument("--run", help=argparse.SUPPRESS)
+    ap.add_argument("--times", type=int, default=1, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    data, lines = load(args.corpus)
+    n = len(lines)
+    table = contenders(data, lines)
+    if args.run:  # one contender, `--times` times (under callgrind)
+        fn = table[args.run][0]()
+        for _ in range(args.times):
+            fn()
+        return 0
+
+    print(f"corpus: {Path(args.corpus).name}, {n} URLs; {os.cpu_count()} cores, shared with other "
+          f"sessions (load average {os.getloadavg()[0]:.1f}); median of {args.repeat} interleaved runs")
+    if args.repeat > 0:
+        ns = wall_clock(table, n, args.repeat)
+        one = ns["rapidurl.parse_column(arr, ['hostname'], threads=1)"]
+        print(f"{'contender':<60} {'ns/URL':>9} {'÷ parse_column t=1':>19}")
+        for name, v in ns.items():
+            print(f"{name:<60} {v:>9.1f} {v / one:>18.2f}x")
+        print(f"ada_url loop / parse_column threads=1: {ns['ada_url.URL(u).hostname loop'] / one:.1f}x (target >= 50)")
+        print(f"parse_column threads=1 / Rust batch API 1 thread: {one / ns['Rust batch API, 1 thread']:.2f} (target <= 1.3)")
+        two = ns["rapidurl.parse_column(arr, ['hostname'], threads=2)"]
+        rust = ns["Rust batch API, 1 thread"] / ns["Rust batch API, 2 threads"]
+        print(f"parse_column threads=1 / threads=2: {one / two:.2f}x (target >= 1.8); Rust batch API: {rust:.2f}x")
+
+    if args.instructions:
+        print("\ninstructions per URL (callgrind; one run = two runs minus one, fresh interpreters)")
+        counts = {}
+        for name, (_, single) in table.items():
+            if not single:
+                continue
+            counts[name] = (callgrind(args.corpus, name, 2) - callgrind(args.corpus, name, 1)) / n
+        base = counts["rapidurl.parse_column(arr, ['hostname'], threads=1)"]
+        for name, c in counts.items():
+            print(f"{name:<60} {c:>9.0f} {c / base:>18.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+"""WHATWG URL Standard parsing: the URL API, and Arrow-native bulk parsing.
+
+``rapidurl.URL`` and ``rapidurl.URLSearchParams`` behave as ``new URL()`` and
+``URLSearchParams`` do in a browser. ``rapidurl.parse_column`` parses a whole column of
+URLs (pyarrow, Polars, pandas, DuckDB, DataFusion, Spark — anything with the Arrow
+PyCapsule interface, or a sequence of ``str``) in parallel, with the GIL released, into one
+Arrow string column per field plus an ``error`` column.
+
+Engine adapters live in submodules: ``rapidurl.polars`` (the ``url`` expression
+namespace), ``rapidurl.duckdb``, ``rapidurl.datafusion`` and ``rapidurl.spark``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Optional, Union
+
+from ._rapidurl import ArrowTable, ParseError, URL, URLSearchParams, can_parse
+from ._rapidurl import _field_names
+from ._rapidurl import parse_column as _parse_column
+
+__all__ = [
+    "URL",
+    "URLSearchParams",
+    "ParseError",
+    "ArrowTable",
+    "can_parse",
+    "parse_column",
+    "URL_API_FIELDS",
+    "DEFAULT_FIELDS",
+]
+
+#: The URL API's attributes, in the order of the Standard's IDL: each is a field of
+#: ``parse_column`` (the Rust library's ``rapidurl::field::Field`` may define more).
+#: ``DEFAULT_FIELDS``: what ``parse_column`` returns when no field is named (the
+#: command-line tool's default columns).
+URL_API_FIELDS, DEFAULT_FIELDS = (tuple(names) for names in _field_names())
+
+
+def parse_column(
+    urls: Any,
+    fields: Optional[Union[str, Iterable[str]]] = None,
+    *,
+    base: Any = None,
+    threads: Optional[int] = None,
+) -> Any:
+    """Parse a column of URLs into one string column per field, plus ``error``.
+
+    ``urls`` is anything exposing the Arrow PyCapsule interface (``__arrow_c_stream__`` or
+    ``__arrow_c_array__``: a pyarrow ``Array`` or ``ChunkedArray``, a Polars ``Series``, a
+    pandas ``Series`` with an Arrow-backed dtype…) holding utf8, large_utf8 or string_view
+    strings, which are read in place; or a sequence of ``str`` and ``None``.
+
+    ``fields`` names the columns to compute (``rapidurl.URL_API_FIELDS`` and whatever else
+    the library defines; default ``DEFAULT_FIELDS``). ``base`` is a ``str`` (one base for
+    every row) or a column of the same length (a base per row, ``None`` for none).
+    ``threads=None`` uses every core, ``threads=1`` one thread; the GIL is released.
+
+    A valid row has its fields and a null ``error``; an invalid row is null in every field
+    and its ``error`` is the URL Standard's validation-error name (a per-row base that does
+    not parse gives ``base-URL-invalid``); a null input row is null everywhere.
+
+    Returns a ``pyarrow.Table`` when pyarrow is installed, else a ``rapidurl.ArrowTable``,
+    which any Arrow consumer reads through ``__arrow_c_stream__``.
+
+    >>> t = parse_column(["https://a.example:8080/x", "nope"], ["hostname", "port"])
+    >>> t.to_pydict()
+    {'hostname': ['a.example', None], 'port': ['8080', None], 'error': [None, 'missing-scheme-non-relative-URL']}
+    """
+    if isinstance(fields, str):
+        fields = [fields]
+    elif fields is not None:
+        fields = list(fields)
+    table = _parse_column(urls, fields, base=base, threads=threads)
+    try:
+        import pyarrow
+    except ImportError:
+        return table
+    return pyarrow.table(table)

@@ -1,0 +1,389 @@
+//! `parse_column`'s engine: string columns in (Arrow arrays, read in place), one Arrow
+//! utf8 column per field plus an `error` column out, parsed in parallel on a rayon pool
+//! with no Python object per row and the GIL released.
+//!
+//! Rows are split into tasks with `rapidurl::batch::row_ranges` (the library's batch
+//! split); each task parses its rows with `parse_ref` (zero-copy for canonical input,
+//! an arena for the rest) and appends each field's value straight to its own Arrow
+//! builders, so a task's output is one record batch and nothing is concatenated.
+
+use std::borrow::Cow;
+use std::ops::Range;
+use std::sync::Arc;
+
+use arrow_array::builder::StringBuilder;
+use arrow_array::{
+    Array, ArrayRef, BinaryArray, BinaryViewArray, GenericBinaryArray, LargeBinaryArray,
+    OffsetSizeTrait, RecordBatch,
+};
+use arrow_schema::{DataType, Field as ArrowField, Schema, SchemaRef};
+use rapidurl::bumpalo::Bump;
+use rapidurl::field::Field;
+use rapidurl::{ErrorKind, ParseError, Url, UrlRef};
+use rayon::prelude::*;
+
+/// The name of the column that holds each invalid row's error name.
+pub const ERROR_COLUMN: &str = "error";
+
+/// The arena is emptied when it holds more than this after a row.
+const ARENA_RESET_BYTES: usize = 1 << 20;
+
+/// One imported array of strings, seen as bytes: its offsets (or views) have been
+/// validated by `arrow-data`, so reading a row is safe; UTF-8 is checked here, per task.
+pub enum Strings {
+    /// utf8 or binary (32-bit offsets).
+    Small(BinaryArray),
+    /// large_utf8 or large_binary (64-bit offsets).
+    Large(LargeBinaryArray),
+    /// string_view or binary_view.
+    View(BinaryViewArray),
+    /// The null type: every row is null.
+    Null(usize),
+}
+
+impl Strings {
+    /// Wraps an imported array; `Err` names the type when it is not a string type.
+    pub fn new(array: &ArrayRef) -> Result<Strings, String> {
+        let data = array.to_data();
+        let as_type = |dt: DataType| {
+            // Rebuilding as binary validates offsets (or views) against the buffers, which
+            // the C-data import does not; UTF-8 is checked when the rows are read.
+            data.clone()
+                .into_builder()
+                .data_type(dt)
+                .build()
+                .map_err(|e| format!("invalid Arrow string array: {e}"))
+        };
+        Ok(match array.data_type() {
+            DataType::Utf8 | DataType::Binary => Strings::Small(as_type(DataType::Binary)?.into()),
+            DataType::LargeUtf8 | DataType::LargeBinary => {
+                Strings::Large(as_type(DataType::LargeBinary)?.into())
+            }
+            DataType::Utf8View | DataType::BinaryView => {
+                Strings::View(as_type(DataType::BinaryView)?.into())
+            }
+            DataType::Null => Strings::Null(array.len()),
+            other => {
+                return Err(format!(
+                    "expected a column of strings (utf8, large_utf8 or string_view), got {other}"
+                ));
+            }
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Strings::Small(a) => a.len(),
+            Strings::Large(a) => a.len(),
+            Strings::View(a) => a.len(),
+            Strings::Null(n) => *n,
+        }
+    }
+
+    /// The tasks' row ranges (`rapidurl::batch::row_ranges`, rows weighed by length).
+    fn ranges(&self) -> Vec<Range<usize>> {
+        use rapidurl::batch::row_ranges;
+        match self {
+            Strings::Small(a) => offset_ranges(a),
+            Strings::Large(a) => offset_ranges(a),
+            Strings::View(a) => {
+                // The low 32 bits of a view are the value's length.
+                let v = a.views();
+                row_ranges(a.len(), |i| v[i] as u32 as usize)
+            }
+            Strings::Null(n) => row_ranges(*n, |_| 0),
+        }
+    }
+
+    /// The bytes of rows `range` (an estimate for the output buffers).
+    fn span_bytes(&self, range: Range<usize>) -> usize {
+        match self {
+            Strings::Small(a) => offset_span(a, range),
+            Strings::Large(a) => offset_span(a, range),
+            Strings::View(a) => a.views()[range].iter().map(|&v| v as u32 as usize).sum(),
+            Strings::Null(_) => 0,
+        }
+    }
+
+    /// Calls `f(i, row)` for each row `i` of `range` in order, `row` being `None` for a
+    /// null row; a row that is not valid UTF-8 is decoded lossily (U+FFFD), as
+    /// `Url::parse_bytes` does. One loop per layout, so the per-row work is a few loads.
+    fn for_each(&self, range: Range<usize>, mut f: impl FnMut(usize, Option<&str>)) {
+        match self {
+            Strings::Small(a) => offset_rows(a, range, f),
+            Strings::Large(a) => offset_rows(a, range, f),
+            Strings::View(a) => {
+                for i in range {
+                    match a.is_null(i) {
+                        true => f(i, None),
+                        false => f(i, Some(&lossy(a.value(i)))),
+                    }
+                }
+            }
+            Strings::Null(_) => range.for_each(|i| f(i, None)),
+        }
+    }
+
+    /// Row `i` as text (see [`Strings::for_each`]).
+    fn row(&self, i: usize) -> Option<Cow<'_, str>> {
+        if self.is_null(i) {
+            return None;
+        }
+        Some(match self {
+            Strings::Small(a) => lossy(a.value(i)),
+            Strings::Large(a) => lossy(a.value(i)),
+            Strings::View(a) => lossy(a.value(i)),
+            Strings::Null(_) => return None,
+        })
+    }
+
+    fn is_null(&self, i: usize) -> bool {
+        match self {
+            Strings::Small(a) => a.is_null(i),
+            Strings::Large(a) => a.is_null(i),
+            Strings::View(a) => a.is_null(i),
+            Strings::Null(_) => true,
+        }
+    }
+}
+
+/// [`Strings::ranges`] for an offsets layout.
+fn offset_ranges<O: OffsetSizeTrait>(a: &GenericBinaryArray<O>) -> Vec<Range<usize>> {
+    let o = a.value_offsets();
+    rapidurl::batch::row_ranges(a.len(), |i| o[i + 1].as_usize() - o[i].as_usize())
+}
+
+/// [`Strings::span_bytes`] for an offsets layout.
+fn offset_span<O: OffsetSizeTrait>(a: &GenericBinaryArray<O>, range: Range<usize>) -> usize {
+    let o = a.value_offsets();
+    o[range.end].as_usize() - o[range.start].as_usize()
+}
+
+/// [`Strings::for_each`] for an offsets layout: the task's bytes are checked as UTF-8 in
+/// one pass, after which a row is a slice of them (`str::get` still refuses a row whose
+/// offsets split a code point of the whole).
+fn offset_rows<O: OffsetSizeTrait>(
+    a: &GenericBinaryArray<O>,
+    range: Range<usize>,
+    mut f: impl FnMut(usize, Option<&str>),
+) {
+    let offsets = a.value_offsets();
+    let nulls = a.nulls();
+    let first = offsets[range.start].as_usize();
+    let bytes = &a.value_data()[first..offsets[range.end].as_usize()];
+    let text = simdutf8::basic::from_utf8(bytes).ok();
+    for i in range {
+        if nulls.is_some_and(|n| n.is_null(i)) {
+            f(i, None);
+            continue;
+        }
+        let (start, end) = (
+            offsets[i].as_usize() - first,
+            offsets[i + 1].as_usize() - first,
+        );
+        match text.and_then(|t| t.get(start..end)) {
+            Some(row) => f(i, Some(row)),
+            None => f(i, Some(&lossy(&bytes[start..end]))),
+        }
+    }
+}
+
+fn lossy(bytes: &[u8]) -> Cow<'_, str> {
+    match simdutf8::basic::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
+/// A column split into arrays (chunks), with the first row of each.
+pub struct Column {
+    arrays: Vec<Strings>,
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl Column {
+    pub fn new(arrays: Vec<Strings>) -> Column {
+        let mut starts = Vec::with_capacity(arrays.len());
+        let mut len = 0;
+        for a in &arrays {
+            starts.push(len);
+            len += a.len();
+        }
+        Column {
+            arrays,
+            starts,
+            len,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Row `i` of the whole column.
+    fn row(&self, i: usize) -> Option<Cow<'_, str>> {
+        let k = self.starts.partition_point(|&s| s <= i) - 1;
+        self.arrays[k].row(i - self.starts[k])
+    }
+}
+
+/// What each row is resolved against.
+pub enum Base {
+    None,
+    /// One base for every row.
+    One(Url),
+    /// A base per row (a null row has none), as many rows as the input.
+    PerRow(Column),
+}
+
+/// The output schema: one utf8 column per field, then `error`.
+pub fn schema(fields: &[Field]) -> SchemaRef {
+    let mut columns: Vec<ArrowField> = fields
+        .iter()
+        .map(|f| ArrowField::new(f.name(), DataType::Utf8, true))
+        .collect();
+    columns.push(ArrowField::new(ERROR_COLUMN, DataType::Utf8, true));
+    Arc::new(Schema::new(columns))
+}
+
+/// A failure of the whole call (not of a row).
+#[derive(Debug)]
+pub enum ColumnError {
+    /// An output column would need more than 2 GiB in one record batch.
+    TooLarge,
+    Arrow(String),
+}
+
+/// Parses every row of `input` (against `base`) on the current rayon pool and returns
+/// one record batch per task, in row order.
+pub fn parse(
+    input: &Column,
+    base: &Base,
+    fields: &[Field],
+    schema: &SchemaRef,
+) -> Result<Vec<RecordBatch>, ColumnError> {
+    // Tasks: (array, rows of it, first row in the whole column).
+    let mut tasks = Vec::new();
+    for (k, array) in input.arrays.iter().enumerate() {
+        for range in array.ranges() {
+            tasks.push((k, range, input.starts[k]));
+        }
+    }
+    tasks
+        .into_par_iter()
+        .map(|(k, range, start)| parse_task(&input.arrays[k], range, start, base, fields, schema))
+        .collect()
+}
+
+/// The per-task output: one builder per field, and the error column.
+struct Builders {
+    fields: Vec<StringBuilder>,
+    error: StringBuilder,
+}
+
+impl Builders {
+    fn new(n_fields: usize, rows: usize, bytes: usize) -> Self {
+        Builders {
+            fields: (0..n_fields)
+                .map(|_| StringBuilder::with_capacity(rows, bytes / 2))
+                .collect(),
+            error: StringBuilder::with_capacity(rows, 0),
+        }
+    }
+
+    /// A row with no fields: a null row (`error` null too) or an invalid one.
+    fn push_missing(&mut self, error: Option<&ParseError>) {
+        for b in &mut self.fields {
+            b.append_null();
+        }
+        self.error.append_option(error.map(ParseError::name));
+    }
+
+    fn push_url(&mut self, url: &UrlRef<'_>, fields: &[Field]) -> Result<(), ColumnError> {
+        for (field, b) in fields.iter().zip(&mut self.fields) {
+            match field.value(url) {
+                Some(v) => {
+                    if b.values_slice().len() + v.len() > i32::MAX as usize {
+                        return Err(ColumnError::TooLarge);
+                    }
+                    b.append_value(v)
+                }
+                None => b.append_null(),
+            }
+        }
+        self.error.append_null();
+        Ok(())
+    }
+
+    fn finish(mut self, schema: &SchemaRef) -> Result<RecordBatch, ColumnError> {
+        let mut columns: Vec<ArrayRef> = self
+            .fields
+            .iter_mut()
+            .map(|b| Arc::new(b.finish()) as ArrayRef)
+            .collect();
+        columns.push(Arc::new(self.error.finish()));
+        RecordBatch::try_new(schema.clone(), columns).map_err(|e| ColumnError::Arrow(e.to_string()))
+    }
+}
+
+/// The last base string a task parsed, and its result: rows that share a base (the
+/// common case, e.g. the page a link was found on) parse it once.
+struct BaseCache {
+    last: Option<(String, Result<Url, ParseError>)>,
+}
+
+impl BaseCache {
+    fn get(&mut self, base: &str) -> &Result<Url, ParseError> {
+        if self.last.as_ref().is_none_or(|(s, _)| s != base) {
+            let parsed = Url::parse(base).map_err(|_| ParseError::new(ErrorKind::InvalidBase));
+            self.last = Some((base.to_owned(), parsed));
+        }
+        &self.last.as_ref().expect("just set").1
+    }
+}
+
+fn parse_task(
+    array: &Strings,
+    range: Range<usize>,
+    start: usize,
+    base: &Base,
+    fields: &[Field],
+    schema: &SchemaRef,
+) -> Result<RecordBatch, ColumnError> {
+    let mut out = Builders::new(fields.len(), range.len(), array.span_bytes(range.clone()));
+    let mut arena = Bump::new();
+    let mut bases = BaseCache { last: None };
+    let mut failure = None;
+    array.for_each(range, |i, row| {
+        if failure.is_some() {
+            return;
+        }
+        let Some(input) = row else {
+            out.push_missing(None);
+            return;
+        };
+        let parsed = match base {
+            Base::None => rapidurl::parse_ref(input, &arena),
+            Base::One(base) => rapidurl::parse_ref_with_base(input, &base.as_ref_view(), &arena),
+            Base::PerRow(column) => match column.row(start + i) {
+                None => rapidurl::parse_ref(input, &arena),
+                Some(b) => match bases.get(&b) {
+                    Ok(base) => rapidurl::parse_ref_with_base(input, &base.as_ref_view(), &arena),
+                    Err(err) => Err(*err),
+                },
+            },
+        };
+        match parsed {
+            Ok(url) => failure = out.push_url(&url, fields).err(),
+            Err(err) => out.push_missing(Some(&err)),
+        }
+        if arena.allocated_bytes() > ARENA_RESET_BYTES {
+            arena.reset();
+        }
+    });
+    match failure {
+        Some(err) => Err(err),
+        None => out.finish(schema),
+    }
+}

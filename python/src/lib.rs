@@ -1,0 +1,308 @@
+//! `rapidurl._rapidurl`: the extension module behind the Python package `rapidurl`.
+//!
+//! - [`url`]: `URL` and `URLSearchParams`, the URL API over `rapidurl::Url`;
+//! - [`column`] and [`arrow_io`]: `parse_column`, Arrow columns in and out, parsed in
+//!   parallel with the GIL released.
+//!
+//! Every entry point turns a Rust panic into a Python `RuntimeError` (never an abort, and
+//! never pyo3's `PanicException`, which `except Exception` does not catch).
+
+mod arrow_io;
+mod column;
+mod url;
+
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Arc, Mutex};
+
+use arrow_array::ArrayRef;
+use arrow_array::builder::StringBuilder;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+use rapidurl::field::Field;
+
+use crate::arrow_io::{ArrowTable, import_arrays};
+use crate::column::{Base, Column, ColumnError, Strings};
+
+pyo3::create_exception!(
+    rapidurl,
+    ParseError,
+    pyo3::exceptions::PyValueError,
+    "A URL that could not be parsed (a ValueError).\n\n`name` is the URL Standard's \
+     validation-error name (e.g. 'port-out-of-range'); `offset` is the index in the input \
+     str where the problem was found, or None."
+);
+
+/// The input as a Rust string, as the URL API's USVString conversion does: a lone
+/// surrogate (which a Python `str` can hold) becomes one U+FFFD.
+pub(crate) fn usv<'a>(s: &'a Bound<'_, PyString>) -> PyResult<std::borrow::Cow<'a, str>> {
+    match s.to_cow() {
+        Ok(text) => Ok(text),
+        Err(_) => {
+            let encoded = s.call_method1("encode", ("utf-16-le", "surrogatepass"))?;
+            let bytes = encoded.cast::<PyBytes>()?.as_bytes();
+            let units: Vec<u16> = bytes
+                .chunks_exact(2)
+                .map(|p| u16::from_le_bytes([p[0], p[1]]))
+                .collect();
+            Ok(std::borrow::Cow::Owned(String::from_utf16_lossy(&units)))
+        }
+    }
+}
+
+/// A Python `ParseError` for `err`, found while parsing `input`: the offset is turned
+/// from a byte offset into an index in the `str` (one per code point).
+pub(crate) fn parse_error(err: &rapidurl::ParseError, input: &str) -> PyErr {
+    Python::attach(|py| {
+        let offset = err.offset().map(|o| {
+            let o = o.min(input.len());
+            input.char_indices().take_while(|&(i, _)| i < o).count()
+        });
+        let message = match offset {
+            Some(o) => format!("{} at index {o}: {}", err.name(), err.kind().description()),
+            None => format!("{}: {}", err.name(), err.kind().description()),
+        };
+        let exc = ParseError::new_err(message);
+        let value = exc.value(py);
+        // Setting attributes on a fresh exception instance cannot fail short of memory.
+        let _ = value.setattr("name", err.name());
+        let _ = value.setattr("offset", offset);
+        exc
+    })
+}
+
+/// Runs `f`, turning a panic into a `RuntimeError`.
+pub(crate) fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(result) => result,
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_owned());
+            Err(PyRuntimeError::new_err(format!(
+                "rapidurl internal error (please report it): {what}"
+            )))
+        }
+    }
+}
+
+/// Whether `url` parses, against `base` if given (`URL.canParse`).
+#[pyfunction]
+#[pyo3(signature = (url, base=None))]
+fn can_parse(url: &Bound<'_, PyString>, base: Option<&Bound<'_, PyString>>) -> PyResult<bool> {
+    guard(|| {
+        let input = usv(url)?;
+        let base = base.map(usv).transpose()?;
+        Ok(rapidurl::can_parse(&input, base.as_deref()))
+    })
+}
+
+/// The rayon pool for `threads`: the global pool (every core) for `None`, else one pool
+/// per thread count, built once.
+fn pool(threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
+    static POOLS: Mutex<Option<HashMap<usize, Arc<rayon::ThreadPool>>>> = Mutex::new(None);
+    let Some(n) = threads else { return Ok(None) };
+    if n == 0 {
+        return Err(PyValueError::new_err(
+            "threads must be at least 1 (or None: every core)",
+        ));
+    }
+    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+    let pools = pools.get_or_insert_with(HashMap::new);
+    if let Some(p) = pools.get(&n) {
+        return Ok(Some(p.clone()));
+    }
+    let p = rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .thread_name(|i| format!("rapidurl-{i}"))
+        .build()
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start {n} threads: {e}")))?;
+    let p = Arc::new(p);
+    pools.insert(n, p.clone());
+    Ok(Some(p))
+}
+
+/// Runs `f` on `pool`, or on rayon's global pool (every core) when there is none.
+fn on_pool<R: Send>(pool: Option<&rayon::ThreadPool>, f: impl FnOnce() -> R + Send) -> R {
+    match pool {
+        Some(p) => p.install(f),
+        None => f(),
+    }
+}
+
+/// A column from `obj`: the Arrow PyCapsule interface when it has it, else a sequence of
+/// `str` or `None` (copied into an Arrow array with the GIL held).
+fn column(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Column> {
+    let arrays: Vec<ArrayRef> = match import_arrays(obj)? {
+        Some(arrays) => arrays,
+        None => {
+            if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+                return Err(PyTypeError::new_err(format!(
+                    "{what} must be a column (an Arrow array, Series…) or a sequence of str, \
+                     not a single {}",
+                    obj.get_type().name()?
+                )));
+            }
+            let mut builder = StringBuilder::new();
+            let items = obj.try_iter().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{what} must be a column (an Arrow array, Series…) or a sequence of str, not {}",
+                    obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+                ))
+            })?;
+            for (row, item) in items.enumerate() {
+                let item = item?;
+                if item.is_none() {
+                    builder.append_null();
+                } else if let Ok(s) = item.cast::<PyString>() {
+                    builder.append_value(usv(s)?);
+                } else {
+                    return Err(PyTypeError::new_err(format!(
+                        "{what}: row {row} is {}, expected str or None",
+                        item.get_type().name()?
+                    )));
+                }
+            }
+            vec![Arc::new(builder.finish())]
+        }
+    };
+    let strings = arrays
+        .iter()
+        .map(|a| Strings::new(a).map_err(|e| PyTypeError::new_err(format!("{what}: {e}"))))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(Column::new(strings))
+}
+
+/// The fields by name (`Field::from_str`, so every field the library defines).
+fn fields(names: Option<Vec<String>>) -> PyResult<Vec<Field>> {
+    match names {
+        None => Ok(Field::DEFAULT.to_vec()),
+        Some(names) => names
+            .iter()
+            .map(|n| {
+                n.parse::<Field>()
+                    .map_err(|e| PyValueError::new_err(e.to_string()))
+            })
+            .collect(),
+    }
+}
+
+/// The engine of `rapidurl.parse_column` (the Python wrapper documents it and turns the
+/// result into a `pyarrow.Table` when pyarrow is installed).
+#[pyfunction]
+#[pyo3(signature = (urls, fields=None, *, base=None, threads=None))]
+fn parse_column(
+    py: Python<'_>,
+    urls: &Bound<'_, PyAny>,
+    fields: Option<Vec<String>>,
+    base: Option<&Bound<'_, PyAny>>,
+    threads: Option<usize>,
+) -> PyResult<ArrowTable> {
+    guard(|| {
+        let fields = self::fields(fields)?;
+        let pool = pool(threads)?;
+        let input = column(urls, "urls")?;
+        let base = match base {
+            None => Base::None,
+            Some(b) if b.is_none() => Base::None,
+            Some(b) => match b.cast::<PyString>() {
+                Ok(s) => {
+                    let text = usv(s)?;
+                    let url = rapidurl::Url::parse(&text).map_err(|e| {
+                        let err = parse_error(&e, &text);
+                        let inner = err
+                            .value(py)
+                            .str()
+                            .map(|s| s.to_string())
+                            .unwrap_or_default();
+                        let exc = ParseError::new_err(format!(
+                            "base-URL-invalid: the base URL could not be parsed ({inner})"
+                        ));
+                        let _ = exc.value(py).setattr("name", "base-URL-invalid");
+                        let _ = exc.value(py).setattr("offset", py.None());
+                        exc
+                    })?;
+                    Base::One(url)
+                }
+                Err(_) => {
+                    let bases = column(b, "base")?;
+                    if bases.len() != input.len() {
+                        return Err(PyValueError::new_err(format!(
+                            "base has {} rows, urls has {}",
+                            bases.len(),
+                            input.len()
+                        )));
+                    }
+                    Base::PerRow(bases)
+                }
+            },
+        };
+        let schema = column::schema(&fields);
+        let result = py.detach(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                on_pool(pool.as_deref(), || {
+                    column::parse(&input, &base, &fields, &schema)
+                })
+            }))
+        });
+        let batches = match result {
+            Ok(Ok(batches)) => batches,
+            Ok(Err(ColumnError::TooLarge)) => {
+                return Err(PyValueError::new_err(
+                    "an output column would exceed 2 GiB in one Arrow batch (utf8 offsets are 32-bit)",
+                ));
+            }
+            Ok(Err(ColumnError::Arrow(e))) => return Err(PyRuntimeError::new_err(e)),
+            Err(payload) => std::panic::resume_unwind(payload),
+        };
+        Ok(ArrowTable::new(schema, batches))
+    })
+}
+
+/// The Rust batch API alone, for python/bench/bench.py: `rapidurl::batch::parse_lines`
+/// over newline-separated bytes on `threads` threads (GIL released); the number of valid
+/// rows.
+#[pyfunction]
+#[pyo3(signature = (data, threads=None))]
+fn _batch_parse_lines(py: Python<'_>, data: &[u8], threads: Option<usize>) -> PyResult<usize> {
+    let pool = pool(threads)?;
+    guard(|| {
+        Ok(py.detach(|| {
+            on_pool(pool.as_deref(), || {
+                let column = rapidurl::batch::parse_lines(data);
+                column.len() - column.error_count()
+            })
+        }))
+    })
+}
+
+/// Panics on purpose, so that the tests can check that a panic becomes a RuntimeError.
+#[pyfunction]
+fn _panic_for_tests() -> PyResult<()> {
+    guard(|| panic!("a deliberate panic"))
+}
+
+/// The names of the URL API's fields (`Field::URL_API`) and of the fields `parse_column`
+/// computes when none are named (`Field::DEFAULT`), as the library defines them.
+#[pyfunction]
+fn _field_names() -> (Vec<String>, Vec<String>) {
+    let names = |fields: &[Field]| fields.iter().map(|f| f.name().into_owned()).collect();
+    (names(&Field::URL_API), names(&Field::DEFAULT))
+}
+
+#[pymodule]
+fn _rapidurl(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ParseError", m.py().get_type::<ParseError>())?;
+    m.add_class::<url::PyUrl>()?;
+    m.add_class::<url::PySearchParams>()?;
+    m.add_class::<ArrowTable>()?;
+    m.add_function(wrap_pyfunction!(can_parse, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_column, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
+    m.add_function(wrap_pyfunction!(_field_names, m)?)?;
+    m.add_function(wrap_pyfunction!(_batch_parse_lines, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,174 @@
+"""parse_column: equal to the per-URL results, every Arrow string type, bases, threads,
+bad input."""
+
+import pyarrow as pa
+import pytest
+
+import rapidurl
+from rapidurl import URL, parse_column
+
+from conftest import GETTERS, corpus, wpt_cases
+
+
+def expected_rows(inputs, bases=None, fields=GETTERS):
+    """What URL() gives for each row: a dict of fields plus error, as parse_column's rows."""
+    rows = []
+    for i, text in enumerate(inputs):
+        base = bases[i] if bases is not None else None
+        if text is None:
+            rows.append({**{f: None for f in fields}, "error": None})
+            continue
+        try:
+            url = URL(text, base)
+        except rapidurl.ParseError as err:
+            rows.append({**{f: None for f in fields}, "error": err.name})
+            continue
+        rows.append({**{f: getattr(url, f) for f in fields}, "error": None})
+    return rows
+
+
+def test_urltestdata_equals_the_url_objects():
+    cases = wpt_cases("urltestdata.json")
+    inputs = [c["input"] for c in cases]
+    bases = [c.get("base") for c in cases]
+    table = parse_column(inputs, GETTERS, base=bases)
+    assert table.column_names == list(GETTERS) + ["error"]
+    assert table.to_pylist() == expected_rows(inputs, bases)
+    failures = [c["input"] for c in cases if c.get("failure")]
+    assert failures and table.filter(pa.compute.is_valid(table["error"])).num_rows == len(failures)
+
+
+@pytest.mark.parametrize("name", ["kasztp.txt", "userbait.txt"])
+def test_corpus_equals_the_url_objects(name):
+    lines = corpus(name)
+    table = parse_column(pa.array(lines), GETTERS, threads=2)
+    assert table.num_rows == len(lines)
+    assert table.to_pylist() == expected_rows(lines)
+
+
+@pytest.mark.parametrize("typ", [pa.string(), pa.large_string(), pa.string_view()])
+def test_every_arrow_string_type(typ):
+    inputs = ["https://a.example/x", None, "nope", "HTTP://B.example:80/./y", "https://é.example/ä"]
+    table = parse_column(pa.array(inputs, type=typ), ["href", "hostname"])
+    assert table.to_pylist() == expected_rows(inputs, fields=("href", "hostname"))
+
+
+def test_sliced_and_chunked_inputs():
+    inputs = [f"https://h{i}.example/{i}" for i in range(1000)] + ["bad"]
+    chunked = pa.chunked_array([pa.array(inputs[:300]), pa.array(inputs[300:], type=pa.string())])
+    sliced = pa.array(inputs).slice(5, 700)
+    assert parse_column(chunked, ["hostname"])["hostname"].to_pylist() == [
+        r["hostname"] for r in expected_rows(inputs, fields=("hostname",))
+    ]
+    assert parse_column(sliced, ["hostname"])["hostname"].to_pylist() == [
+        f"h{i}.example" for i in range(5, 705)
+    ]
+
+
+def test_default_fields_and_names():
+    table = parse_column(["https://example.com/"])
+    assert table.column_names == list(rapidurl.DEFAULT_FIELDS) + ["error"]
+    assert "origin" not in rapidurl.DEFAULT_FIELDS and "hostname" in rapidurl.DEFAULT_FIELDS
+    assert parse_column(["https://example.com/"], "hostname").column_names == ["hostname", "error"]
+    with pytest.raises(ValueError, match="unknown field \"colour\""):
+        parse_column(["https://example.com/"], ["colour"])
+
+
+def test_scalar_base_and_base_column():
+    table = parse_column(["a", "../b", "//c.example/"], ["href"], base="https://h.example/x/y")
+    assert table["href"].to_pylist() == ["https://h.example/x/a", "https://h.example/b", "https://c.example/"]
+    bases = pa.array(["https://one.example/", None, "not a base", "https://two.example/d/"])
+    table = parse_column(["p", "q:r", "s", "t"], ["href"], base=bases)
+    assert table.to_pylist() == [
+        {"href": "https://one.example/p", "error": None},
+        {"href": "q:r", "error": None},
+        {"href": None, "error": "base-URL-invalid"},
+        {"href": "https://two.example/d/t", "error": None},
+    ]
+    with pytest.raises(rapidurl.ParseError, match="base-URL-invalid"):
+        parse_column(["a"], base="not a base")
+    with pytest.raises(ValueError, match="base has 1 rows, urls has 2"):
+        parse_column(["a", "b"], base=["https://h.example/"])
+
+
+def test_threads():
+    lines = corpus("kasztp.txt")[:20000]
+    arr = pa.array(lines)
+    one = parse_column(arr, ["href"], threads=1)
+    two = parse_column(arr, ["href"], threads=2)
+    every = parse_column(arr, ["href"])
+    assert one.equals(two) and one.equals(every)
+    with pytest.raises(ValueError, match="threads"):
+        parse_column(arr, ["href"], threads=0)
+
+
+def test_bad_rows_in_a_sequence():
+    inputs = ["https://example.com/\ud800", "http://a\x00b/", None, "https://x.example/" + "a" * 2_000_000]
+    table = parse_column(inputs, ["pathname", "hostname"])
+    rows = table.to_pylist()
+    assert rows[0]["pathname"] == "/%EF%BF%BD"
+    assert rows[1] == {"pathname": None, "hostname": None, "error": "domain-invalid-code-point"}
+    assert rows[2] == {"pathname": None, "hostname": None, "error": None}
+    assert len(rows[3]["pathname"]) == 2_000_001
+    with pytest.raises(TypeError, match="row 2 is int, expected str or None"):
+        parse_column(["https://a.example/", None, 7])
+    with pytest.raises(TypeError, match="not a single str"):
+        parse_column("https://a.example/")
+    with pytest.raises(TypeError):
+        parse_column(42)
+
+
+def test_non_string_arrow_column_and_invalid_utf8_binary():
+    with pytest.raises(TypeError, match="expected a column of strings"):
+        parse_column(pa.array([1, 2, 3]))
+    # Binary data that is not UTF-8 is decoded as Url::parse_bytes does (U+FFFD).
+    table = parse_column(pa.array([b"https://example.com/\xff", None], type=pa.binary()), ["pathname"])
+    assert table["pathname"].to_pylist() == ["/%EF%BF%BD", None]
+    assert parse_column(pa.nulls(3), ["href"]).to_pylist() == [{"href": None, "error": None}] * 3
+
+
+def test_empty_input():
+    table = parse_column(pa.array([], type=pa.string()), ["href"])
+    assert table.num_rows == 0 and table.column_names == ["href", "error"]
+
+
+def test_panic_becomes_runtime_error():
+    with pytest.raises(RuntimeError, match="internal error"):
+        rapidurl._rapidurl._panic_for_tests()
+
+
+def test_without_pyarrow_the_result_is_an_arrow_stream():
+    table = rapidurl._rapidurl.parse_column(["https://a.example/", "bad"], ["hostname"])
+    assert isinstance(table, rapidurl.ArrowTable)
+    assert table.column_names == ["hostname", "error"] and table.num_rows == len(table) == 2
+    assert table.to_pydict() == {"hostname": ["a.example", None], "error": [None, "missing-scheme-non-relative-URL"]}
+    # Consumable more than once, by any Arrow consumer.
+    assert pa.table(table).to_pydict() == pa.table(table).to_pydict() == table.to_pydict()
+
+
+def test_parse_column_when_pyarrow_is_not_installed(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # `import pyarrow` now fails
+    table = rapidurl.parse_column(["https://a.example/"], ["hostname"])
+    assert isinstance(table, rapidurl.ArrowTable)
+    assert table.to_pydict() == {"hostname": ["a.example"], "error": [None]}
+
+
+def test_fields_the_library_adds():
+    # Every rapidurl::field::Field name is a column name, with no change in the package.
+    urls = ["https://www.example.co.uk/x?utm_source=mail+2", "http://[::1]/", "bad"]
+    table = parse_column(urls, ["public_suffix", "registrable_domain", "subdomain", "param:utm_source"])
+    assert table.column_names == ["public_suffix", "registrable_domain", "subdomain", "param:utm_source", "error"]
+    assert table.to_pylist() == [
+        {"public_suffix": "co.uk", "registrable_domain": "example.co.uk", "subdomain": "www",
+         "param:utm_source": "mail 2", "error": None},
+        {"public_suffix": None, "registrable_domain": None, "subdomain": None,
+         "param:utm_source": None, "error": None},
+        {"public_suffix": None, "registrable_domain": None, "subdomain": None,
+         "param:utm_source": None, "error": "missing-scheme-non-relative-URL"},
+    ]
+    # ... and an attribute of URL where the name is an identifier.
+    url = URL(urls[0])
+    assert (url.public_suffix, url.registrable_domain, url.subdomain) == ("co.uk", "example.co.uk", "www")
+    assert URL("http://[::1]/").public_suffix is None
