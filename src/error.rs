@@ -195,7 +195,7 @@ impl ParseError {
     /// The same error with its offset, found in `String::from_utf8_lossy(raw)`, moved to
     /// the matching byte of `raw`: each U+FFFD that replaced an invalid sequence stands for
     /// that sequence (an offset inside it means its first byte).
-    pub(crate) fn in_raw_utf8(self, raw: &[u8]) -> Self {
+    pub fn in_raw_utf8(self, raw: &[u8]) -> Self {
         let Some(decoded) = self.offset() else {
             return self;
         };

@@ -44,6 +44,37 @@ fn measure(bytes: &[u8], threads: usize, min_time: Duration) -> io::Result<Measu
     })
 }
 
+/// The single-threaded `parse_ref` loop over the file's lines (split beforehand, one
+/// arena emptied every run), as `benches/parse.rs` measures it: the median run.
+fn measure_parse_ref(bytes: &[u8], min_time: Duration) -> Measure {
+    let lines: Vec<std::borrow::Cow<'_, str>> = batch::lines(bytes).collect();
+    let mut arena = rapidurl::bumpalo::Bump::new();
+    let run = |arena: &mut rapidurl::bumpalo::Bump| {
+        arena.reset();
+        let t = Instant::now();
+        let mut n = 0usize;
+        for line in std::hint::black_box(&lines) {
+            if let Ok(url) = rapidurl::parse_ref(line, arena) {
+                n += url.href().len();
+            }
+        }
+        std::hint::black_box(n);
+        t.elapsed()
+    };
+    run(&mut arena);
+    let mut times = Vec::new();
+    let start = Instant::now();
+    while times.len() < 3 || start.elapsed() < min_time {
+        times.push(run(&mut arena));
+    }
+    times.sort();
+    Measure {
+        threads: 1,
+        runs: times.len(),
+        median: times[times.len() / 2],
+    }
+}
+
 /// Runs the benchmark and prints the table.
 pub fn run(path: &str, threads: Option<usize>, min_time: f64) -> Result<ExitCode, Failure> {
     let bytes = std::fs::read(path).map_err(|e| Failure::Message(format!("{path}: {e}")))?;
@@ -89,6 +120,16 @@ pub fn run(path: &str, threads: Option<usize>, min_time: f64) -> Result<ExitCode
         out.flush()?;
         results.push(m);
     }
+    let m = measure_parse_ref(&bytes, min_time);
+    let secs = m.median.as_secs_f64().max(1e-9);
+    writeln!(
+        out,
+        "parse_ref loop, 1 thread, {} runs: {:.0} URLs/s, {:.1} MB/s, {:.1} ns/URL",
+        m.runs,
+        urls as f64 / secs,
+        bytes.len() as f64 / secs / 1e6,
+        secs * 1e9 / urls.max(1) as f64
+    )?;
     if let [one, many] = results.as_slice() {
         writeln!(
             out,

@@ -1,43 +1,56 @@
-//! `rapidurl`: parse or validate URLs in bulk, one per line, per the WHATWG URL Standard.
+//! `rapidurl`: parse, validate and count URLs in bulk per the WHATWG URL Standard, from
+//! lines, CSV, TSV, JSON Lines or Parquet, to TSV, CSV, JSON Lines or Parquet.
 //!
-//! Input is read in blocks of whole lines (4 MiB by default); each block is parsed in
-//! parallel by the library's batch engine (`rapidurl::batch`), its rows are formatted in
-//! parallel, then written in input order before the next block is read: memory stays
-//! bounded by a few blocks whatever the input's size.
+//! Every bulk command is a pipeline (`pipeline`): a reader thread cuts the inputs into
+//! batches of whole records (`source`), `--threads` workers parse each batch's URL cells
+//! (`rows`) and format its rows (`output`, `parquet_out`) or count them (`stats`), and the
+//! main thread writes the results in input order. Memory stays bounded by a few batches
+//! whatever the input's size.
 //!
 //! See `rapidurl --help` and `rapidurl <command> --help`.
 #![forbid(unsafe_code)]
 
 mod bench;
-mod input;
 mod lint;
 mod output;
+mod parquet_out;
+mod pipeline;
 mod progress;
+mod rows;
+mod source;
+mod stats;
+mod table;
 
 use std::fmt::Write as _;
+use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::ops::Range;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use rapidurl::batch::UrlColumn;
-use rapidurl::{ParseError, Url};
-use rayon::prelude::*;
-
-use crate::input::{DEFAULT_BLOCK_BYTES, Mode, Source, error_column};
-use crate::output::{Format, RowFormat};
-use crate::progress::Progress;
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use rapidurl::Url;
 use rapidurl::field::Field;
-use rapidurl::psl::SuffixList;
+
+use crate::output::{Column, Format, RowFormat};
+use crate::pipeline::{Collector, Done, Stop};
+use crate::progress::Progress;
+use crate::rows::{Flow, Plan, RowError, RowParser};
+use crate::source::{DEFAULT_BLOCK_BYTES, Input, InputFormat, Reader};
 
 /// Parse URLs in bulk per the WHATWG URL Standard (what a browser's `new URL()` does).
 #[derive(Parser, Debug)]
 #[command(name = "rapidurl", version, propagate_version = true)]
 #[command(after_help = "Examples:\n  \
     rapidurl parse urls.txt > urls.tsv\n  \
+    rapidurl parse access-log.csv --column request_url --fields hostname,pathname -o out.parquet\n  \
     cat urls.txt | rapidurl parse --format jsonl --fields href,origin\n  \
     rapidurl check urls.txt\n  \
-    rapidurl bench urls.txt")]
+    rapidurl stats crawl.jsonl --by hostname --top 20\n  \
+    rapidurl bench urls.txt\n\n\
+    Exit status: 0 success; 1 invalid URLs (check) or a bad URL under --on-error fail;\n\
+    2 usage error, or an input or output that cannot be opened or used; 3 an input that\n\
+    is not well formed (ragged row, unterminated quote, bad JSON), found while reading it.")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -46,12 +59,18 @@ struct Cli {
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Parse one URL per input line and write its components, one row per line.
+    /// Parse the URL of each input line or row and write its components (with the row's
+    /// other columns), one output row per input row.
     #[command(after_help = PARSE_AFTER_HELP)]
     Parse(ParseArgs),
-    /// Validate one URL per input line; print a summary and exit 1 if any is invalid.
+    /// Validate the URL of each input line or row; print a summary and exit 1 if any is
+    /// invalid.
     #[command(after_help = CHECK_AFTER_HELP)]
     Check(CheckArgs),
+    /// Count the values of one field over the input: the top values with their counts,
+    /// shares and a bar.
+    #[command(after_help = STATS_AFTER_HELP)]
+    Stats(StatsArgs),
     /// Measure parse throughput on a file: URLs/s, MB/s and ns/URL, on one thread and on
     /// all of them.
     #[command(after_help = BENCH_AFTER_HELP)]
@@ -74,78 +93,168 @@ struct LintArgs {
 }
 
 const PARSE_AFTER_HELP: &str = "\
-Input: one URL per line; a trailing \\r is removed; a line that is not valid UTF-8 is
-decoded with U+FFFD for each invalid sequence. An empty line is the input \"\", which
-fails (missing-scheme-non-relative-URL) without a base and is the base itself (without
-its fragment) with one. Rows are written in input order, one per input line (less the
-skipped ones with --on-error skip). Errors are reported on stderr as FILE:LINE:COL: ERROR,
-where COL is 1 + the error's byte offset in the URL (1 when the error has no offset);
-standard input is named <stdin>.
+Input formats (by extension, or --input-format; standard input is lines unless told):
+  lines    one URL per line, no header (any other extension). A trailing \\r is
+           removed; a line that is not valid UTF-8 is decoded with U+FFFD for each
+           invalid sequence; an empty line is the input \"\".
+  csv      .csv: a header row, then records quoted per RFC 4180 (a quoted field may
+           hold commas, doubled quotes and line breaks).
+  tsv      .tsv, .tab: a header row, fields separated by tabs; \\t \\n \\r \\\\ in a field
+           stand for tab, line feed, carriage return, backslash (as --format tsv writes).
+  jsonl    .jsonl, .ndjson: one JSON object per line; the keys of the first object are
+           the columns (a missing key is null; a key the first object lacks is an error).
+  parquet  .parquet: the URL (and base) column must hold strings.
+A UTF-8 byte-order mark at the start of an input is ignored; blank lines of CSV, TSV and
+JSON Lines are not rows. Every input must have the columns of the first.
 
-With --base-column N the input is tab-separated: column N (counted from 1) holds the
-line's base URL and the URL is column 1 (column 2 when N is 1); other columns are
-ignored and no TSV unescaping is done. An empty or missing base field means --base if
-given, else no base; a base that does not parse makes the line fail (base-URL-invalid).
+The URL is the column --column names (a name, or a number from 1; default: the column
+named `url`, else the first). Output rows are the input's columns, unchanged and in
+order (the URL's column too), then the --fields; --drop-columns leaves the input's
+columns out. A null or absent URL cell is an error row (missing-URL).
 
-The input is read, parsed (in parallel, --threads) and written a block of lines at a
-time, so memory stays bounded whatever the input's size. A progress bar is drawn on
-stderr when stderr is a terminal and every input is a regular file.
+--base resolves every URL against one base; --base-column names a column holding each
+row's base (an empty or null base means --base if given, else none; a base that does
+not parse fails the row with base-URL-invalid). With lines input, --base-column N makes
+the line tab-separated: field N holds the base, field 1 (2 when N is 1) the URL.
 
-Exit status: 0 on success (also with bad lines under --on-error mark or skip), 1 when
---on-error fail stopped at a bad line, 2 on a usage or I/O error.
+Output: --format, else the extension of -o FILE, else tsv. Parquet is written in row
+groups of 65,536 rows (string columns; passed-through Parquet columns keep their types).
+
+Errors: a URL that does not parse is reported on stderr as FILE:LINE:COL: ERROR, where
+LINE is the line (the line a CSV record starts on; for Parquet, the row number) and COL
+is 1 + the error's byte offset in the URL; standard input is named <stdin>. A table that
+is not well formed stops the run with FILE:LINE: column N: what is wrong (rows before it
+are written).
+
+Reading, parsing (--threads workers) and writing overlap, a block of records at a time,
+so memory stays bounded whatever the input's size; from a slow pipe, rows are written
+as their lines arrive. A progress bar is drawn on stderr when stderr is a terminal and
+every input is a regular file.
+
+Exit status: 0 on success (also with bad URLs under --on-error mark or skip), 1 when
+--on-error fail stopped at a bad URL, 2 on a usage error or an input or output that
+cannot be opened or used (unknown column, non-string column), 3 when an input turns
+out not to be well formed (ragged row, unterminated quote, bad JSON) or cannot be read.
 
 Examples:
   rapidurl parse corpora/sample.txt > out.tsv
   rapidurl parse --format jsonl --fields href,origin,hostname urls.txt
+  rapidurl parse log.csv --column 3 --fields input,hostname,error -o out.csv
+  rapidurl parse events.parquet --column page_url --drop-columns -o hosts.parquet
   printf '../a?b#c\\n' | rapidurl parse --base https://example.com/x/y --fields href
   printf '../a\\thttps://example.com/x/y\\n' | rapidurl parse --base-column 2 --fields href
   rapidurl parse --threads 2 --on-error fail --format csv a.txt b.txt";
 
 const CHECK_AFTER_HELP: &str = "\
-Prints the number of lines, valid and invalid URLs, and the first 10 invalid lines as
-FILE:LINE:COL: ERROR — INPUT. Input is read as `rapidurl parse` reads it (see its help,
-also for --base-column). Exit status: 0 when every line is a valid URL, 1 when any is
-not, 2 on a usage or I/O error.
+Prints the number of rows, valid and invalid URLs, and the first 10 invalid rows as
+FILE:LINE:COL: ERROR \u{2014} INPUT. Input is read as `rapidurl parse` reads it (see its
+help: formats, --column, --base, --base-column). Exit status: 0 when every row is a
+valid URL, 1 when any is not, 2 on a usage error or an input that cannot be opened or
+used, 3 on an input that is not well formed.
 
 Examples:
   rapidurl check corpora/sample.txt
   cat links.txt | rapidurl check --base https://example.com/
-  rapidurl check --threads 1 a.txt b.txt";
+  rapidurl check --column href pages.csv";
+
+const STATS_AFTER_HELP: &str = "\
+Reads the input as `rapidurl parse` does (formats, --column, --base) and prints the
+number of rows, the number of invalid URLs, then the --top most frequent values of the
+--by field among the valid URLs (for `error`, the error names of the invalid ones; for
+`input`, the cells of all rows), most frequent first (ties in value order), each with
+its count, its share of the rows counted and a bar. An empty value is shown as \"\" and
+an absent one as (none). --format csv or jsonl writes the table alone, one
+value,count,share row or object per value. Counting keeps one entry per distinct value.
+
+Exit status: 0 on success, 2 on a usage error or an input that cannot be opened or
+used, 3 on an input that is not well formed.
+
+Examples:
+  rapidurl stats crawl.txt --by hostname
+  rapidurl stats log.csv --column url --by error --top 5
+  rapidurl stats a.jsonl b.jsonl --by protocol --format csv";
 
 const BENCH_AFTER_HELP: &str = "\
 Reads FILE into memory (one URL per line), then parses all of it repeatedly with the
 batch engine, for at least --time seconds and 3 runs, on 1 thread and on --threads
-threads (default: all cores). Prints, per thread count, the median run as URLs/s,
-MB/s (input bytes, 10^6) and ns/URL, and the speed-up. Output is not formatted or
-written: this is the parser's throughput, not the whole tool's.
+threads (default: all cores), and with a single-threaded loop over parse_ref (one
+arena, emptied as it grows). Prints the median run as URLs/s, MB/s (input bytes, 10^6)
+and ns/URL, and the speed-up. Output is not formatted or written: this is the parser's
+throughput, not the whole tool's.
 
 Examples:
   rapidurl bench corpora/sample.txt
   rapidurl bench --threads 2 --time 3 ../shared/corpora/kasztp.txt";
 
-/// Arguments of `rapidurl parse`.
+/// Where the rows come from (shared by `parse`, `check` and `stats`).
 #[derive(Args, Debug)]
-struct ParseArgs {
-    /// Input files, one URL per line; standard input when none is given or for `-`.
+struct InputArgs {
+    /// Input files; standard input when none is given or for `-`.
     #[arg(value_name = "FILE")]
     files: Vec<String>,
 
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Tsv)]
-    format: Format,
+    /// The inputs' format [default: by extension: .csv, .tsv/.tab, .jsonl/.ndjson,
+    /// .parquet; lines otherwise and for standard input].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    input_format: Option<InputFormat>,
 
-    /// Comma-separated columns (JSON keys), named as the URL API's attributes: href,
-    /// origin, protocol, username, password, host, hostname, port, pathname, search, hash;
-    /// the host analytics public_suffix, registrable_domain, subdomain (Public Suffix
-    /// List, empty unless the host is a domain); param:NAME (the decoded value of the
-    /// query's first NAME pair, empty when absent)
+    /// The column holding the URL (tables): a name, or a number counted from 1
+    /// [default: `url`, else the first column].
+    #[arg(long, value_name = "NAME|N")]
+    column: Option<String>,
+
+    /// Resolve every URL against this base URL.
+    #[arg(long, value_name = "URL")]
+    base: Option<String>,
+
+    /// The column holding each row's base URL: a name or a number from 1 (lines input:
+    /// tab-separated field N; the URL is field 1, or 2 when N is 1).
+    #[arg(long, value_name = "NAME|N")]
+    base_column: Option<String>,
+
+    /// Worker threads parsing (0 or absent: all cores). Output is the same for any
+    /// number.
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+
+    /// Bytes of text input read and parsed at a time (whole records; at most 1 GiB).
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_BLOCK_BYTES, hide = true,
+          value_parser = clap::value_parser!(u32).range(1..=1 << 30))]
+    block_bytes: u32,
+}
+
+/// Arguments of `rapidurl parse`.
+#[derive(Args, Debug)]
+struct ParseArgs {
+    #[command(flatten)]
+    input: InputArgs,
+
+    /// Output format [default: the extension of -o (.tsv, .csv, .jsonl, .parquet), else
+    /// tsv].
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+
+    /// Write the output to FILE (created only once every input has been opened).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<String>,
+
+    /// Comma-separated columns (JSON keys), named as the URL API's attributes (href,
+    /// origin, protocol, username, password, host, hostname, port, pathname, search,
+    /// hash), the host analytics public_suffix, registrable_domain, subdomain (Public
+    /// Suffix List, empty unless the host is a domain), param:NAME (the decoded value of
+    /// the query's first NAME pair), or `input` (the cell as read) and `error`
     /// [default: href,protocol,username,password,hostname,port,pathname,search,hash].
-    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(Field))]
-    fields: Vec<Field>,
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(Column))]
+    fields: Vec<Column>,
 
-    /// A public_suffix_list.dat to use instead of the built-in snapshot of the list.
+    /// A public_suffix_list.dat to use instead of the built-in snapshot of the list (for
+    /// public_suffix, registrable_domain, subdomain).
     #[arg(long, value_name = "FILE")]
     psl: Option<std::path::PathBuf>,
+
+    /// Leave the input's columns out of the output (only the --fields).
+    #[arg(long)]
+    drop_columns: bool,
 
     /// Write a header row (tsv and csv; the default).
     #[arg(long, overrides_with = "no_header")]
@@ -155,10 +264,7 @@ struct ParseArgs {
     #[arg(long, overrides_with = "header")]
     no_header: bool,
 
-    #[command(flatten)]
-    common: CommonArgs,
-
-    /// What to do with a line that is not a valid URL: `mark` writes a row whose `error`
+    /// What to do with a row whose URL does not parse: `mark` writes a row whose `error`
     /// column (JSON key) holds the error; `skip` writes no row; `fail` stops with exit
     /// status 1. All three report the error on stderr.
     #[arg(long, value_enum, default_value_t = OnError::Mark)]
@@ -168,12 +274,32 @@ struct ParseArgs {
 /// Arguments of `rapidurl check`.
 #[derive(Args, Debug)]
 struct CheckArgs {
-    /// Input files, one URL per line; standard input when none is given or for `-`.
-    #[arg(value_name = "FILE")]
-    files: Vec<String>,
-
     #[command(flatten)]
-    common: CommonArgs,
+    input: InputArgs,
+}
+
+/// Arguments of `rapidurl stats`.
+#[derive(Args, Debug)]
+struct StatsArgs {
+    #[command(flatten)]
+    input: InputArgs,
+
+    /// The field to count: a URL field (hostname, protocol, port …), `error` (the error
+    /// names of invalid URLs) or `input`.
+    #[arg(long, value_name = "FIELD", value_parser = clap::value_parser!(Column))]
+    by: Column,
+
+    /// How many of the most frequent values to show.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    top: usize,
+
+    /// A public_suffix_list.dat to use instead of the built-in snapshot of the list.
+    #[arg(long, value_name = "FILE")]
+    psl: Option<std::path::PathBuf>,
+
+    /// Output: a table for people (text), or the values alone as CSV or JSON Lines.
+    #[arg(long, value_enum, default_value_t = stats::StatsFormat::Text)]
+    format: stats::StatsFormat,
 }
 
 /// Arguments of `rapidurl bench`.
@@ -192,29 +318,7 @@ struct BenchArgs {
     time: f64,
 }
 
-/// Arguments shared by `parse` and `check`.
-#[derive(Args, Debug)]
-struct CommonArgs {
-    /// Resolve every line against this base URL.
-    #[arg(long, value_name = "URL")]
-    base: Option<String>,
-
-    /// Tab-separated input: column N (from 1) holds each line's base URL; the URL is
-    /// column 1, or 2 when N is 1.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    base_column: Option<u16>,
-
-    /// Worker threads (0 or absent: all cores). Output is the same for any number.
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
-
-    /// Bytes of input read and parsed at a time (rounded to whole lines; at most 1 GiB).
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_BLOCK_BYTES, hide = true,
-          value_parser = clap::value_parser!(u32).range(1..=1 << 30))]
-    block_bytes: u32,
-}
-
-/// What `parse` does with a line that does not parse.
+/// What `parse` does with a row whose URL does not parse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum OnError {
     /// Leave the row out; report the error on stderr.
@@ -226,11 +330,13 @@ enum OnError {
 }
 
 /// Why the program stops early.
-pub(crate) enum Failure {
+pub enum Failure {
     /// Writing to standard output failed.
     Output(io::Error),
-    /// Anything else: a message for stderr.
+    /// A usage error, or an input or output that cannot be opened or used (exit 2).
     Message(String),
+    /// A run that stopped (see [`Stop`]).
+    Stopped(Stop),
 }
 
 impl From<io::Error> for Failure {
@@ -239,13 +345,24 @@ impl From<io::Error> for Failure {
     }
 }
 
+impl From<Stop> for Failure {
+    fn from(stop: Stop) -> Self {
+        match stop {
+            Stop::Output(e) => Failure::Output(e),
+            stop => Failure::Stopped(stop),
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Parse(args) => run_parse(args),
         Command::Check(args) => run_check(args),
+        Command::Stats(args) => load_psl(args.psl.as_deref())
+            .and_then(|list| stats::run(args.input, &args.by, args.top, args.format, list)),
         Command::Bench(args) => bench::run(&args.file, args.threads, args.time),
-        Command::Lint(args) => lint::run(&input_paths(args.files), args.format),
+        Command::Lint(args) => lint::run(&input_paths(&args.files), args.format),
     };
     match result {
         Ok(code) => code,
@@ -257,6 +374,15 @@ fn main() -> ExitCode {
         }
         Err(Failure::Message(msg)) => {
             report(&format!("rapidurl: {msg}\n"));
+            ExitCode::from(2)
+        }
+        Err(Failure::Stopped(Stop::Input(msg))) => {
+            report(&format!("rapidurl: {msg}\n"));
+            ExitCode::from(3)
+        }
+        Err(Failure::Stopped(Stop::Code(code))) => ExitCode::from(code),
+        Err(Failure::Stopped(Stop::Output(err))) => {
+            report(&format!("rapidurl: error writing output: {err}\n"));
             ExitCode::from(2)
         }
     }
@@ -275,292 +401,534 @@ fn thread_count(threads: Option<usize>) -> usize {
     }
 }
 
-/// A pool of `threads` worker threads for the batch engine.
-fn pool(threads: usize) -> Result<rayon::ThreadPool, Failure> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Failure::Message(format!("cannot start {threads} threads: {e}")))
-}
-
-impl CommonArgs {
-    /// How lines become URLs; fails on an invalid `--base`.
-    fn mode(&self) -> Result<Mode, Failure> {
-        let base = self
-            .base
-            .as_deref()
-            .map(|b| {
-                Url::parse(b)
-                    .map_err(|e| Failure::Message(format!("invalid --base URL {b:?}: {e}")))
-            })
-            .transpose()?;
-        Ok(Mode {
-            base,
-            base_text: self.base.clone(),
-            base_column: self.base_column.map(|n| usize::from(n) - 1),
-        })
-    }
-}
-
 /// The inputs to read: the files given, or standard input.
-fn input_paths(files: Vec<String>) -> Vec<String> {
+fn input_paths(files: &[String]) -> Vec<String> {
     if files.is_empty() {
         vec!["-".to_owned()]
     } else {
-        files
+        files.to_vec()
     }
 }
 
-/// The total size of the inputs, when every one is a regular file.
-fn total_size(paths: &[String]) -> Option<u64> {
-    paths.iter().map(|p| Source::size(p)).sum()
+/// The column `spec` names (a name, or a number from 1) among `columns`.
+fn resolve_column(
+    spec: &str,
+    columns: &[String],
+    input: &str,
+    option: &str,
+) -> Result<usize, Failure> {
+    let list = columns.join(", ");
+    if !spec.is_empty() && spec.bytes().all(|b| b.is_ascii_digit()) {
+        return match spec.parse::<usize>() {
+            Ok(n) if (1..=columns.len()).contains(&n) => Ok(n - 1),
+            _ => Err(Failure::Message(format!(
+                "{option} {spec}: {input} has {} columns ({list})",
+                columns.len()
+            ))),
+        };
+    }
+    columns.iter().position(|c| c == spec).ok_or_else(|| {
+        Failure::Message(format!(
+            "{option} {spec}: {input} has no column {spec:?}; its columns are {list}"
+        ))
+    })
 }
 
-/// Opens one input, or explains why it cannot be opened.
-fn open(path: &str, block_bytes: usize) -> Result<Source, Failure> {
-    Source::open(path, block_bytes).map_err(|e| Failure::Message(format!("{path}: {e}")))
+/// The inputs, opened, and how their records become rows.
+struct Prepared {
+    plan: Arc<Plan>,
+    reader: Reader,
+    /// The total size of the inputs, when every one is a regular file.
+    total: Option<u64>,
+    /// The Arrow fields of the passed-through columns (their types for Parquet input).
+    pass_fields: Vec<arrow_schema::Field>,
 }
 
-/// The `file:line:col: error` diagnostic of a line that did not parse, with its newline.
-fn diagnostic(out: &mut String, name: &str, line_no: u64, err: &ParseError) {
-    let _ = writeln!(out, "{name}:{line_no}:{}: {err}", error_column(err));
-}
-
-/// Formats rows `rows` of `column` (parsed from the lines of `block`) in parallel into
-/// `pieces` (cleared first, reused from block to block), to be written in order; failed
-/// rows get an error row unless `skip_errors`.
-fn format_rows(
-    format: &RowFormat,
-    column: &UrlColumn,
-    block: &[u8],
-    rows: Range<usize>,
-    skip_errors: bool,
-    pieces: &mut Vec<String>,
-) {
-    let count = rayon::current_num_threads() * 4;
-    let step = rows.len().div_ceil(count).max(1024);
-    let with_input = format.needs_input();
-    pieces.resize_with(rows.len().div_ceil(step), String::new);
-    pieces.par_iter_mut().enumerate().for_each(|(k, out)| {
-        out.clear();
-        let start = rows.start + k * step;
-        let end = (start + step).min(rows.end);
-        // The input lines only when a field is a value of the input (`valid`, …).
-        let mut lines = with_input.then(|| rapidurl::batch::lines(block).skip(start));
-        for row in column.iter().skip(start).take(end - start) {
-            let line = lines.as_mut().and_then(Iterator::next);
-            match row {
-                Ok(url) => format.url_row(out, &url, line.as_deref().unwrap_or("")),
-                Err(err) if !skip_errors => format.error_row(out, &err),
-                Err(_) => {}
-            }
+/// Opens every input (before anything is written), reads the first one's columns, and
+/// resolves `--column`, `--base-column` and `--base`. `drop` leaves the passed-through
+/// columns out; `arrow_pass` says Parquet columns pass through as Arrow arrays.
+fn prepare(args: &InputArgs, drop: bool, arrow_pass: bool) -> Result<Prepared, Failure> {
+    let base_url = args
+        .base
+        .as_deref()
+        .map(|b| {
+            Url::parse(b).map_err(|e| Failure::Message(format!("invalid --base URL {b:?}: {e}")))
+        })
+        .transpose()?;
+    let paths = input_paths(&args.files);
+    let mut inputs = Vec::with_capacity(paths.len());
+    for path in &paths {
+        inputs.push(
+            Input::open(path, args.input_format, args.block_bytes as usize)
+                .map_err(Failure::Message)?,
+        );
+    }
+    let format = inputs[0].format;
+    if let Some(other) = inputs.iter().find(|i| i.format != format) {
+        return Err(Failure::Message(format!(
+            "{} is {} but {} is {}: give inputs of one format (or --input-format)",
+            inputs[0].name,
+            format.name(),
+            other.name,
+            other.format.name()
+        )));
+    }
+    let first = &mut inputs[0];
+    let columns = first.columns().map_err(Failure::Message)?.to_vec();
+    let (url, base, pass) = if format == InputFormat::Lines {
+        if args.column.is_some() {
+            return Err(Failure::Message(
+                "--column names a column of a table (csv, tsv, jsonl or parquet input); lines \
+                 input is one URL per line (see --input-format)"
+                    .into(),
+            ));
         }
+        let base = match args.base_column.as_deref() {
+            None => None,
+            Some(n) => match n.parse::<u16>() {
+                Ok(n) if n >= 1 => Some(usize::from(n) - 1),
+                _ => {
+                    return Err(Failure::Message(format!(
+                        "--base-column {n}: with lines input, the number of a tab-separated \
+                         field, from 1"
+                    )));
+                }
+            },
+        };
+        (0, base, Vec::new())
+    } else {
+        if columns.is_empty() {
+            return Err(Failure::Message(format!("{}: no columns", first.name)));
+        }
+        let url = match args.column.as_deref() {
+            Some(spec) => resolve_column(spec, &columns, &first.name, "--column")?,
+            None => columns.iter().position(|c| c == "url").unwrap_or(0),
+        };
+        let base = args
+            .base_column
+            .as_deref()
+            .map(|spec| resolve_column(spec, &columns, &first.name, "--base-column"))
+            .transpose()?;
+        if base == Some(url) {
+            return Err(Failure::Message(format!(
+                "--base-column names the URL's column ({:?})",
+                columns[url]
+            )));
+        }
+        source::check_string_column(first, &columns[url], "the URL").map_err(Failure::Message)?;
+        if let Some(b) = base {
+            source::check_string_column(first, &columns[b], "the base")
+                .map_err(Failure::Message)?;
+        }
+        let pass = if drop {
+            Vec::new()
+        } else {
+            (0..columns.len()).collect()
+        };
+        (url, base, pass)
+    };
+    let schema = first.arrow_schema();
+    let pass_fields = pass
+        .iter()
+        .map(|&i| match &schema {
+            Some(s) => s.field(i).clone(),
+            None => arrow_schema::Field::new(&columns[i], arrow_schema::DataType::Utf8, true),
+        })
+        .collect();
+    let projection = (format == InputFormat::Parquet && drop).then(|| {
+        std::iter::once(url)
+            .chain(base)
+            .map(|i| columns[i].clone())
+            .collect()
     });
+    let plan = Plan {
+        format,
+        names: inputs.iter().map(|i| i.name.clone()).collect(),
+        url,
+        base,
+        cells: !(arrow_pass && format == InputFormat::Parquet),
+        pass,
+        columns: columns.clone(),
+        base_url,
+    };
+    let total = paths.iter().map(|p| Input::size(p)).sum();
+    Ok(Prepared {
+        plan: Arc::new(plan),
+        reader: Reader {
+            inputs,
+            columns,
+            projection,
+        },
+        total,
+        pass_fields,
+    })
+}
+
+/// The Public Suffix List of `--psl FILE`, or `None` for the built-in one.
+fn load_psl(path: Option<&std::path::Path>) -> Result<Option<rapidurl::psl::SuffixList>, Failure> {
+    path.map(|p| {
+        rapidurl::psl::SuffixList::from_file(p).map_err(|e| Failure::Message(e.to_string()))
+    })
+    .transpose()
+}
+
+/// The `FILE:LINE:COL: ERROR` diagnostic of a row without a URL, with its newline.
+fn diagnostic(out: &mut String, name: &str, line: u64, err: &RowError) {
+    let _ = writeln!(out, "{name}:{line}:{}: {err}", err.column());
+}
+
+/// Standard output as a file (no line buffering: rows are written in large pieces).
+fn stdout_file() -> Result<Box<dyn Write + Send>, Failure> {
+    use std::os::fd::AsFd;
+    let fd = io::stdout()
+        .as_fd()
+        .try_clone_to_owned()
+        .map_err(|e| Failure::Message(format!("cannot write to standard output: {e}")))?;
+    Ok(Box::new(File::from(fd)))
+}
+
+/// What a `parse` worker makes of a batch.
+struct Formatted {
+    /// Rows as text, or as an Arrow record batch.
+    text: String,
+    arrow: Option<arrow_array::RecordBatch>,
+    /// The diagnostics of its bad rows.
+    diagnostics: String,
+    /// Set when the run must stop after this batch's rows.
+    stop: Option<Stop>,
 }
 
 /// `rapidurl parse`.
 fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
-    let mode = args.common.mode()?;
-    let pool = pool(thread_count(args.common.threads))?;
-    pool.install(|| parse_inputs(args, &mode))
-}
-
-fn parse_inputs(args: ParseArgs, mode: &Mode) -> Result<ExitCode, Failure> {
-    let fields = if args.fields.is_empty() {
-        Field::DEFAULT.to_vec()
+    let format = args
+        .format
+        .or_else(|| args.output.as_deref().and_then(Format::from_extension))
+        .unwrap_or(Format::Tsv);
+    let columns: Vec<Column> = if args.fields.is_empty() {
+        Field::DEFAULT.into_iter().map(Column::Field).collect()
     } else {
-        args.fields
+        args.fields.clone()
     };
-    let mut format = RowFormat::new(args.format, fields, args.on_error == OnError::Mark);
-    if let Some(path) = &args.psl {
-        let list = SuffixList::from_file(path).map_err(|e| Failure::Message(e.to_string()))?;
-        format = format.with_suffix_list(list);
+    let error_auto = args.on_error == OnError::Mark && !columns.contains(&Column::Error);
+    let suffix_list = load_psl(args.psl.as_deref())?;
+    let prepared = prepare(&args.input, args.drop_columns, format == Format::Parquet)?;
+    let plan = prepared.plan.clone();
+    let pass_names: Vec<String> = plan.pass.iter().map(|&i| plan.columns[i].clone()).collect();
+    let mut out_names: Vec<String> = columns.iter().map(|c| c.name().into_owned()).collect();
+    if error_auto {
+        out_names.push(output::ERROR_COLUMN.to_owned());
     }
-    let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
-    if !args.no_header {
-        let mut header = String::new();
-        format.header(&mut header);
-        out.write_all(header.as_bytes())?;
+    if let Some(clash) = pass_names.iter().find(|n| out_names.contains(n)) {
+        return Err(Failure::Message(format!(
+            "the input has a column {clash:?}, which is also the name of an output column; \
+             choose other --fields, or leave the input's columns out with --drop-columns"
+        )));
     }
-    let paths = input_paths(args.files);
-    let progress = Progress::new(total_size(&paths));
-    let mut writer = BlockWriter {
-        format: &format,
-        on_error: args.on_error,
-        out: &mut out,
-        pieces: Vec::new(),
+    if let Some(dup) = out_names
+        .iter()
+        .enumerate()
+        .find(|(i, n)| out_names[..*i].contains(n))
+    {
+        return Err(Failure::Message(format!(
+            "--fields names {:?} twice",
+            dup.1
+        )));
+    }
+    // Every input is open: now the output may be created.
+    let out: Box<dyn Write + Send> = match &args.output {
+        Some(path) => Box::new(
+            File::create(path)
+                .map_err(|e| Failure::Message(format!("{path}: cannot create: {e}")))?,
+        ),
+        None => stdout_file()?,
     };
-    let result = for_each_block(
-        &paths,
-        args.common.block_bytes as usize,
-        mode,
-        &progress,
-        |p| writer.write(p, &progress),
+    let threads = thread_count(args.input.threads);
+    let progress = Progress::new(prepared.total);
+    let on_error = args.on_error;
+    let schema = parquet_out::schema(prepared.pass_fields.clone(), &columns, error_auto);
+    let row_format = Arc::new(
+        RowFormat::new(format, pass_names.clone(), columns.clone(), error_auto)
+            .with_suffix_list(suffix_list.clone()),
     );
-    out.flush()?;
-    progress.finish();
-    Ok(result?.unwrap_or(ExitCode::SUCCESS))
-}
+    let (pool_tx, pool_rx) = unbounded::<String>();
 
-/// Writes the rows of each parsed block of `rapidurl parse`, and reports its bad lines.
-struct BlockWriter<'a, W: Write> {
-    format: &'a RowFormat,
-    on_error: OnError,
-    out: &'a mut W,
-    /// Per-task output buffers, reused from block to block.
-    pieces: Vec<String>,
-}
-
-impl<W: Write> BlockWriter<'_, W> {
-    /// Writes block `p`'s rows; with `--on-error fail`, only those before its first bad
-    /// line, then reports that line and ends the run with exit status 1.
-    fn write(&mut self, p: &Parsed<'_>, progress: &Progress) -> Result<Option<ExitCode>, Failure> {
-        let first_error = match self.on_error {
-            OnError::Fail => p.column.errors().next(),
-            _ => None,
-        };
-        let end = first_error.map_or(p.column.len(), |(i, _)| i);
-        let skip = self.on_error == OnError::Skip;
-        format_rows(
-            self.format,
-            &p.column,
-            p.block,
-            0..end,
-            skip,
-            &mut self.pieces,
-        );
-        for piece in &self.pieces {
-            self.out.write_all(piece.as_bytes())?;
-        }
-        let mut diagnostics = String::new();
-        if let Some((i, err)) = first_error {
-            // Rows before the bad line are written before the report.
-            self.out.flush()?;
-            progress.finish();
-            diagnostic(
-                &mut diagnostics,
-                p.name,
-                p.lines_before + i as u64 + 1,
-                &err,
-            );
-            report(&diagnostics);
-            return Ok(Some(ExitCode::FAILURE));
-        }
-        for (i, err) in p.column.errors() {
-            diagnostic(
-                &mut diagnostics,
-                p.name,
-                p.lines_before + i as u64 + 1,
-                &err,
-            );
-        }
-        if !diagnostics.is_empty() {
-            progress.suspend(|| report(&diagnostics));
-        }
-        Ok(None)
-    }
-}
-
-/// One parsed block of an input.
-struct Parsed<'a> {
-    /// The input's name for diagnostics (`<stdin>` for standard input).
-    name: &'a str,
-    /// Lines of this input before the block.
-    lines_before: u64,
-    /// The block: whole lines.
-    block: &'a [u8],
-    /// The block's lines, parsed.
-    column: UrlColumn,
-}
-
-/// Reads each input in blocks of whole lines, parses each block with the batch engine and
-/// hands it to `each`, which may end the run early with an exit code. Advances the
-/// progress bar; a read error ends the run with a message naming the input.
-fn for_each_block(
-    paths: &[String],
-    block_bytes: usize,
-    mode: &Mode,
-    progress: &Progress,
-    mut each: impl FnMut(&Parsed<'_>) -> Result<Option<ExitCode>, Failure>,
-) -> Result<Option<ExitCode>, Failure> {
-    for path in paths {
-        let mut source = open(path, block_bytes)?;
-        let name = source.name.clone();
-        let mut lines_before = 0u64;
-        loop {
-            let block = match source.next_block() {
-                Ok(Some(block)) => block,
-                Ok(None) => break,
-                Err(e) => return Err(Failure::Message(format!("{name}: read error: {e}"))),
-            };
-            let parsed = Parsed {
-                name: &name,
-                lines_before,
-                block,
-                column: mode.parse_block(block),
-            };
-            if let Some(code) = each(&parsed)? {
-                return Ok(Some(code));
+    let work = {
+        let plan = plan.clone();
+        let row_format = row_format.clone();
+        let schema = schema.clone();
+        let pass_names = pass_names.clone();
+        move |state: &mut WorkerState, batch: &source::Batch| -> Result<Formatted, Stop> {
+            let name = &plan.names[batch.input];
+            let mut text = state.pool.try_recv().unwrap_or_default();
+            text.clear();
+            let mut diagnostics = String::new();
+            let mut stop = None;
+            let mut arrow = (format == Format::Parquet).then(|| {
+                parquet_out::ArrowRows::new(
+                    columns.clone(),
+                    error_auto,
+                    if plan.cells { plan.pass.len() } else { 0 },
+                )
+            });
+            let result = state.rows.rows(&plan, batch, &mut |row| {
+                match &row.url {
+                    Ok(url) => match &mut arrow {
+                        Some(a) => a.url_row(
+                            row.index,
+                            row.cells,
+                            row.input,
+                            url,
+                            &output::field_context(suffix_list.as_ref()),
+                        ),
+                        None => row_format.url_row(&mut text, row.cells, row.input, url),
+                    },
+                    Err(err) => {
+                        diagnostic(&mut diagnostics, name, row.line, err);
+                        match on_error {
+                            OnError::Mark => match &mut arrow {
+                                Some(a) => a.error_row(row.index, row.cells, row.input, err),
+                                None => row_format.error_row(&mut text, row.cells, row.input, err),
+                            },
+                            OnError::Skip => {}
+                            OnError::Fail => {
+                                stop = Some(Stop::Code(1));
+                                return Flow::Stop;
+                            }
+                        }
+                    }
+                }
+                Flow::Go
+            });
+            if let Err(msg) = result {
+                stop = Some(Stop::Input(msg));
             }
-            lines_before += parsed.column.len() as u64;
-            progress.inc(block.len() as u64);
+            let arrow = match &mut arrow {
+                None => None,
+                Some(a) => {
+                    let input = match &batch.data {
+                        source::Data::Arrow { batch: rows, .. } if !plan.cells => {
+                            Some((rows, pass_names.as_slice()))
+                        }
+                        _ => None,
+                    };
+                    Some(
+                        a.finish(&schema, input)
+                            .map_err(|e| Stop::Input(format!("{name}: {e}")))?,
+                    )
+                }
+            };
+            Ok(Formatted {
+                text,
+                arrow,
+                diagnostics,
+                stop,
+            })
         }
-    }
-    Ok(None)
+    };
+    let state = move || WorkerState {
+        rows: RowParser::default(),
+        pool: pool_rx.clone(),
+    };
+    let result = if format == Format::Parquet {
+        let writer = parquet_out::writer(out, schema)
+            .map_err(|e| Failure::Message(format!("cannot write Parquet: {e}")))?;
+        let mut sink = ParquetSink {
+            writer: Some(writer),
+            progress: &progress,
+        };
+        let run = pipeline::run(prepared.reader, threads, state, work, &mut sink);
+        let closed = sink.close();
+        run.and(closed)
+    } else {
+        let mut out = BufWriter::with_capacity(64 * 1024, out);
+        if !args.no_header {
+            let mut header = String::new();
+            row_format.header(&mut header);
+            out.write_all(header.as_bytes())?;
+        }
+        let mut sink = TextSink {
+            out,
+            progress: &progress,
+            pool: pool_tx,
+        };
+        pipeline::run(prepared.reader, threads, state, work, &mut sink)
+    };
+    progress.finish();
+    result?;
+    Ok(ExitCode::SUCCESS)
 }
 
-/// How many invalid lines `check` lists.
+/// A `parse` worker's state.
+struct WorkerState {
+    rows: RowParser,
+    /// Output buffers written by the collector, to reuse.
+    pool: Receiver<String>,
+}
+
+/// Writes a formatted batch's diagnostics (with the bar hidden) and says whether to stop.
+fn finish_batch(progress: &Progress, done: &mut Done<Formatted>) -> Result<(), Stop> {
+    progress.inc(done.bytes);
+    if !done.value.diagnostics.is_empty() {
+        progress.suspend(|| report(&done.value.diagnostics));
+    }
+    match done.value.stop.take() {
+        Some(stop) => Err(stop),
+        None => Ok(()),
+    }
+}
+
+/// `parse`'s collector for text formats.
+struct TextSink<'p> {
+    out: BufWriter<Box<dyn Write + Send>>,
+    progress: &'p Progress,
+    pool: Sender<String>,
+}
+
+impl Collector<Formatted> for TextSink<'_> {
+    fn collect(&mut self, mut done: Done<Formatted>) -> Result<(), Stop> {
+        self.out.write_all(done.value.text.as_bytes())?;
+        let text = std::mem::take(&mut done.value.text);
+        let _ = self.pool.send(text);
+        if done.value.stop.is_some() {
+            // Rows before the stop are written before it is reported.
+            self.out.flush()?;
+        }
+        finish_batch(self.progress, &mut done)
+    }
+
+    fn idle(&mut self) -> Result<(), Stop> {
+        Ok(self.out.flush()?)
+    }
+}
+
+/// `parse`'s collector for Parquet.
+struct ParquetSink<'p> {
+    writer: Option<parquet::arrow::ArrowWriter<Box<dyn Write + Send>>>,
+    progress: &'p Progress,
+}
+
+impl ParquetSink<'_> {
+    /// Writes the file's footer (also after a stop, so the rows before it are readable).
+    fn close(&mut self) -> Result<(), Stop> {
+        match self.writer.take() {
+            Some(w) => w
+                .close()
+                .map(|_| ())
+                .map_err(|e| Stop::Output(io::Error::other(e))),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Collector<Formatted> for ParquetSink<'_> {
+    fn collect(&mut self, mut done: Done<Formatted>) -> Result<(), Stop> {
+        if let (Some(w), Some(batch)) = (&mut self.writer, &done.value.arrow) {
+            if batch.num_rows() > 0 {
+                w.write(batch)
+                    .map_err(|e| Stop::Output(io::Error::other(e)))?;
+            }
+        }
+        finish_batch(self.progress, &mut done)
+    }
+
+    fn idle(&mut self) -> Result<(), Stop> {
+        Ok(())
+    }
+}
+
+/// How many invalid rows `check` lists.
 const CHECK_LISTED: usize = 10;
+
+/// What a `check` worker counts in a batch.
+struct Checked {
+    rows: u64,
+    invalid: u64,
+    listed: Vec<String>,
+    stop: Option<Stop>,
+}
 
 /// `rapidurl check`.
 fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
-    let mode = args.common.mode()?;
-    let pool = pool(thread_count(args.common.threads))?;
-    pool.install(|| check_inputs(args, &mode))
-}
-
-fn check_inputs(args: CheckArgs, mode: &Mode) -> Result<ExitCode, Failure> {
-    let (mut lines, mut invalid) = (0u64, 0u64);
-    let mut listed = Vec::with_capacity(CHECK_LISTED);
-    let paths = input_paths(args.files);
-    let progress = Progress::new(total_size(&paths));
-    let result = for_each_block(
-        &paths,
-        args.common.block_bytes as usize,
-        mode,
-        &progress,
-        |p| {
-            lines += p.column.len() as u64;
-            invalid += p.column.error_count() as u64;
-            let mut wanted = p
-                .column
-                .errors()
-                .take(CHECK_LISTED - listed.len())
-                .peekable();
-            if wanted.peek().is_some() {
-                for (i, line) in rapidurl::batch::lines(p.block).enumerate() {
-                    let Some(&(row, err)) = wanted.peek() else {
-                        break;
-                    };
-                    if i == row {
-                        wanted.next();
-                        listed.push(format!(
-                            "{}:{}:{}: {err} \u{2014} {line}",
-                            p.name,
-                            p.lines_before + i as u64 + 1,
-                            error_column(&err),
-                        ));
-                    }
+    let prepared = prepare(&args.input, true, false)?;
+    let plan = prepared.plan.clone();
+    let progress = Progress::new(prepared.total);
+    let work = move |rows: &mut RowParser, batch: &source::Batch| -> Result<Checked, Stop> {
+        let name = &plan.names[batch.input];
+        let mut c = Checked {
+            rows: 0,
+            invalid: 0,
+            listed: Vec::new(),
+            stop: None,
+        };
+        let result = rows.rows(&plan, batch, &mut |row| {
+            c.rows += 1;
+            if let Err(err) = &row.url {
+                c.invalid += 1;
+                if c.listed.len() < CHECK_LISTED {
+                    c.listed.push(format!(
+                        "{name}:{}:{}: {err} \u{2014} {}",
+                        row.line,
+                        err.column(),
+                        row.input
+                    ));
                 }
             }
-            Ok(None)
+            Flow::Go
+        });
+        if let Err(msg) = result {
+            c.stop = Some(Stop::Input(msg));
+        }
+        Ok(c)
+    };
+    struct Sink<'p> {
+        total: Checked,
+        progress: &'p Progress,
+    }
+    impl Collector<Checked> for Sink<'_> {
+        fn collect(&mut self, done: Done<Checked>) -> Result<(), Stop> {
+            self.progress.inc(done.bytes);
+            let c = done.value;
+            self.total.rows += c.rows;
+            self.total.invalid += c.invalid;
+            let room = CHECK_LISTED - self.total.listed.len();
+            self.total.listed.extend(c.listed.into_iter().take(room));
+            match c.stop {
+                Some(stop) => Err(stop),
+                None => Ok(()),
+            }
+        }
+        fn idle(&mut self) -> Result<(), Stop> {
+            Ok(())
+        }
+    }
+    let mut sink = Sink {
+        total: Checked {
+            rows: 0,
+            invalid: 0,
+            listed: Vec::new(),
+            stop: None,
         },
+        progress: &progress,
+    };
+    let threads = thread_count(args.input.threads);
+    let result = pipeline::run(
+        prepared.reader,
+        threads,
+        RowParser::default,
+        work,
+        &mut sink,
     );
     progress.finish();
     result?;
+    let Checked {
+        rows,
+        invalid,
+        listed,
+        ..
+    } = sink.total;
     let mut out = BufWriter::new(io::stdout().lock());
-    writeln!(out, "lines: {lines}")?;
-    writeln!(out, "valid: {}", lines - invalid)?;
+    writeln!(out, "lines: {rows}")?;
+    writeln!(out, "valid: {}", rows - invalid)?;
     writeln!(out, "invalid: {invalid}")?;
     if !listed.is_empty() {
         let more = if invalid > listed.len() as u64 {

@@ -1,9 +1,13 @@
-//! Writing rows: TSV, CSV or JSON Lines, one row per input line.
+//! Writing rows as text: TSV, CSV or JSON Lines, one row per input record (Parquet is in
+//! `parquet_out`).
 
 use clap::ValueEnum;
+use rapidurl::UrlRef;
 use rapidurl::field::{Field, FieldContext};
 use rapidurl::psl::SuffixList;
-use rapidurl::{ParseError, UrlRef};
+
+use crate::rows::RowError;
+use crate::table::Cell;
 
 /// The output format of `rapidurl parse`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -15,37 +19,132 @@ pub enum Format {
     Csv,
     /// One JSON object per line, keyed by the URL API's attribute names.
     Jsonl,
+    /// Apache Parquet: one string column per field, written in row groups.
+    Parquet,
 }
 
-/// The name of the extra column (or JSON key) that holds a parse error.
+impl Format {
+    /// The format a file's name says, if it says one.
+    pub fn from_extension(path: &str) -> Option<Format> {
+        let ext = std::path::Path::new(path).extension()?.to_str()?;
+        Some(match ext.to_ascii_lowercase().as_str() {
+            "csv" => Format::Csv,
+            "tsv" | "tab" => Format::Tsv,
+            "jsonl" | "ndjson" => Format::Jsonl,
+            "parquet" => Format::Parquet,
+            _ => return None,
+        })
+    }
+}
+
+/// The name of the column (or JSON key) that holds a row's error.
 pub const ERROR_COLUMN: &str = "error";
 
-/// How rows are written: a format, its columns, and whether tables get an `error`
-/// column. Rows are appended to a `String`, so that blocks of rows can be formatted in
-/// parallel and written in order.
+/// A column the tool writes after the passed-through ones: a named value of the URL, or
+/// one of the tool's own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Column {
+    /// A value of the parsed URL ([`rapidurl::field::Field`]).
+    Field(Field),
+    /// `input`: the line or cell as read.
+    Input,
+    /// `error`: why the row has no URL (empty, or JSON `null`, when it has one).
+    Error,
+}
+
+impl Column {
+    /// The column's name (its header, its JSON key).
+    pub fn name(&self) -> std::borrow::Cow<'static, str> {
+        match self {
+            Column::Field(f) => f.name(),
+            Column::Input => "input".into(),
+            Column::Error => ERROR_COLUMN.into(),
+        }
+    }
+}
+
+impl std::str::FromStr for Column {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Column, String> {
+        match name {
+            "input" => Ok(Column::Input),
+            ERROR_COLUMN => Ok(Column::Error),
+            _ => name
+                .parse::<Field>()
+                .map(Column::Field)
+                .map_err(|e| format!("{e}; and the tool's own: input, error")),
+        }
+    }
+}
+
+/// How rows are written: a format, the passed-through columns' names, then the
+/// tool's columns. Rows are appended to a `String`, so that batches of rows are formatted
+/// in parallel and written in order.
 #[derive(Clone, Debug)]
 pub struct RowFormat {
     format: Format,
-    fields: Vec<Field>,
-    error_column: bool,
-    /// The Public Suffix List of the host analytics fields.
-    suffix_list: SuffixList,
+    pass: Vec<String>,
+    columns: Vec<Column>,
+    error_auto: bool,
+    /// Per column, its JSON key with quotes and colon (`"href":`).
+    json_keys: Vec<String>,
+    separator: char,
+    terminator: &'static str,
+    /// The columns, when the format is a table's and every one is a field that is a
+    /// slice of `href` (else empty): rows of such URLs are written without escaping.
+    fields_only: Vec<Field>,
+    /// `--psl`: the Public Suffix List of the host analytics fields (else the built-in).
+    suffix_list: Option<SuffixList>,
 }
 
 impl RowFormat {
-    /// Rows of `fields` in `format`; with `error_column`, tables get a last `error` column
-    /// (empty for URLs that parsed).
-    pub fn new(format: Format, fields: Vec<Field>, error_column: bool) -> Self {
+    /// Rows of `pass` (names of passed-through columns) then `columns` in `format`;
+    /// with `error_auto`, an `error` column last in tables and an `error` key in the
+    /// JSON object of a row without a URL.
+    pub fn new(format: Format, pass: Vec<String>, columns: Vec<Column>, error_auto: bool) -> Self {
+        let json_keys = columns
+            .iter()
+            .map(|c| {
+                let mut key = String::new();
+                push_json_string(&mut key, &c.name());
+                key.push(':');
+                key
+            })
+            .collect();
+        let (separator, terminator) = match format {
+            Format::Csv => (',', "\r\n"),
+            Format::Jsonl => (',', "}\n"),
+            _ => ('\t', "\n"),
+        };
+        let fields_only: Vec<Field> = columns
+            .iter()
+            .filter_map(|c| match c {
+                Column::Field(f) if f.is_slice_of_href() => Some(f.clone()),
+                _ => None,
+            })
+            .collect();
+        let table = matches!(format, Format::Tsv | Format::Csv);
+        let fields_only = if table && fields_only.len() == columns.len() {
+            fields_only
+        } else {
+            Vec::new()
+        };
         RowFormat {
             format,
-            fields,
-            error_column,
-            suffix_list: SuffixList::default(),
+            pass,
+            columns,
+            error_auto,
+            json_keys,
+            separator,
+            terminator,
+            fields_only,
+            suffix_list: None,
         }
     }
 
     /// Computes the host analytics fields with `list` instead of the built-in one.
-    pub fn with_suffix_list(self, list: SuffixList) -> Self {
+    pub fn with_suffix_list(self, list: Option<SuffixList>) -> Self {
         RowFormat {
             suffix_list: list,
             ..self
@@ -57,145 +156,187 @@ impl RowFormat {
         if self.format == Format::Jsonl {
             return;
         }
-        let names: Vec<_> = self.fields.iter().map(|f| f.name()).collect();
-        let error = self.error_column.then_some(ERROR_COLUMN);
-        self.table_row(out, names.iter().map(|n| n.as_ref()).chain(error));
+        let names: Vec<_> = self.columns.iter().map(Column::name).collect();
+        let pass = self.pass.iter().map(String::as_str);
+        let error = self.error_auto.then_some(ERROR_COLUMN);
+        self.table_row(
+            out,
+            pass.chain(names.iter().map(|n| n.as_ref())).chain(error),
+        );
     }
 
-    /// Whether some field is a value of the input line (see `Field::needs_input`).
-    pub fn needs_input(&self) -> bool {
-        self.fields.iter().any(Field::needs_input)
+    /// Starts a value: the separator, unless it is the row's first.
+    #[inline]
+    fn separate(&self, out: &mut String, first: &mut bool) {
+        if *first {
+            *first = false;
+        } else {
+            out.push(self.separator);
+        }
     }
 
-    /// Appends the row of a parsed URL, parsed from the line `input`.
-    pub fn url_row(&self, out: &mut String, url: &UrlRef<'_>, input: &str) {
+    /// Appends the passed-through cells of a row (JSON members, or table fields).
+    fn cells(&self, out: &mut String, cells: &[Cell<'_>], first: &mut bool) {
+        for (cell, name) in cells.iter().zip(&self.pass) {
+            self.separate(out, first);
+            if self.format == Format::Jsonl {
+                push_json_string(out, name);
+                out.push(':');
+                match cell {
+                    Cell::Text(s) => push_json_string(out, s),
+                    Cell::Raw(s) => out.push_str(s),
+                    Cell::Null => out.push_str("null"),
+                }
+            } else {
+                self.push_value(out, cell.text());
+            }
+        }
+    }
+
+    /// Appends the row of a parsed URL.
+    pub fn url_row(&self, out: &mut String, cells: &[Cell<'_>], input: &str, url: &UrlRef<'_>) {
         // Every field but `origin` is a slice of `href` (the origin of a `blob:` URL is
         // that of the URL in its path, which may differ): when `href` needs no escaping,
         // neither do they, and one scan per row replaces one per field.
-        let plain = !self.needs_escaping(url.href());
-        let cx = FieldContext::new()
-            .suffix_list(&self.suffix_list)
-            .input(input);
-        match self.format {
-            Format::Jsonl => {
-                out.push('{');
-                for (i, field) in self.fields.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    // Field names need no escaping.
-                    out.push('"');
-                    out.push_str(&field.name());
-                    out.push_str("\":");
-                    let value = field.value_with(url, &cx).unwrap_or_default();
-                    if plain && field.is_slice_of_href() {
-                        out.push('"');
-                        out.push_str(&value);
-                        out.push('"');
-                    } else {
-                        push_json_string(out, &value);
-                    }
+        let plain = !self.href_needs_escaping(url.href());
+        let cx = field_context(self.suffix_list.as_ref()).input(input);
+        if plain && cells.is_empty() && !self.fields_only.is_empty() {
+            // The common case: a table of URL fields that need no escaping.
+            for (i, field) in self.fields_only.iter().enumerate() {
+                if i > 0 {
+                    out.push(self.separator);
                 }
-                out.push_str("}\n");
+                if let Some(value) = field.value_with(url, &cx) {
+                    out.push_str(&value);
+                }
             }
-            _ => {
-                let (separator, terminator) = self.separators();
-                for (i, field) in self.fields.iter().enumerate() {
-                    if i > 0 {
-                        out.push(separator);
+            if self.error_auto {
+                out.push(self.separator);
+            }
+            out.push_str(self.terminator);
+            return;
+        }
+        let json = self.format == Format::Jsonl;
+        let mut first = true;
+        if json {
+            out.push('{');
+        }
+        if !cells.is_empty() {
+            self.cells(out, cells, &mut first);
+        }
+        for (column, key) in self.columns.iter().zip(&self.json_keys) {
+            self.separate(out, &mut first);
+            if json {
+                out.push_str(key);
+            }
+            match column {
+                Column::Field(field) => match field.value_with(url, &cx) {
+                    Some(value) if plain && field.is_slice_of_href() => {
+                        if json {
+                            out.push('"');
+                            out.push_str(&value);
+                            out.push('"');
+                        } else {
+                            out.push_str(&value);
+                        }
                     }
-                    let value = field.value_with(url, &cx).unwrap_or_default();
-                    if plain && field.is_slice_of_href() {
-                        out.push_str(&value);
-                    } else {
-                        self.push_value(out, &value);
-                    }
-                }
-                // The empty `error` column.
-                if self.error_column && !self.fields.is_empty() {
-                    out.push(separator);
-                }
-                out.push_str(terminator);
+                    Some(value) => self.push_value(out, &value),
+                    None if json => out.push_str("null"),
+                    None => {}
+                },
+                Column::Input => self.push_value(out, input),
+                Column::Error if json => out.push_str("null"),
+                Column::Error => {}
             }
         }
+        // The empty `error` column of tables (--on-error mark).
+        if self.error_auto && !json {
+            self.separate(out, &mut first);
+        }
+        out.push_str(self.terminator);
     }
 
-    /// Appends the row of a line that did not parse: empty fields and the error text in
-    /// the `error` column, or, in JSON Lines, an object with only an `error` key.
-    pub fn error_row(&self, out: &mut String, err: &ParseError) {
+    /// Appends the row of a record without a URL: the passed-through cells, `input` and
+    /// the error; the URL's columns empty (absent in JSON Lines).
+    pub fn error_row(&self, out: &mut String, cells: &[Cell<'_>], input: &str, err: &RowError) {
         let text = err.to_string();
-        match self.format {
-            Format::Jsonl => {
-                out.push('{');
+        let json = self.format == Format::Jsonl;
+        let mut first = true;
+        if json {
+            out.push('{');
+        }
+        self.cells(out, cells, &mut first);
+        for (column, key) in self.columns.iter().zip(&self.json_keys) {
+            let value = match column {
+                Column::Field(_) if json => continue,
+                Column::Field(_) => "",
+                Column::Input => input,
+                Column::Error => &text,
+            };
+            self.separate(out, &mut first);
+            if json {
+                out.push_str(key);
+            }
+            self.push_value(out, value);
+        }
+        if self.error_auto {
+            self.separate(out, &mut first);
+            if json {
                 push_json_string(out, ERROR_COLUMN);
                 out.push(':');
-                push_json_string(out, &text);
-                out.push_str("}\n");
             }
-            _ => {
-                let empties = std::iter::repeat_n("", self.fields.len());
-                self.table_row(out, empties.chain(std::iter::once(text.as_str())));
-            }
+            self.push_value(out, &text);
         }
+        out.push_str(self.terminator);
     }
 
-    /// Whether `value` holds a byte this format escapes or quotes.
-    fn needs_escaping(&self, value: &str) -> bool {
+    /// Whether a value that is a slice of `href` may need escaping: `href` holds only
+    /// printable ASCII (the parser removes tabs and newlines and percent-encodes other
+    /// controls: WPT and the fuzz targets hold the parser to that), so only the format's own
+    /// specials are looked for, with one search.
+    fn href_needs_escaping(&self, href: &str) -> bool {
+        let b = href.as_bytes();
         match self.format {
-            Format::Tsv => tsv_needs_escaping(value),
-            Format::Csv => csv_needs_quoting(value),
-            Format::Jsonl => json_needs_escaping(value),
-        }
-    }
-
-    fn separators(&self) -> (char, &'static str) {
-        match self.format {
-            Format::Csv => (',', "\r\n"),
-            _ => ('\t', "\n"),
+            Format::Tsv => memchr::memchr(b'\\', b).is_some(),
+            Format::Csv => memchr::memchr2(b',', b'"', b).is_some(),
+            Format::Jsonl | Format::Parquet => memchr::memchr2(b'"', b'\\', b).is_some(),
         }
     }
 
     fn push_value(&self, out: &mut String, value: &str) {
         match self.format {
             Format::Csv => push_csv(out, value),
+            Format::Jsonl => push_json_string(out, value),
             _ => push_tsv(out, value),
         }
     }
 
     fn table_row<'a>(&self, out: &mut String, values: impl Iterator<Item = &'a str>) {
-        let (separator, terminator) = self.separators();
         for (i, value) in values.enumerate() {
             if i > 0 {
-                out.push(separator);
+                out.push(self.separator);
             }
             self.push_value(out, value);
         }
-        out.push_str(terminator);
+        out.push_str(self.terminator);
     }
 }
 
-/// Whether `value` holds a tab, newline, carriage return or backslash (URL serializations
-/// rarely do: two vectorized scans find out).
-fn tsv_needs_escaping(value: &str) -> bool {
-    let b = value.as_bytes();
-    memchr::memchr3(b'\t', b'\n', b'\r', b).is_some() || memchr::memchr(b'\\', b).is_some()
-}
-
-/// Whether `value` holds a comma, double quote, carriage return or line feed.
-fn csv_needs_quoting(value: &str) -> bool {
-    let b = value.as_bytes();
-    memchr::memchr3(b',', b'"', b'\r', b).is_some() || memchr::memchr(b'\n', b).is_some()
-}
-
-/// Whether `value` holds a double quote, a backslash or a control character.
-fn json_needs_escaping(value: &str) -> bool {
-    let b = value.as_bytes();
-    memchr::memchr2(b'"', b'\\', b).is_some() || b.iter().any(|&c| c < b' ')
+/// The context of [`Field::value_with`]: `list`, or the built-in Public Suffix List.
+pub fn field_context(list: Option<&SuffixList>) -> FieldContext<'_> {
+    match list {
+        Some(list) => FieldContext::new().suffix_list(list),
+        None => FieldContext::new(),
+    }
 }
 
 /// Appends `value` with tab, newline, carriage return and backslash escaped.
 pub fn push_tsv(out: &mut String, value: &str) {
-    if !tsv_needs_escaping(value) {
+    // URL serializations rarely need escaping: find out with two vectorized scans.
+    let bytes = value.as_bytes();
+    let special = memchr::memchr3(b'\t', b'\n', b'\r', bytes).is_some()
+        || memchr::memchr(b'\\', bytes).is_some();
+    if !special {
         out.push_str(value);
         return;
     }
@@ -213,7 +354,10 @@ pub fn push_tsv(out: &mut String, value: &str) {
 /// Appends `value` as an RFC 4180 field: in double quotes, with quotes doubled, when it
 /// holds a comma, a double quote, a carriage return or a line feed; as it is otherwise.
 pub fn push_csv(out: &mut String, value: &str) {
-    if csv_needs_quoting(value) {
+    let bytes = value.as_bytes();
+    let special = memchr::memchr2(b',', b'"', bytes).is_some()
+        || memchr::memchr2(b'\r', b'\n', bytes).is_some();
+    if special {
         out.push('"');
         for c in value.chars() {
             if c == '"' {
@@ -230,7 +374,9 @@ pub fn push_csv(out: &mut String, value: &str) {
 /// Appends `value` as a JSON string literal (RFC 8259).
 pub fn push_json_string(out: &mut String, value: &str) {
     out.push('"');
-    if !json_needs_escaping(value) {
+    let bytes = value.as_bytes();
+    let special = memchr::memchr2(b'"', b'\\', bytes).is_some() || bytes.iter().any(|&b| b < b' ');
+    if !special {
         out.push_str(value);
         out.push('"');
         return;

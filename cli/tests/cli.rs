@@ -3,92 +3,17 @@
 //! Every expected value is written by hand from the URL Standard's behaviour (what a
 //! browser's `new URL()` gives), not obtained by running this crate.
 
-use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_rapidurl");
+mod support;
+
+use support::*;
 
 /// The header of the default columns in `--on-error mark` mode (the default).
 const DEFAULT_HEADER: &str =
     "href\tprotocol\tusername\tpassword\thostname\tport\tpathname\tsearch\thash\terror";
-
-/// A temporary file, removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(contents: &[u8]) -> TempFile {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!(
-            "rapidurl-cli-test-{}-{}-{n}.txt",
-            std::process::id(),
-            std::thread::current()
-                .name()
-                .unwrap_or("t")
-                .replace(|c: char| !c.is_ascii_alphanumeric(), "_"),
-        ));
-        std::fs::write(&path, contents).expect("write temp file");
-        TempFile(path)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().expect("temp path is UTF-8")
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-/// Runs the binary with `args` and `stdin`, and returns what it did.
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn rapidurl");
-    let mut input = child.stdin.take().expect("stdin");
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let output = child.wait_with_output().expect("wait for rapidurl");
-    writer.join().expect("stdin writer");
-    output
-}
-
-/// Runs `rapidurl parse ARGS FILE` on a temporary file holding `contents`.
-fn parse_file(args: &[&str], contents: &[u8]) -> (Output, TempFile) {
-    let file = TempFile::new(contents);
-    let mut all: Vec<&str> = vec!["parse"];
-    all.extend_from_slice(args);
-    all.push(file.path());
-    (run(&all, b""), file)
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn code(output: &Output) -> i32 {
-    output.status.code().expect("exit code")
-}
-
-/// The output lines of a run that must have succeeded.
-fn ok_lines(output: &Output) -> Vec<String> {
-    assert_eq!(code(output), 0, "stderr: {}", stderr(output));
-    stdout(output).lines().map(str::to_owned).collect()
-}
 
 // ---------------------------------------------------------------------------------------------
 // Formats
@@ -642,7 +567,7 @@ fn check_empty_input_and_base() {
 
 #[test]
 fn every_subcommand_has_help_with_an_example() {
-    for sub in ["parse", "check", "bench"] {
+    for sub in ["parse", "check", "stats", "bench"] {
         let out = run(&[sub, "--help"], b"");
         assert_eq!(code(&out), 0);
         let text = stdout(&out);

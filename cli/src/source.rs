@@ -1,0 +1,688 @@
+//! Reading the inputs: each file (or standard input) is opened before anything is written,
+//! its format chosen by its extension or `--input-format`, and its header (the columns)
+//! read; then the reader thread cuts it into [`Batch`]es of whole records.
+//!
+//! Text formats (lines, CSV, TSV, JSON Lines) are read in blocks of whole records: a block
+//! is handed on when it is full or when a read returned less than asked for (a pipe with
+//! nothing more for now), so rows from a slow pipe are parsed as they arrive. A UTF-8
+//! byte-order mark at the start of an input is dropped. Parquet files are read a row group
+//! at a time, in record batches.
+
+use std::borrow::Cow;
+use std::fs::File;
+use std::io::{self, Read};
+
+use arrow_array::RecordBatch;
+use arrow_schema::{DataType, SchemaRef};
+use clap::ValueEnum;
+use crossbeam_channel::{Receiver, Sender};
+use parquet::arrow::ProjectionMask;
+use parquet::arrow::arrow_reader::{
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
+};
+
+use crate::table;
+
+/// The name under which standard input appears in diagnostics.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// The default size of a block of text input.
+pub const DEFAULT_BLOCK_BYTES: u32 = 1024 * 1024;
+
+/// The most one read from a pipe asks for.
+const PIPE_READ: usize = 256 * 1024;
+
+/// Rows per record batch read from Parquet.
+const PARQUET_BATCH_ROWS: usize = 64 * 1024;
+
+/// The formats the tool reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum InputFormat {
+    /// One URL per line (no header); any other extension, and standard input.
+    Lines,
+    /// Comma-separated values with a header row, quoted per RFC 4180 (`.csv`).
+    Csv,
+    /// Tab-separated values with a header row; `\t`, `\n`, `\r` and `\\` in a field are
+    /// a tab, a line feed, a carriage return and a backslash, as `parse --format tsv`
+    /// writes them (`.tsv`, `.tab`).
+    Tsv,
+    /// One JSON object per line (`.jsonl`, `.ndjson`).
+    Jsonl,
+    /// Apache Parquet (`.parquet`).
+    Parquet,
+}
+
+impl InputFormat {
+    /// The format a file's name says, if it says one.
+    pub fn from_extension(path: &str) -> Option<InputFormat> {
+        let ext = std::path::Path::new(path).extension()?.to_str()?;
+        Some(match ext.to_ascii_lowercase().as_str() {
+            "csv" => InputFormat::Csv,
+            "tsv" | "tab" => InputFormat::Tsv,
+            "jsonl" | "ndjson" => InputFormat::Jsonl,
+            "parquet" => InputFormat::Parquet,
+            _ => return None,
+        })
+    }
+
+    /// The format's name as `--input-format` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            InputFormat::Lines => "lines",
+            InputFormat::Csv => "csv",
+            InputFormat::Tsv => "tsv",
+            InputFormat::Jsonl => "jsonl",
+            InputFormat::Parquet => "parquet",
+        }
+    }
+}
+
+/// One opened input.
+pub struct Input {
+    /// The name used in diagnostics.
+    pub name: String,
+    /// Its format.
+    pub format: InputFormat,
+    body: Body,
+    /// Its columns, once its header has been read (empty for lines).
+    columns: Option<Vec<String>>,
+}
+
+enum Body {
+    Text(TextReader),
+    Parquet {
+        file: File,
+        meta: ArrowReaderMetadata,
+    },
+}
+
+/// A message for an input that cannot be read.
+fn io_message(name: &str, err: &dyn std::fmt::Display) -> String {
+    format!("{name}: {err}")
+}
+
+impl Input {
+    /// Opens `path` (`-` is standard input) in `format`, or the format its extension says
+    /// (lines when none does).
+    pub fn open(
+        path: &str,
+        format: Option<InputFormat>,
+        block_bytes: usize,
+    ) -> Result<Input, String> {
+        let format = format
+            .or_else(|| {
+                (path != "-")
+                    .then(|| InputFormat::from_extension(path))
+                    .flatten()
+            })
+            .unwrap_or(InputFormat::Lines);
+        let name = if path == "-" { STDIN_NAME } else { path }.to_owned();
+        let reader: Box<dyn Read + Send> = if path == "-" {
+            if format == InputFormat::Parquet {
+                return Err(format!(
+                    "{name}: Parquet cannot be read from standard input; give a file"
+                ));
+            }
+            Box::new(io::stdin())
+        } else {
+            let file = File::open(path).map_err(|e| io_message(&name, &e))?;
+            let regular = file.metadata().is_ok_and(|m| m.is_file());
+            if format == InputFormat::Parquet {
+                let meta = ArrowReaderMetadata::load(&file, ArrowReaderOptions::new())
+                    .map_err(|e| io_message(&name, &format!("not a readable Parquet file: {e}")))?;
+                return Ok(Input {
+                    name,
+                    format,
+                    body: Body::Parquet { file, meta },
+                    columns: None,
+                });
+            }
+            if regular {
+                return Ok(Input {
+                    name,
+                    format,
+                    body: Body::Text(TextReader::new(Box::new(file), true, format, block_bytes)),
+                    columns: None,
+                });
+            }
+            Box::new(file)
+        };
+        Ok(Input {
+            name,
+            format,
+            body: Body::Text(TextReader::new(reader, false, format, block_bytes)),
+            columns: None,
+        })
+    }
+
+    /// The input's size, if it is a regular file.
+    pub fn size(path: &str) -> Option<u64> {
+        if path == "-" {
+            return None;
+        }
+        let meta = std::fs::metadata(path).ok()?;
+        meta.is_file().then_some(meta.len())
+    }
+
+    /// The Arrow schema of a Parquet input.
+    pub fn arrow_schema(&self) -> Option<SchemaRef> {
+        match &self.body {
+            Body::Parquet { meta, .. } => Some(meta.schema().clone()),
+            Body::Text(_) => None,
+        }
+    }
+
+    /// Reads the input's columns: the header row of CSV and TSV, the keys of the first
+    /// object of JSON Lines (which stays to be read as data), the schema's top-level
+    /// fields of Parquet, none for lines.
+    pub fn columns(&mut self) -> Result<&[String], String> {
+        if self.columns.is_none() {
+            let columns = match &mut self.body {
+                Body::Parquet { meta, .. } => meta
+                    .schema()
+                    .fields()
+                    .iter()
+                    .map(|f| f.name().clone())
+                    .collect(),
+                Body::Text(reader) => reader.header(&self.name)?,
+            };
+            self.columns = Some(columns);
+        }
+        Ok(self.columns.as_deref().unwrap_or(&[]))
+    }
+}
+
+/// The column of a Parquet file's schema named `name`, checked to hold strings.
+pub fn check_string_column(input: &Input, name: &str, what: &str) -> Result<(), String> {
+    let Some(schema) = input.arrow_schema() else {
+        return Ok(());
+    };
+    let field = schema
+        .field_with_name(name)
+        .map_err(|_| format!("{}: no column {name:?}", input.name))?;
+    match field.data_type() {
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => Ok(()),
+        other => Err(format!(
+            "{}: column {name:?} ({what}) holds {other}, not strings",
+            input.name
+        )),
+    }
+}
+
+/// A batch of whole records of one input, numbered in input order.
+pub struct Batch {
+    /// Its place in the order of all batches of all inputs.
+    pub seq: u64,
+    /// Which input (index into the inputs given).
+    pub input: usize,
+    /// The line number (1-based) of its first record; for Parquet, the row number.
+    pub first_line: u64,
+    /// Input bytes it covers (for the progress bar).
+    pub bytes: u64,
+    /// The records.
+    pub data: Data,
+}
+
+/// What a batch holds.
+pub enum Data {
+    /// Whole records of a text format.
+    Text(Vec<u8>),
+    /// Rows of a Parquet file: one record batch of row group `row_group` (0-based).
+    Arrow {
+        /// The rows.
+        batch: RecordBatch,
+        /// The row group they come from.
+        row_group: usize,
+    },
+    /// The input cannot be read on: the message (naming file, line and column).
+    Fatal(String),
+}
+
+/// The reader thread's work: every input in turn, cut into batches.
+pub struct Reader {
+    /// The inputs, opened; the first one's columns read.
+    pub inputs: Vec<Input>,
+    /// The columns every table input must have (those of the first input).
+    pub columns: Vec<String>,
+    /// For Parquet: only these columns are read (all when `None`).
+    pub projection: Option<Vec<String>>,
+}
+
+impl Reader {
+    /// Reads every input, sending batches to `tx` (with buffers from `free` when some
+    /// are there to reuse); stops at the first unreadable input with a
+    /// [`Data::Fatal`] batch, or when the receiving side has gone.
+    pub fn run(self, tx: &Sender<Batch>, free: &Receiver<Vec<u8>>) {
+        let mut seq = 0u64;
+        let mut send = |input: usize, first_line: u64, bytes: u64, data: Data| {
+            let fatal = matches!(data, Data::Fatal(_));
+            let ok = tx
+                .send(Batch {
+                    seq,
+                    input,
+                    first_line,
+                    bytes,
+                    data,
+                })
+                .is_ok();
+            seq += 1;
+            ok && !fatal
+        };
+        for (k, mut input) in self.inputs.into_iter().enumerate() {
+            match input.columns().map(<[String]>::to_vec) {
+                Ok(columns) if columns == self.columns => {}
+                Ok(columns) => {
+                    let msg = format!(
+                        "{}: its columns ({}) are not those of the first input ({})",
+                        input.name,
+                        columns.join(", "),
+                        self.columns.join(", ")
+                    );
+                    send(k, 0, 0, Data::Fatal(msg));
+                    return;
+                }
+                Err(msg) => {
+                    send(k, 0, 0, Data::Fatal(msg));
+                    return;
+                }
+            }
+            let name = input.name;
+            match input.body {
+                Body::Text(mut reader) => loop {
+                    let spare = free.try_recv().unwrap_or_default();
+                    match reader.next_block(spare) {
+                        Ok(Some((first_line, block))) => {
+                            let bytes = block.len() as u64;
+                            if !send(k, first_line, bytes, Data::Text(block)) {
+                                return;
+                            }
+                        }
+                        Ok(None) => break,
+                        Err(err) => {
+                            send(k, 0, 0, Data::Fatal(err.message(&name)));
+                            return;
+                        }
+                    }
+                },
+                Body::Parquet { file, meta } => {
+                    if !read_parquet(
+                        k,
+                        &name,
+                        &file,
+                        &meta,
+                        self.projection.as_deref(),
+                        &mut send,
+                    ) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Reads a Parquet file a row group at a time; `false` when the run must stop.
+fn read_parquet(
+    k: usize,
+    name: &str,
+    file: &File,
+    meta: &ArrowReaderMetadata,
+    projection: Option<&[String]>,
+    send: &mut dyn FnMut(usize, u64, u64, Data) -> bool,
+) -> bool {
+    let groups = meta.metadata().num_row_groups();
+    let mut row = 1u64;
+    for group in 0..groups {
+        let group_meta = meta.metadata().row_group(group);
+        let bytes = group_meta.compressed_size().max(0) as u64;
+        let fail = |e: &dyn std::fmt::Display| format!("{name}: row group {}: {e}", group + 1);
+        let built = file.try_clone().map_err(|e| fail(&e)).and_then(|f| {
+            let mut builder = ParquetRecordBatchReaderBuilder::new_with_metadata(f, meta.clone())
+                .with_row_groups(vec![group])
+                .with_batch_size(PARQUET_BATCH_ROWS);
+            if let Some(keep) = projection {
+                let roots: Vec<usize> = meta
+                    .schema()
+                    .fields()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| keep.iter().any(|k| k == f.name()))
+                    .map(|(i, _)| i)
+                    .collect();
+                let mask =
+                    ProjectionMask::roots(meta.metadata().file_metadata().schema_descr(), roots);
+                builder = builder.with_projection(mask);
+            }
+            builder.build().map_err(|e| fail(&e))
+        });
+        let reader = match built {
+            Ok(r) => r,
+            Err(msg) => {
+                send(k, 0, 0, Data::Fatal(msg));
+                return false;
+            }
+        };
+        let mut first = true;
+        for batch in reader {
+            let batch = match batch {
+                Ok(b) => b,
+                Err(e) => {
+                    send(k, 0, 0, Data::Fatal(fail(&e)));
+                    return false;
+                }
+            };
+            let rows = batch.num_rows() as u64;
+            let share = if first { bytes } else { 0 };
+            first = false;
+            if !send(
+                k,
+                row,
+                share,
+                Data::Arrow {
+                    batch,
+                    row_group: group,
+                },
+            ) {
+                return false;
+            }
+            row += rows;
+        }
+    }
+    true
+}
+
+/// The line feeds in `bytes`: byte-wide counts over runs of 255 bytes, a loop the
+/// compiler vectorizes (no call per line, as an iterator of matches would make).
+fn count_lines(bytes: &[u8]) -> u64 {
+    bytes
+        .chunks(255)
+        .map(|run| u64::from(run.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
+        .sum()
+}
+
+/// Why a text input cannot be read on.
+pub enum ReadError {
+    /// Reading failed.
+    Io(io::Error),
+    /// A quoted CSV field is still open at the end of the input.
+    Unterminated {
+        /// Where its quote opened.
+        line: u64,
+    },
+}
+
+impl ReadError {
+    /// The message for stderr, naming the input.
+    pub fn message(&self, name: &str) -> String {
+        match self {
+            ReadError::Io(e) => format!("{name}: read error: {e}"),
+            ReadError::Unterminated { line } => format!(
+                "{name}:{line}: unterminated quote: a quoted field opened on line {line} is \
+                 not closed before the end of the input"
+            ),
+        }
+    }
+}
+
+impl From<io::Error> for ReadError {
+    fn from(e: io::Error) -> Self {
+        ReadError::Io(e)
+    }
+}
+
+/// A text input read in blocks of whole records.
+pub struct TextReader {
+    reader: Box<dyn Read + Send>,
+    /// A regular file: a read returns all that is asked for until the end.
+    regular: bool,
+    /// For pipes and terminals: what one read returns, before it joins `buf`.
+    scratch: Vec<u8>,
+    format: InputFormat,
+    block: usize,
+    /// Read bytes not yet handed on; `buf[..end]` are whole records.
+    buf: Vec<u8>,
+    end: usize,
+    /// Bytes of `buf` already searched for record ends.
+    scanned: usize,
+    /// CSV: line feeds in `buf[..scanned]` and `buf[..end]`; whether `scanned` is inside
+    /// quotes, and the line where they opened.
+    lines_scanned: u64,
+    lines_end: u64,
+    in_quote: bool,
+    quote_line: u64,
+    /// The line number of `buf[0]`.
+    line: u64,
+    /// Whether the start of the input was checked for a byte-order mark.
+    started: bool,
+    eof: bool,
+    /// The last read returned less than asked: nothing more is there for now.
+    short: bool,
+}
+
+impl TextReader {
+    fn new(
+        reader: Box<dyn Read + Send>,
+        regular: bool,
+        format: InputFormat,
+        block: usize,
+    ) -> TextReader {
+        TextReader {
+            reader,
+            regular,
+            scratch: Vec::new(),
+            format,
+            block: block.max(1),
+            buf: Vec::new(),
+            end: 0,
+            scanned: 0,
+            lines_scanned: 0,
+            lines_end: 0,
+            in_quote: false,
+            quote_line: 0,
+            line: 1,
+            started: false,
+            eof: false,
+            short: false,
+        }
+    }
+
+    /// One read into the buffer: at least enough to fill a block, twice the buffer when
+    /// one record is longer than a block. A regular file is read straight into the
+    /// buffer's spare capacity (`read_to_end` stops at `want` bytes or the end); anything
+    /// else with one `read` (which returns what a pipe has now) into a scratch buffer.
+    fn fill(&mut self) -> io::Result<()> {
+        let len = self.buf.len();
+        let want = if len >= self.block {
+            len
+        } else {
+            self.block - len
+        };
+        let n = if self.regular {
+            self.buf.try_reserve_exact(want).map_err(io::Error::other)?;
+            (&mut self.reader)
+                .take(want as u64)
+                .read_to_end(&mut self.buf)?
+        } else {
+            let size = want.min(PIPE_READ);
+            if self.scratch.len() < size {
+                self.scratch.resize(size, 0);
+            }
+            let n = loop {
+                match self.reader.read(&mut self.scratch[..size]) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            };
+            self.buf.extend_from_slice(&self.scratch[..n]);
+            // A full scratch buffer: there may be more waiting.
+            self.short = n < size;
+            n
+        };
+        self.eof = n == 0;
+        if self.regular {
+            self.short = n < want;
+        }
+        if !self.started && (self.buf.len() >= 3 || self.eof) {
+            self.started = true;
+            if self.buf.starts_with(b"\xEF\xBB\xBF") {
+                self.buf.drain(..3);
+            }
+        }
+        if self.started {
+            self.scan();
+        }
+        Ok(())
+    }
+
+    /// Finds the end of the last whole record read.
+    fn scan(&mut self) {
+        let from = self.scanned;
+        self.scanned = self.buf.len();
+        if self.format != InputFormat::Csv {
+            if let Some(i) = memchr::memrchr(b'\n', &self.buf[from..]) {
+                self.end = from + i + 1;
+            }
+            return;
+        }
+        for i in memchr::memchr2_iter(b'"', b'\n', &self.buf[from..]) {
+            let at = from + i;
+            if self.buf[at] == b'"' {
+                if !self.in_quote {
+                    self.quote_line = self.line + self.lines_scanned;
+                }
+                self.in_quote = !self.in_quote;
+            } else {
+                self.lines_scanned += 1;
+                if !self.in_quote {
+                    self.end = at + 1;
+                    self.lines_end = self.lines_scanned;
+                }
+            }
+        }
+    }
+
+    /// At the end of the input: the bytes after the last line feed are a last record.
+    fn finish(&mut self) -> Result<(), ReadError> {
+        if self.in_quote {
+            return Err(ReadError::Unterminated {
+                line: self.quote_line,
+            });
+        }
+        if self.end < self.buf.len() {
+            self.end = self.buf.len();
+            self.lines_end = self.lines_scanned;
+        }
+        Ok(())
+    }
+
+    /// Reads until at least one whole record is there (or the input ends).
+    fn wait_for_record(&mut self) -> Result<(), ReadError> {
+        while self.end == 0 && !self.eof {
+            self.fill()?;
+        }
+        if self.eof {
+            self.finish()?;
+        }
+        Ok(())
+    }
+
+    /// The next block of whole records and the line number of its first, in `spare` (a
+    /// buffer to reuse) or a new buffer; `None` at the end of the input.
+    pub fn next_block(&mut self, spare: Vec<u8>) -> Result<Option<(u64, Vec<u8>)>, ReadError> {
+        loop {
+            if self.eof {
+                self.finish()?;
+                if self.end == 0 {
+                    return Ok(None);
+                }
+            }
+            if self.end > 0 && (self.eof || self.short || self.buf.len() >= self.block) {
+                return Ok(Some(self.take(spare)));
+            }
+            self.fill()?;
+        }
+    }
+
+    /// Hands on `buf[..end]`, keeping the rest.
+    fn take(&mut self, mut spare: Vec<u8>) -> (u64, Vec<u8>) {
+        spare.clear();
+        spare.extend_from_slice(&self.buf[self.end..]);
+        let mut block = std::mem::replace(&mut self.buf, spare);
+        block.truncate(self.end);
+        let lines = if self.format == InputFormat::Csv {
+            self.lines_scanned -= self.lines_end;
+            self.lines_end
+        } else {
+            count_lines(&block)
+        };
+        let first = self.line;
+        self.line += lines;
+        self.scanned -= self.end;
+        self.end = 0;
+        self.lines_end = 0;
+        (first, block)
+    }
+
+    /// The columns: a CSV or TSV header row (consumed), or the keys of the first JSON
+    /// object (left to be read as data); none for lines.
+    fn header(&mut self, name: &str) -> Result<Vec<String>, String> {
+        if self.format == InputFormat::Lines {
+            return Ok(Vec::new());
+        }
+        self.wait_for_record().map_err(|e| e.message(name))?;
+        if self.end == 0 {
+            return Err(format!(
+                "{name}: the input is empty: a {} input needs a header",
+                self.format.name()
+            ));
+        }
+        let text = String::from_utf8_lossy(&self.buf[..self.end]);
+        let (columns, consumed) = match self.format {
+            InputFormat::Jsonl => {
+                let line = text.split('\n').next().unwrap_or("");
+                let keys = table::json_keys(line).map_err(|e| format!("{name}:1: {e}"))?;
+                (keys, 0)
+            }
+            _ => {
+                let mut cells = Vec::new();
+                let delimiter = if self.format == InputFormat::Csv {
+                    b','
+                } else {
+                    b'\t'
+                };
+                let mut pos = 0;
+                table::read_record(&text, &mut pos, delimiter, &mut cells)
+                    .map_err(|e| e.message(name, self.line, &text, 0))?;
+                let names = cells.iter().map(|c: &Cow<'_, str>| c.to_string()).collect();
+                (names, pos)
+            }
+        };
+        if consumed > 0 {
+            // `pos` is a byte offset into the decoded text: the raw bytes' too when
+            // nothing before it was replaced, i.e. when those bytes are UTF-8.
+            if std::str::from_utf8(&self.buf[..consumed]).is_err() {
+                return Err(format!(
+                    "{name}:{}: the header is not valid UTF-8",
+                    self.line
+                ));
+            }
+            let lines = memchr::memchr_iter(b'\n', &self.buf[..consumed]).count() as u64;
+            self.buf.drain(..consumed);
+            self.line += lines;
+            self.end -= consumed;
+            self.scanned -= consumed;
+            if self.format == InputFormat::Csv {
+                self.lines_scanned -= lines;
+                self.lines_end -= lines;
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        if let Some(dup) = columns.iter().find(|c| !seen.insert(c.as_str())) {
+            return Err(format!(
+                "{name}:1: column {dup:?} appears twice in the header"
+            ));
+        }
+        Ok(columns)
+    }
+}

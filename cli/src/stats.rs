@@ -1,0 +1,217 @@
+//! `rapidurl stats`: how often each value of one field occurs, the most frequent first.
+
+use std::collections::HashMap;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::process::ExitCode;
+
+use clap::ValueEnum;
+
+use crate::output::{Column, push_csv, push_json_string};
+use crate::pipeline::{Collector, Done, Stop};
+use crate::progress::Progress;
+use crate::rows::{Flow, RowParser};
+use crate::{Failure, InputArgs, prepare, thread_count};
+
+/// How `stats` writes its table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StatsFormat {
+    /// Totals, then one line per value with a bar (for people).
+    Text,
+    /// `value,count,share` rows with a header (RFC 4180).
+    Csv,
+    /// One `{"value":…,"count":…,"share":…}` object per line.
+    Jsonl,
+}
+
+/// Counts of one batch, or of everything so far. A value is `None` where the field is
+/// absent.
+#[derive(Default)]
+struct Counts {
+    rows: u64,
+    invalid: u64,
+    values: HashMap<Option<String>, u64>,
+    stop: Option<Stop>,
+}
+
+/// Runs `stats`.
+pub fn run(
+    input: InputArgs,
+    by: &Column,
+    top: usize,
+    format: StatsFormat,
+    suffix_list: Option<rapidurl::psl::SuffixList>,
+) -> Result<ExitCode, Failure> {
+    let prepared = prepare(&input, true, false)?;
+    let plan = prepared.plan.clone();
+    let progress = Progress::new(prepared.total);
+    let column = by.clone();
+    let work = move |rows: &mut RowParser, batch: &crate::source::Batch| -> Result<Counts, Stop> {
+        let mut c = Counts::default();
+        let result = rows.rows(&plan, batch, &mut |row| {
+            c.rows += 1;
+            if row.url.is_err() {
+                c.invalid += 1;
+            }
+            let value: Option<Option<String>> = match (&column, &row.url) {
+                (Column::Input, _) => Some(Some(row.input.to_owned())),
+                (Column::Error, Err(e)) => Some(Some(e.name().to_owned())),
+                (Column::Field(f), Ok(url)) => {
+                    let cx = crate::output::field_context(suffix_list.as_ref());
+                    Some(f.value_with(url, &cx).map(|v| v.into_owned()))
+                }
+                _ => None,
+            };
+            if let Some(value) = value {
+                *c.values.entry(value).or_insert(0) += 1;
+            }
+            Flow::Go
+        });
+        if let Err(msg) = result {
+            c.stop = Some(Stop::Input(msg));
+        }
+        Ok(c)
+    };
+    struct Sink<'p> {
+        total: Counts,
+        progress: &'p Progress,
+    }
+    impl Collector<Counts> for Sink<'_> {
+        fn collect(&mut self, done: Done<Counts>) -> Result<(), Stop> {
+            self.progress.inc(done.bytes);
+            let c = done.value;
+            self.total.rows += c.rows;
+            self.total.invalid += c.invalid;
+            for (value, n) in c.values {
+                *self.total.values.entry(value).or_insert(0) += n;
+            }
+            c.stop.map_or(Ok(()), Err)
+        }
+        fn idle(&mut self) -> Result<(), Stop> {
+            Ok(())
+        }
+    }
+    let mut sink = Sink {
+        total: Counts::default(),
+        progress: &progress,
+    };
+    let result = crate::pipeline::run(
+        prepared.reader,
+        thread_count(input.threads),
+        RowParser::default,
+        work,
+        &mut sink,
+    );
+    progress.finish();
+    result?;
+    let total = sink.total;
+    let counted: u64 = total.values.values().sum();
+    let distinct = total.values.len();
+    let mut values: Vec<(Option<String>, u64)> = total.values.into_iter().collect();
+    values.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    values.truncate(top);
+    let share = |n: u64| {
+        if counted == 0 {
+            0.0
+        } else {
+            n as f64 / counted as f64
+        }
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    match format {
+        StatsFormat::Text => {
+            writeln!(out, "lines: {}", total.rows)?;
+            writeln!(out, "invalid: {}", total.invalid)?;
+            let what = match by {
+                Column::Error => "error names of the invalid URLs".to_owned(),
+                Column::Input => "inputs".to_owned(),
+                Column::Field(f) => format!("{f} of the valid URLs"),
+            };
+            writeln!(
+                out,
+                "top {} of {distinct} distinct {what} ({counted} counted):",
+                values.len()
+            )?;
+            let width = values
+                .iter()
+                .map(|(_, n)| n.to_string().len())
+                .max()
+                .unwrap_or(1);
+            let max = values.first().map_or(1, |v| v.1.max(1));
+            let color = io::stdout().is_terminal();
+            for (value, n) in &values {
+                let shown = match value {
+                    None => "(none)".to_owned(),
+                    Some(v) if v.is_empty() => "\"\"".to_owned(),
+                    Some(v) => v.clone(),
+                };
+                let bar = bar(*n, max, BAR_WIDTH);
+                let bar = if color {
+                    format!("\x1b[36m{bar}\x1b[0m")
+                } else {
+                    bar
+                };
+                writeln!(
+                    out,
+                    "  {n:>width$}  {:>6.2}%  {bar:<w$}  {shown}",
+                    share(*n) * 100.0,
+                    w = if color { BAR_WIDTH + 9 } else { BAR_WIDTH }
+                )?;
+            }
+        }
+        StatsFormat::Csv => {
+            writeln!(out, "value,count,share\r")?;
+            for (value, n) in &values {
+                let mut cell = String::new();
+                push_csv(&mut cell, value.as_deref().unwrap_or(""));
+                write!(out, "{cell},{n},{:.6}\r\n", share(*n))?;
+            }
+        }
+        StatsFormat::Jsonl => {
+            for (value, n) in &values {
+                let mut cell = String::new();
+                match value {
+                    Some(v) => push_json_string(&mut cell, v),
+                    None => cell.push_str("null"),
+                }
+                writeln!(
+                    out,
+                    "{{\"value\":{cell},\"count\":{n},\"share\":{:.6}}}",
+                    share(*n)
+                )?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Characters of the longest bar.
+const BAR_WIDTH: usize = 30;
+
+/// A bar of `n` out of `max` in `width` characters, in eighths of a character.
+fn bar(n: u64, max: u64, width: usize) -> String {
+    const PARTS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+    let eighths = (n as u128 * width as u128 * 8 / max.max(1) as u128) as usize;
+    let mut s = "█".repeat(eighths / 8);
+    if eighths % 8 > 0 {
+        s.push(PARTS[eighths % 8]);
+    }
+    if s.is_empty() && n > 0 {
+        s.push('▏');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bar;
+
+    #[test]
+    fn bars() {
+        assert_eq!(bar(10, 10, 4), "████");
+        assert_eq!(bar(5, 10, 4), "██");
+        assert_eq!(bar(1, 16, 4), "▎");
+        assert_eq!(bar(1, 1000, 4), "▏");
+        assert_eq!(bar(0, 10, 4), "");
+    }
+}
