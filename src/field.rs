@@ -83,9 +83,12 @@ pub enum Field {
     Display,
     /// `true` or `false`: whether the input text is a valid URL string (§4.3). A value of
     /// the input, not of the parsed URL: absent unless the [`FieldContext`] has the input.
+    /// The input is judged on its own, as an absolute-URL-with-fragment string, even where
+    /// the front end parsed it against a base (`--base`): a relative reference is `false`.
     Valid,
     /// The names of the input's validation errors in order, separated by spaces (empty
-    /// when none). A value of the input: absent unless the [`FieldContext`] has it.
+    /// when none). A value of the input: absent unless the [`FieldContext`] has it. Like
+    /// [`Field::Valid`], the input is parsed without a base.
     ValidationErrors,
 }
 
