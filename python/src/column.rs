@@ -18,7 +18,7 @@ use arrow_array::{
 };
 use arrow_schema::{DataType, Field as ArrowField, Schema, SchemaRef};
 use rapidurl::bumpalo::Bump;
-use rapidurl::field::Field;
+use rapidurl::field::{Field, FieldContext};
 use rapidurl::{ErrorKind, ParseError, Url, UrlRef};
 use rayon::prelude::*;
 
@@ -300,9 +300,17 @@ impl Builders {
         self.error.append_option(error.map(ParseError::name));
     }
 
-    fn push_url(&mut self, url: &UrlRef<'_>, fields: &[Field]) -> Result<(), ColumnError> {
+    /// A parsed row; `input` is its text, for the fields that are values of the input
+    /// (`valid`, `validation_errors`).
+    fn push_url(
+        &mut self,
+        url: &UrlRef<'_>,
+        input: &str,
+        fields: &[Field],
+    ) -> Result<(), ColumnError> {
+        let cx = FieldContext::new().input(input);
         for (field, b) in fields.iter().zip(&mut self.fields) {
-            match field.value(url) {
+            match field.value_with(url, &cx) {
                 Some(v) => {
                     if b.values_slice().len() + v.len() > i32::MAX as usize {
                         return Err(ColumnError::TooLarge);
@@ -375,7 +383,7 @@ fn parse_task(
             },
         };
         match parsed {
-            Ok(url) => failure = out.push_url(&url, fields).err(),
+            Ok(url) => failure = out.push_url(&url, input, fields).err(),
             Err(err) => out.push_missing(Some(&err)),
         }
         if arena.allocated_bytes() > ARENA_RESET_BYTES {

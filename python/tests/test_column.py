@@ -172,3 +172,18 @@ def test_fields_the_library_adds():
     url = URL(urls[0])
     assert (url.public_suffix, url.registrable_domain, url.subdomain) == ("co.uk", "example.co.uk", "www")
     assert URL("http://[::1]/").public_suffix is None
+
+
+def test_fields_of_the_input_valid_and_validation_errors():
+    # Values of the input text (§4.3 valid URL string, §4.4 validation errors), written by
+    # hand from the Standard: credentials are not part of a valid URL string and the
+    # parser reports them as invalid-credentials; a backslash in a special URL's path is
+    # invalid-reverse-solidus.
+    urls = ["https://example.com/a", "https://user@example.com/", "http://example.com\\x"]
+    table = rapidurl.parse_column(urls, fields=["valid", "validation_errors"])
+    assert table.column("valid").to_pylist() == ["true", "false", "false"]
+    assert table.column("validation_errors").to_pylist() == [
+        "",
+        "invalid-credentials",
+        "invalid-reverse-solidus",
+    ]
