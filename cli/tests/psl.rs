@@ -2,29 +2,13 @@
 //! `registrable_domain`, `subdomain`, `param:NAME`) and of `--psl FILE`. Expected values
 //! are written by hand from URL Standard §3.2 and the Public Suffix List's rules.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+mod support;
 
 /// Runs the tool with `args`, `stdin` as its input.
 fn rapidurl(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rapidurl"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn rapidurl");
-    // A tool that stops at a usage error (a bad `--psl` file) may exit before it reads its
-    // input: a broken pipe here is that, not a failure.
-    let written = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes());
-    if let Err(e) = written {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
-    }
-    child.wait_with_output().expect("rapidurl runs")
+    support::run(args, stdin.as_bytes())
 }
 
 fn text(bytes: &[u8]) -> &str {
