@@ -3,7 +3,7 @@
 //!
 //! Every bulk command is a pipeline (`pipeline`): a reader thread cuts the inputs into
 //! batches of whole records (`source`), `--threads` workers parse each batch's URL cells
-//! (`rows`) and format its rows (`output`, `parquet_out`) or count them (`stats`), and the
+//! (`rows`, which finds line ends with `split`) and format its rows (`output`, `parquet_out`) or count them (`stats`), and the
 //! main thread writes the results in input order. Memory stays bounded by a few batches
 //! whatever the input's size.
 //!
@@ -18,6 +18,7 @@ mod pipeline;
 mod progress;
 mod rows;
 mod source;
+mod split;
 mod stats;
 mod table;
 
@@ -670,35 +671,32 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
                     if plan.cells { plan.pass.len() } else { 0 },
                 )
             });
-            let result = state.rows.rows(&plan, batch, &mut |row| {
-                match &row.url {
-                    Ok(url) => match &mut arrow {
-                        Some(a) => a.url_row(
+            let mut bad = |row: &rows::Row<'_>, err: &RowError, sink: Sink<'_>| {
+                bad_row(name, on_error, row, err, sink, &mut diagnostics, &mut stop)
+            };
+            let result = match &mut arrow {
+                // The hot path: rows of text, the bad ones handled out of line.
+                None => state.rows.rows(&plan, batch, &mut |row| match &row.url {
+                    Ok(url) => {
+                        row_format.url_row(&mut text, row.cells, row.input, url);
+                        Flow::Go
+                    }
+                    Err(err) => bad(row, err, Sink::Text(&row_format, &mut text)),
+                }),
+                Some(a) => state.rows.rows(&plan, batch, &mut |row| match &row.url {
+                    Ok(url) => {
+                        a.url_row(
                             row.index,
                             row.cells,
                             row.input,
                             url,
                             &output::field_context(suffix_list.as_ref()),
-                        ),
-                        None => row_format.url_row(&mut text, row.cells, row.input, url),
-                    },
-                    Err(err) => {
-                        diagnostic(&mut diagnostics, name, row.line, err);
-                        match on_error {
-                            OnError::Mark => match &mut arrow {
-                                Some(a) => a.error_row(row.index, row.cells, row.input, err),
-                                None => row_format.error_row(&mut text, row.cells, row.input, err),
-                            },
-                            OnError::Skip => {}
-                            OnError::Fail => {
-                                stop = Some(Stop::Code(1));
-                                return Flow::Stop;
-                            }
-                        }
+                        );
+                        Flow::Go
                     }
-                }
-                Flow::Go
-            });
+                    Err(err) => bad(row, err, Sink::Arrow(a)),
+                }),
+            };
             if let Err(msg) = result {
                 stop = Some(Stop::Input(msg));
             }
@@ -756,6 +754,42 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
     progress.finish();
     result?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where a `parse` worker writes a batch's rows.
+enum Sink<'s> {
+    /// Rows of text in this format.
+    Text(&'s RowFormat, &'s mut String),
+    /// An Arrow record batch being built.
+    Arrow(&'s mut parquet_out::ArrowRows),
+}
+
+/// A row without a URL: its diagnostic, then as `--on-error` says (kept out of the
+/// per-row loop: such rows are rare).
+#[cold]
+#[inline(never)]
+fn bad_row(
+    name: &str,
+    on_error: OnError,
+    row: &rows::Row<'_>,
+    err: &RowError,
+    sink: Sink<'_>,
+    diagnostics: &mut String,
+    stop: &mut Option<Stop>,
+) -> Flow {
+    diagnostic(diagnostics, name, row.line, err);
+    match on_error {
+        OnError::Mark => match sink {
+            Sink::Arrow(a) => a.error_row(row.index, row.cells, row.input, err),
+            Sink::Text(format, text) => format.error_row(text, row.cells, row.input, err),
+        },
+        OnError::Skip => {}
+        OnError::Fail => {
+            *stop = Some(Stop::Code(1));
+            return Flow::Stop;
+        }
+    }
+    Flow::Go
 }
 
 /// A `parse` worker's state.

@@ -96,6 +96,90 @@ pub struct RowFormat {
     fields_only: Vec<Field>,
     /// `--psl`: the Public Suffix List of the host analytics fields (else the built-in).
     suffix_list: Option<SuffixList>,
+    /// The columns' getters, when the format is a table's and every column is one of the
+    /// URL's own string attributes (else empty): the direct path of [`Self::url_row`].
+    direct: Vec<Getter>,
+}
+
+/// A getter of one of the URL's own string attributes, a slice of `href`.
+type Getter = for<'a> fn(&UrlRef<'a>) -> &'a str;
+
+/// Getters as plain functions (a late-bound lifetime, so they coerce to [`Getter`]).
+macro_rules! getters {
+    ($($field:ident => $name:ident),* $(,)?) => {
+        /// The getter of `field`, when it is one of the URL's own string attributes.
+        fn getter(field: &Field) -> Option<Getter> {
+            $(
+                fn $name<'a>(url: &UrlRef<'a>) -> &'a str {
+                    url.$name()
+                }
+            )*
+            match field {
+                $(Field::$field => Some($name),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+getters! {
+    Href => href,
+    Protocol => protocol,
+    Username => username,
+    Password => password,
+    Host => host,
+    Hostname => hostname,
+    Port => port,
+    Pathname => pathname,
+    Search => search,
+    Hash => hash,
+}
+
+/// Eight copies of byte `b`.
+const fn splat(b: u8) -> u64 {
+    u64::from_ne_bytes([b; 8])
+}
+
+/// Whether some byte of the word is 0.
+#[inline(always)]
+fn has_zero(w: u64) -> bool {
+    w.wrapping_sub(splat(1)) & !w & splat(0x80) != 0
+}
+
+/// Whether a value of the URL written into a table of `format` (TSV or CSV) needs
+/// escaping: it holds a backslash (TSV), or `,` or `"` (CSV). The values are slices of
+/// `href`, which holds only printable ASCII (the parser removes tabs and newlines and
+/// percent-encodes other controls: WPT and the fuzz targets hold it to that), so only
+/// the format's own specials are looked for. Eight bytes at a time, without a call: the
+/// values are short (a host name is a couple of words). `true` for other formats.
+#[inline]
+fn needs_table_escaping(format: Format, value: &str) -> bool {
+    let (a, b) = match format {
+        Format::Tsv => (b'\\', b'\\'),
+        Format::Csv => (b',', b'"'),
+        _ => return true,
+    };
+    let special = |w: u64| has_zero(w ^ splat(a)) | has_zero(w ^ splat(b));
+    let bytes = value.as_bytes();
+    let load =
+        |i: usize| -> u64 { u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap_or([b'a'; 8])) };
+    let n = bytes.len();
+    if n < 8 {
+        // Padded with a byte that is never special.
+        let mut w = splat(b'a');
+        for (i, &b) in bytes.iter().enumerate() {
+            w ^= u64::from(b ^ b'a') << (8 * i);
+        }
+        return special(w);
+    }
+    // Whole words, then the last eight bytes (which may overlap the last word read).
+    let mut found = false;
+    let mut i = 0;
+    while i + 8 < n {
+        found |= special(load(i));
+        i += 8;
+    }
+    found | special(load(n - 8))
 }
 
 impl RowFormat {
@@ -130,6 +214,12 @@ impl RowFormat {
         } else {
             Vec::new()
         };
+        let direct: Vec<Getter> = fields_only.iter().filter_map(getter).collect();
+        let direct = if direct.len() == columns.len() {
+            direct
+        } else {
+            Vec::new()
+        };
         RowFormat {
             format,
             pass,
@@ -140,6 +230,7 @@ impl RowFormat {
             terminator,
             fields_only,
             suffix_list: None,
+            direct,
         }
     }
 
@@ -194,7 +285,45 @@ impl RowFormat {
     }
 
     /// Appends the row of a parsed URL.
+    #[inline]
     pub fn url_row(&self, out: &mut String, cells: &[Cell<'_>], input: &str, url: &UrlRef<'_>) {
+        // The hot path: a table of the URL's own attributes, none needing escaping: each
+        // value is a getter's slice, checked for the format's special bytes on its own
+        // (a few words), pushed as it is.
+        if cells.is_empty() && !self.direct.is_empty() {
+            // The separator as a constant of each branch, so that pushing it is storing a
+            // byte (not encoding a `char` read from `self`).
+            let csv = self.format == Format::Csv;
+            let separate = |out: &mut String| out.push(if csv { ',' } else { '\t' });
+            let start = out.len();
+            let mut special = false;
+            for (i, get) in self.direct.iter().enumerate() {
+                if i > 0 {
+                    separate(out);
+                }
+                let value = get(url);
+                special |= needs_table_escaping(self.format, value);
+                out.push_str(value);
+            }
+            if !special {
+                if self.error_auto {
+                    separate(out);
+                }
+                if csv {
+                    out.push_str("\r\n");
+                } else {
+                    out.push('\n');
+                }
+                return;
+            }
+            // Rare: write the row again, with escaping.
+            out.truncate(start);
+        }
+        self.url_row_general(out, cells, input, url);
+    }
+
+    /// [`Self::url_row`] for any columns and format.
+    fn url_row_general(&self, out: &mut String, cells: &[Cell<'_>], input: &str, url: &UrlRef<'_>) {
         // Every field but `origin` is a slice of `href` (the origin of a `blob:` URL is
         // that of the URL in its path, which may differ): when `href` needs no escaping,
         // neither do they, and one scan per row replaces one per field.

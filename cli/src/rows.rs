@@ -11,6 +11,7 @@ use rapidurl::bumpalo::Bump;
 use rapidurl::{ErrorKind, ParseError, Url, UrlRef};
 
 use crate::source::{Batch, Data, InputFormat};
+use crate::split;
 use crate::table::{self, Cell};
 
 /// How the records of every input become rows: the table's columns and which of them
@@ -100,6 +101,8 @@ pub enum Flow {
 pub struct RowParser {
     arena: Bump,
     last_base: Option<(String, Result<Url, ParseError>)>,
+    /// The line ends of the block being read (lines), reused from block to block.
+    ends: Vec<usize>,
 }
 
 /// Arena bytes after which it is emptied between rows.
@@ -127,11 +130,11 @@ fn base_for<'s>(
 impl RowParser {
     /// Calls `each` on every row of `batch`; `Err` is a message naming the file, line
     /// and column of a record that cannot be read.
-    pub fn rows(
+    pub fn rows<F: FnMut(&Row<'_>) -> Flow>(
         &mut self,
         plan: &Plan,
         batch: &Batch,
-        each: &mut dyn FnMut(&Row<'_>) -> Flow,
+        each: &mut F,
     ) -> Result<(), String> {
         let name = &plan.names[batch.input];
         match &batch.data {
@@ -161,7 +164,9 @@ impl RowParser {
         cells: &[Cell<'_>],
         each: &mut dyn FnMut(&Row<'_>) -> Flow,
     ) -> Flow {
-        let RowParser { arena, last_base } = self;
+        let RowParser {
+            arena, last_base, ..
+        } = self;
         let base = base_for(last_base, base, plan);
         let arena = &*arena;
         let url = match (input, base) {
@@ -186,22 +191,29 @@ impl RowParser {
         flow
     }
 
-    /// One URL per line (the hot path: no cells, no copies of canonical lines). Lines
-    /// end at `\n`, less one `\r`; a last line without `\n` counts. The block is checked
-    /// for UTF-8 once; only when that fails is each line checked, and a line that is not
-    /// UTF-8 decoded with U+FFFD, its errors' offsets moved back to its raw bytes.
-    fn line_rows(
+    /// One URL per line (the hot path: no cells, no copies of canonical lines; generic
+    /// over `each`, so that the command's row handling is compiled into the loop). Lines
+    /// end at `\n`, less one `\r`; a last line without `\n` counts. The line feeds are
+    /// found in one pass over the block ([`split::line_ends`]), and the block is checked for UTF-8
+    /// once (`simdutf8`); only when that fails is each line checked, and a line that is
+    /// not UTF-8 decoded with U+FFFD, its errors' offsets moved back to its raw bytes.
+    fn line_rows<F: FnMut(&Row<'_>) -> Flow>(
         &mut self,
         plan: &Plan,
         first_line: u64,
         bytes: &[u8],
-        each: &mut dyn FnMut(&Row<'_>) -> Flow,
+        each: &mut F,
     ) {
         let base = plan.base_url.as_ref().map(Url::as_ref_view);
-        let whole = std::str::from_utf8(bytes).ok();
-        let (mut start, mut index) = (0usize, 0usize);
-        while start < bytes.len() {
-            let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        let whole = simdutf8::basic::from_utf8(bytes).ok();
+        let RowParser {
+            arena,
+            last_base,
+            ends,
+        } = self;
+        split::line_ends(bytes, ends);
+        let mut start = 0usize;
+        for (index, &end) in ends.iter().enumerate() {
             let raw = &bytes[start..end];
             let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
             let (line, lossy): (Cow<'_, str>, bool) = match whole {
@@ -212,7 +224,6 @@ impl RowParser {
                 },
             };
             start = end + 1;
-            let RowParser { arena, last_base } = &mut *self;
             let (url_text, row_base) = match plan.base {
                 // `--base-column N`: the line is tab-separated; the input shown is the
                 // whole line, as read.
@@ -252,7 +263,6 @@ impl RowParser {
             if flow == Flow::Stop {
                 return;
             }
-            index += 1;
         }
     }
 
