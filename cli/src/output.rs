@@ -528,3 +528,29 @@ pub fn push_json_string(out: &mut String, value: &str) {
     }
     out.push('"');
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Format, needs_table_escaping};
+
+    #[test]
+    fn table_escaping_is_found_at_every_position() {
+        for (format, specials) in [(Format::Tsv, &b"\\"[..]), (Format::Csv, &b",\""[..])] {
+            for len in 0..40 {
+                // Bytes next to the specials (`+`, `-`, `[`, `]`, `!`, `#`) and none of them.
+                let plain: Vec<u8> = (0..len).map(|i| b"+-[]!#a"[i % 7]).collect();
+                let text = String::from_utf8(plain.clone()).unwrap();
+                assert!(!needs_table_escaping(format, &text), "{format:?} {text:?}");
+                for at in 0..len {
+                    for &special in specials {
+                        let mut bytes = plain.clone();
+                        bytes[at] = special;
+                        let text = String::from_utf8(bytes).unwrap();
+                        assert!(needs_table_escaping(format, &text), "{format:?} {text:?}");
+                    }
+                }
+            }
+        }
+        assert!(needs_table_escaping(Format::Jsonl, "plain"));
+    }
+}

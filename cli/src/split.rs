@@ -80,7 +80,7 @@ fn push_ends(ends: &mut Vec<usize>, at: usize, mut bits: u64) {
 
 #[cfg(test)]
 mod tests {
-    use super::line_ends;
+    use super::{line_ends, words};
 
     /// The line ends found by a plain byte search, to compare with.
     fn plain(bytes: &[u8]) -> Vec<usize> {
@@ -96,10 +96,16 @@ mod tests {
         ends
     }
 
+    /// [`line_ends`], checked against the word-at-a-time search (which this machine
+    /// may not use otherwise) on the same bytes.
     fn ends(bytes: &[u8]) -> Vec<usize> {
         // A reused vector: what it held before does not matter.
         let mut ends = vec![7, 7, 7];
         line_ends(bytes, &mut ends);
+        let mut by_words = Vec::new();
+        words(bytes, &mut by_words);
+        let feeds = ends.len() - usize::from(!bytes.is_empty() && !bytes.ends_with(b"\n"));
+        assert_eq!(by_words, ends[..feeds], "word-at-a-time search");
         ends
     }
 

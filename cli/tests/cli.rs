@@ -803,6 +803,66 @@ fn one_and_two_threads_give_identical_output_in_every_format() {
     }
 }
 
+/// Every block size from 1 byte up: a byte-order mark, CRLF and LF line ends (so a block
+/// may end between `\r` and `\n`), a last line without a line feed, and values that
+/// need escaping (a comma in an opaque host, a backslash in a non-special path) next to
+/// values that do not. Rows are the same whatever the cut, and as written by hand.
+#[test]
+fn line_splitting_at_every_block_edge() {
+    let input = b"\xEF\xBB\xBFhttp://a.example/x\r\nfoo://c,d/p\\q\r\nhttp://e/\nhttp://f.example";
+    let file = TempFile::new(input);
+    let expected = [
+        (
+            "tsv",
+            "hostname\tpathname\terror\n\
+             a.example\t/x\t\n\
+             c,d\t/p\\\\q\t\n\
+             e\t/\t\n\
+             f.example\t/\t\n",
+        ),
+        (
+            "csv",
+            "hostname,pathname,error\r\n\
+             a.example,/x,\r\n\
+             \"c,d\",/p\\q,\r\n\
+             e,/,\r\n\
+             f.example,/,\r\n",
+        ),
+    ];
+    for (format, want) in expected {
+        for block in 1..=input.len() + 1 {
+            let block = block.to_string();
+            let out = run(
+                &[
+                    "parse",
+                    "--fields",
+                    "hostname,pathname",
+                    "--format",
+                    format,
+                    "--threads",
+                    "2",
+                    "--block-bytes",
+                    &block,
+                    file.path(),
+                ],
+                b"",
+            );
+            assert_eq!(code(&out), 0, "stderr: {}", stderr(&out));
+            assert_eq!(stdout(&out), want, "{format}, --block-bytes {block}");
+        }
+    }
+    // `check` counts the same four lines, all valid, at any cut.
+    for block in ["1", "2", "17", "1000"] {
+        let out = run(&["check", "--block-bytes", block, file.path()], b"");
+        assert_eq!(code(&out), 0, "stderr: {}", stderr(&out));
+        assert!(
+            stdout(&out).starts_with("lines: 4\nvalid: 4\ninvalid: 0\n"),
+            "--block-bytes {block}: {}",
+            stdout(&out)
+        );
+    }
+}
+
 /// 200,000 lines over several 4 MiB blocks (and many tiny ones): order and line numbers.
 #[test]
 fn multi_block_input_keeps_order_and_line_numbers() {
