@@ -154,13 +154,19 @@ fn has_zero(w: u64) -> bool {
 /// values are short (a host name is a couple of words). `true` for other formats.
 #[inline]
 fn needs_table_escaping(format: Format, value: &str) -> bool {
-    let (a, b) = match format {
-        Format::Tsv => (b'\\', b'\\'),
-        Format::Csv => (b',', b'"'),
-        _ => return true,
-    };
-    let special = |w: u64| has_zero(w ^ splat(a)) | has_zero(w ^ splat(b));
-    let bytes = value.as_bytes();
+    match format {
+        Format::Tsv => any_word(value.as_bytes(), |w| has_zero(w ^ splat(b'\\'))),
+        Format::Csv => any_word(value.as_bytes(), |w| {
+            has_zero(w ^ splat(b',')) | has_zero(w ^ splat(b'"'))
+        }),
+        _ => true,
+    }
+}
+
+/// Whether `special` holds for some word of `bytes` (the last one padded with `a`, a
+/// byte it must not flag).
+#[inline(always)]
+fn any_word(bytes: &[u8], special: impl Fn(u64) -> bool) -> bool {
     let load =
         |i: usize| -> u64 { u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap_or([b'a'; 8])) };
     let n = bytes.len();

@@ -391,13 +391,10 @@ fn read_parquet(
     true
 }
 
-/// The line feeds in `bytes`: byte-wide counts over runs of 255 bytes, a loop the
-/// compiler vectorizes (no call per line, as an iterator of matches would make).
+/// The line feeds in `bytes`: `memchr`'s vectorized count (one call for the whole block,
+/// not one per line).
 fn count_lines(bytes: &[u8]) -> u64 {
-    bytes
-        .chunks(255)
-        .map(|run| u64::from(run.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
-        .sum()
+    memchr::memchr_iter(b'\n', bytes).count() as u64
 }
 
 /// Why a text input cannot be read on.
