@@ -291,7 +291,7 @@ impl RowFormat {
     }
 
     /// Appends the row of a parsed URL.
-    #[inline]
+    #[inline(never)]
     pub fn url_row(&self, out: &mut String, cells: &[Cell<'_>], input: &str, url: &UrlRef<'_>) {
         // The hot path: a table of the URL's own attributes, none needing escaping: each
         // value is a getter's slice, checked for the format's special bytes on its own
