@@ -18,12 +18,28 @@ pub(crate) fn ascii_domain_into<O: Output + ?Sized>(
     domain: &str,
     out: &mut O,
 ) -> Result<(), ParseError> {
-    if let Some(i) = domain.bytes().position(super::is_forbidden_domain_byte) {
-        return Err(ParseError::at(ErrorKind::DomainInvalidCodePoint, i));
+    ascii_domain_with_flags_into(domain, super::domain_flags(domain.as_bytes()), out)
+}
+
+/// [`ascii_domain_into`], given the [`super::domain_flags`] of `domain`: the common case
+/// (no forbidden code point, nothing to lower-case) is one copy.
+#[inline]
+pub(crate) fn ascii_domain_with_flags_into<O: Output + ?Sized>(
+    domain: &str,
+    flags: u8,
+    out: &mut O,
+) -> Result<(), ParseError> {
+    use super::flags::{FORBIDDEN, PERCENT, UPPER};
+    if flags & (FORBIDDEN | PERCENT) != 0 {
+        if let Some(i) = domain.bytes().position(super::is_forbidden_domain_byte) {
+            return Err(ParseError::at(ErrorKind::DomainInvalidCodePoint, i));
+        }
     }
     let start = out.len();
     out.push_str(domain);
-    out.make_ascii_lowercase_from(start);
+    if flags & UPPER != 0 {
+        out.make_ascii_lowercase_from(start);
+    }
     Ok(())
 }
 
