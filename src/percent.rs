@@ -107,8 +107,40 @@ pub(crate) fn push_pct<O: Output + ?Sized>(out: &mut O, byte: u8) {
     out.push_str(&PCT_TEXT[at..at + 3]);
 }
 
+/// `000` to `999`: [`push_decimal`] writes a number below 1000 as one slice of it.
+const DIGITS3: &str = {
+    const BYTES: [u8; 3000] = {
+        let mut t = [0u8; 3000];
+        let mut n = 0;
+        while n < 1000 {
+            t[3 * n] = b'0' + (n / 100) as u8;
+            t[3 * n + 1] = b'0' + (n / 10 % 10) as u8;
+            t[3 * n + 2] = b'0' + (n % 10) as u8;
+            n += 1;
+        }
+        t
+    };
+    match std::str::from_utf8(&BYTES) {
+        Ok(s) => s,
+        Err(_) => panic!("digits are ASCII"),
+    }
+};
+
 /// Appends `n` in decimal (the Standard's "serialize an integer"), without allocating.
 pub(crate) fn push_decimal<O: Output + ?Sized>(out: &mut O, mut n: u32) {
+    if n < 1000 {
+        // IPv4 address parts and most ports: one slice, without leading zeros.
+        let skip = if n >= 100 {
+            0
+        } else if n >= 10 {
+            1
+        } else {
+            2
+        };
+        let at = 3 * n as usize;
+        out.push_str(&DIGITS3[at + skip..at + 3]);
+        return;
+    }
     let mut digits = [0u8; 10];
     let mut at = digits.len();
     loop {

@@ -241,7 +241,7 @@ pub(crate) fn parse_host_reporting<O: Output + ?Sized, R: Report>(
     } else if domain.is_ascii() {
         idna::ascii_domain_into(domain, out)?;
     } else {
-        out.push_str(&domain_to_ascii(domain, false)?);
+        idna::domain_to_ascii_into(domain, out)?;
     }
     let written = &out.as_str()[start..];
     if !crate::syntax::last_label_is_not_numeric(written.as_bytes()) && ends_in_a_number(written) {

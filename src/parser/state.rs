@@ -67,13 +67,16 @@ static FRAGMENT: EncodeTable = EncodeTable::new(&percent::FRAGMENT, b"");
 static USERINFO: EncodeTable = EncodeTable::new(&percent::USERINFO, b"");
 
 /// The authority's bytes for the authority state's one pass: 2 ends it (`/`, `?`, `#`,
-/// and `\\` in special URLs), 1 is `@`, 0 is anything else.
+/// and `\\` in special URLs), 1 is `@`, 3 is `:`, `[` or `]`, 0 is anything else.
 static AUTHORITY_SPECIAL: [u8; 256] = authority_table(true);
 static AUTHORITY_NOT_SPECIAL: [u8; 256] = authority_table(false);
 
 const fn authority_table(special: bool) -> [u8; 256] {
     let mut t = [0u8; 256];
     t[b'@' as usize] = 1;
+    t[b':' as usize] = 3;
+    t[b'[' as usize] = 3;
+    t[b']' as usize] = 3;
     t[b'/' as usize] = 2;
     t[b'?' as usize] = 2;
     t[b'#' as usize] = 2;
@@ -411,20 +414,36 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
         } else {
             &AUTHORITY_NOT_SPECIAL
         };
-        // One pass: the end of the authority (what `authority_end` finds) and its last `@`.
+        // One pass: the end of the authority (what `authority_end` finds), its last `@`,
+        // and the host state's `:` after it (what `host_colon` finds in the host: the
+        // first `:` outside `[` … `]`).
         let mut end = pos;
         let mut last_at = None;
+        let mut colon = None;
+        let mut inside_brackets = false;
         loop {
+            while let Some(w) = b.get(end..end + 8) {
+                if w.iter().fold(0, |k, &c| k | t[c as usize]) != 0 {
+                    break;
+                }
+                end += 8;
+            }
             while end < b.len() && t[b[end] as usize] == 0 {
                 end += 1;
             }
             match b.get(end) {
-                Some(&c) if t[c as usize] == 1 => {
+                Some(b'@') => {
                     last_at = Some(end);
-                    end += 1;
+                    colon = None;
+                    inside_brackets = false;
                 }
+                Some(b'[') => inside_brackets = true,
+                Some(b']') => inside_brackets = false,
+                Some(b':') if !inside_brackets && colon.is_none() => colon = Some(end),
+                Some(b':') => {}
                 _ => break,
             }
+            end += 1;
         }
         self.out.push_str("//");
         let user_start = self.out.len();
@@ -457,12 +476,18 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
             self.c.username_end = self.len();
         }
         self.c.host_start = self.len();
-        self.host_state(host_pos, end)
+        self.host_state(host_pos, end, colon)
     }
 
-    /// Host state, up to `end` (the end of the authority).
-    fn host_state(&mut self, pos: usize, end: usize) -> Result<(), ParseError> {
-        let colon = host_colon(&self.bytes[pos..end]).map(|i| pos + i);
+    /// Host state, up to `end` (the end of the authority); `colon` is the `:` that starts
+    /// a port ([`host_colon`]).
+    fn host_state(
+        &mut self,
+        pos: usize,
+        end: usize,
+        colon: Option<usize>,
+    ) -> Result<(), ParseError> {
+        debug_assert_eq!(colon, host_colon(&self.bytes[pos..end]).map(|i| pos + i));
         let host_end = colon.unwrap_or(end);
         if host_end == pos && (colon.is_some() || self.special()) {
             return Err(ParseError::at(ErrorKind::HostMissing, pos));
