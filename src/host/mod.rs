@@ -283,17 +283,36 @@ impl<R: Report> Report for Shifted<'_, R> {
     }
 }
 
+/// The C0 control percent-encode set, stopping at forbidden host code points.
+static OPAQUE_HOST: percent::EncodeTable = {
+    let mut stops = [0u8; 17];
+    let mut n = 0;
+    let mut b = 0;
+    while b < 128 {
+        if is_forbidden_host_byte(b) {
+            stops[n] = b;
+            n += 1;
+        }
+        b += 1;
+    }
+    assert!(n == stops.len(), "17 forbidden host code points");
+    percent::EncodeTable::new(&percent::C0_CONTROL, &stops)
+};
+
 /// URL Standard §3.5 opaque-host parser, writing the result to `out`.
 pub(crate) fn parse_opaque_host_into<O: Output + ?Sized>(
     input: &str,
     out: &mut O,
 ) -> Result<HostKind, ParseError> {
-    if let Some(i) = input.bytes().position(is_forbidden_host_byte) {
-        return Err(ParseError::at(ErrorKind::HostInvalidCodePoint, i));
-    }
     if input.is_empty() {
         return Ok(HostKind::Empty);
     }
-    percent::encode_to(input, &percent::C0_CONTROL, out);
+    // One pass: encoded up to the first forbidden host code point, which fails.
+    let start = out.len();
+    let end = percent::encode_until(input, 0, &OPAQUE_HOST, out);
+    if end < input.len() {
+        out.truncate(start);
+        return Err(ParseError::at(ErrorKind::HostInvalidCodePoint, end));
+    }
     Ok(HostKind::Opaque)
 }
