@@ -562,6 +562,29 @@ mod tests {
     }
 
     #[test]
+    fn encode_path_until_copies_slashes_up_to_a_possible_dot_segment() {
+        let table = EncodeTable::new(&PATH, b"/\\?#").with_slash();
+        for (input, written, end) in [
+            ("a/b c/d?q", "a/b%20c/d", 7),
+            ("a//b/", "a//b/", 5),
+            ("a/./b", "a", 1),
+            ("a/b/%2e/c", "a/b", 3),
+            ("a/.b", "a", 1),
+            ("é/x\\y", "%C3%A9/x", 4),
+            ("a/b#f/.", "a/b", 3),
+            ("", "", 0),
+        ] {
+            let mut out = String::new();
+            assert_eq!(
+                encode_path_until(input, 0, &table, &mut out),
+                end,
+                "{input:?}"
+            );
+            assert_eq!(out, written, "{input:?}");
+        }
+    }
+
+    #[test]
     fn decode_examples_from_the_standard() {
         // §1.3 example: percent-decode "%25%s%1G" is "%%s%1G"; "‽%25%2E" is 0xE2 0x80 0xBD 0x25 0x2E.
         assert_eq!(&*decode(b"%25%s%1G"), b"%%s%1G");
