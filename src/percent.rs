@@ -103,13 +103,44 @@ const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
 /// Appends `%XX` (upper-case hex) for `byte` to `out`.
 #[inline]
 pub(crate) fn push_pct<O: Output + ?Sized>(out: &mut O, byte: u8) {
-    out.push('%');
-    out.push(HEX_UPPER[(byte >> 4) as usize] as char);
-    out.push(HEX_UPPER[(byte & 15) as usize] as char);
+    let at = 3 * byte as usize;
+    out.push_str(&PCT_TEXT[at..at + 3]);
 }
+
+/// `000` to `999`: [`push_decimal`] writes a number below 1000 as one slice of it.
+const DIGITS3: &str = {
+    const BYTES: [u8; 3000] = {
+        let mut t = [0u8; 3000];
+        let mut n = 0;
+        while n < 1000 {
+            t[3 * n] = b'0' + (n / 100) as u8;
+            t[3 * n + 1] = b'0' + (n / 10 % 10) as u8;
+            t[3 * n + 2] = b'0' + (n % 10) as u8;
+            n += 1;
+        }
+        t
+    };
+    match std::str::from_utf8(&BYTES) {
+        Ok(s) => s,
+        Err(_) => panic!("digits are ASCII"),
+    }
+};
 
 /// Appends `n` in decimal (the Standard's "serialize an integer"), without allocating.
 pub(crate) fn push_decimal<O: Output + ?Sized>(out: &mut O, mut n: u32) {
+    if n < 1000 {
+        // IPv4 address parts and most ports: one slice, without leading zeros.
+        let skip = if n >= 100 {
+            0
+        } else if n >= 10 {
+            1
+        } else {
+            2
+        };
+        let at = 3 * n as usize;
+        out.push_str(&DIGITS3[at + skip..at + 3]);
+        return;
+    }
     let mut digits = [0u8; 10];
     let mut at = digits.len();
     loop {
@@ -174,6 +205,113 @@ pub(crate) fn encode_pieces<const SPACE_AS_PLUS: bool>(
     }
     if start < bytes.len() {
         emit(Piece::Run(start..bytes.len()));
+    }
+}
+
+/// `%00` to `%FF`, three bytes each: [`push_pct`] writes a slice of it in one step.
+const PCT_TEXT: &str = {
+    const BYTES: [u8; 768] = {
+        let mut t = [0u8; 768];
+        let mut b = 0;
+        while b < 256 {
+            t[3 * b] = b'%';
+            t[3 * b + 1] = HEX_UPPER[b >> 4];
+            t[3 * b + 2] = HEX_UPPER[b & 15];
+            b += 1;
+        }
+        t
+    };
+    match std::str::from_utf8(&BYTES) {
+        Ok(s) => s,
+        Err(_) => panic!("%XX is ASCII"),
+    }
+};
+
+/// What an [`EncodeTable`] says about a byte.
+const COPY: u8 = 0;
+/// The byte is in the percent-encode set: written as `%XX`.
+const ESCAPE: u8 = 1;
+/// The byte ends the component: [`encode_until`] stops before it.
+const STOP: u8 = 2;
+
+/// A percent-encode set and the bytes that end a component, as one 256-entry table, so
+/// that the state machine finds a component's end and encodes it in one pass: each byte
+/// costs one table look-up, and runs of bytes that stay as they are are copied whole.
+pub(crate) struct EncodeTable([u8; 256]);
+
+impl EncodeTable {
+    /// The table of `set`, with every byte of `stops` ending the component (a stop wins
+    /// over the set).
+    pub(crate) const fn new(set: &AsciiSet, stops: &[u8]) -> EncodeTable {
+        let mut t = [COPY; 256];
+        let mut b = 0;
+        while b < 256 {
+            if set.contains(b as u8) {
+                t[b] = ESCAPE;
+            }
+            b += 1;
+        }
+        let mut i = 0;
+        while i < stops.len() {
+            t[stops[i] as usize] = STOP;
+            i += 1;
+        }
+        EncodeTable(t)
+    }
+
+    /// Where the next byte at or after `from` that is not copied as it is lies (`b.len()`
+    /// if none): eight bytes per step while all eight are plain.
+    #[inline(always)]
+    fn next_work(&self, b: &[u8], mut i: usize) -> usize {
+        let t = &self.0;
+        while let Some(w) = b.get(i..i + 8) {
+            let any = t[w[0] as usize]
+                | t[w[1] as usize]
+                | t[w[2] as usize]
+                | t[w[3] as usize]
+                | t[w[4] as usize]
+                | t[w[5] as usize]
+                | t[w[6] as usize]
+                | t[w[7] as usize];
+            if any != COPY {
+                break;
+            }
+            i += 8;
+        }
+        while i < b.len() && t[b[i] as usize] == COPY {
+            i += 1;
+        }
+        i
+    }
+}
+
+/// UTF-8 percent-encodes `input[from..]` with `table`'s set up to the first of its stop
+/// bytes (or the end), appending to `out`; returns where it stopped. Runs of bytes that
+/// stay as they are are appended in one step each. (Inlined: the path state calls it once
+/// per segment.)
+#[inline(always)]
+pub(crate) fn encode_until<O: Output + ?Sized>(
+    input: &str,
+    from: usize,
+    table: &EncodeTable,
+    out: &mut O,
+) -> usize {
+    let b = input.as_bytes();
+    let mut run = from;
+    loop {
+        let i = table.next_work(b, run);
+        if run < i {
+            // Every byte >= 0x80 is escaped, so a run is ASCII and starts and ends on
+            // char boundaries.
+            out.push_str(&input[run..i]);
+        }
+        match b.get(i) {
+            Some(&c) if table.0[c as usize] == ESCAPE => {
+                push_pct(out, c);
+                run = i + 1;
+            }
+            _ => return i,
+        }
     }
 }
 
@@ -332,6 +470,46 @@ mod tests {
         assert_eq!(encode("‽", &USERINFO), "%E2%80%BD");
         assert_eq!(encode("Say what‽", &USERINFO), "Say%20what%E2%80%BD");
         assert!(matches!(encode("plain", &PATH), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn encode_until_is_encode_to_up_to_the_first_stop() {
+        // Every byte value at every position of a string long enough for the eight-byte
+        // steps, against the byte-at-a-time encoder, with and without a stop byte.
+        let sets = [C0_CONTROL, FRAGMENT, QUERY, SPECIAL_QUERY, PATH, USERINFO];
+        for set in &sets {
+            for stops in [&b""[..], b"/\\?#", b"#"] {
+                let table = EncodeTable::new(set, stops);
+                for c in [
+                    'a', '%', ' ', '#', '/', '\\', '?', '\u{7f}', 'é', '😀', '\u{1}',
+                ] {
+                    for at in [0, 1, 7, 8, 9, 15, 16, 17] {
+                        let mut input: String = "abcdefghijklmnopq".into();
+                        input.insert(at, c);
+                        input.push('`');
+                        for from in [0, 1, at]
+                            .into_iter()
+                            .filter(|&f| input.is_char_boundary(f))
+                        {
+                            let mut got = String::new();
+                            let end = encode_until(&input, from, &table, &mut got);
+                            let want_end = input.as_bytes()[from..]
+                                .iter()
+                                .position(|b| stops.contains(b))
+                                .map_or(input.len(), |i| from + i);
+                            let mut want = String::new();
+                            encode_to(&input[from..want_end], set, &mut want);
+                            assert_eq!((end, &got), (want_end, &want), "{input:?} from {from}");
+                        }
+                    }
+                }
+            }
+        }
+        let mut out = String::new();
+        push_pct(&mut out, 0);
+        push_pct(&mut out, 0xab);
+        push_pct(&mut out, 0xff);
+        assert_eq!(out, "%00%AB%FF");
     }
 
     #[test]

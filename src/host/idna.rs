@@ -5,7 +5,7 @@
 
 use crate::error::{ErrorKind, ParseError};
 use crate::output::Output;
-use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
+use idna::uts46::{AsciiDenyList, DnsLength, ErrorPolicy, Hyphens, ProcessingSuccess, Uts46};
 
 /// Domain to ASCII (non-strict) for an ASCII domain: ASCII lower-casing, then the
 /// forbidden-domain-code-point check, appended to `out`.
@@ -18,12 +18,28 @@ pub(crate) fn ascii_domain_into<O: Output + ?Sized>(
     domain: &str,
     out: &mut O,
 ) -> Result<(), ParseError> {
-    if let Some(i) = domain.bytes().position(super::is_forbidden_domain_byte) {
-        return Err(ParseError::at(ErrorKind::DomainInvalidCodePoint, i));
+    ascii_domain_with_flags_into(domain, super::domain_flags(domain.as_bytes()), out)
+}
+
+/// [`ascii_domain_into`], given the [`super::domain_flags`] of `domain`: the common case
+/// (no forbidden code point, nothing to lower-case) is one copy.
+#[inline]
+pub(crate) fn ascii_domain_with_flags_into<O: Output + ?Sized>(
+    domain: &str,
+    flags: u8,
+    out: &mut O,
+) -> Result<(), ParseError> {
+    use super::flags::{FORBIDDEN, PERCENT, UPPER};
+    if flags & (FORBIDDEN | PERCENT) != 0 {
+        if let Some(i) = domain.bytes().position(super::is_forbidden_domain_byte) {
+            return Err(ParseError::at(ErrorKind::DomainInvalidCodePoint, i));
+        }
     }
     let start = out.len();
     out.push_str(domain);
-    out.make_ascii_lowercase_from(start);
+    if flags & UPPER != 0 {
+        out.make_ascii_lowercase_from(start);
+    }
     Ok(())
 }
 
@@ -43,18 +59,8 @@ pub(crate) fn ascii_domain_into<O: Output + ?Sized>(
 /// assert_eq!(domain_to_ascii("a b", false).unwrap_err().name(), "domain-invalid-code-point");
 /// ```
 pub fn domain_to_ascii(domain: &str, be_strict: bool) -> Result<String, ParseError> {
-    let uts46 = Uts46::new();
-    if !be_strict && domain.is_ascii() {
-        let mut out = String::with_capacity(domain.len());
-        ascii_domain_into(domain, &mut out)?;
-        return if out.is_empty() {
-            Err(ParseError::new(ErrorKind::DomainToAscii))
-        } else {
-            Ok(out)
-        };
-    }
     if be_strict {
-        return uts46
+        return Uts46::new()
             .to_ascii(
                 domain.as_bytes(),
                 AsciiDenyList::STD3,
@@ -64,15 +70,62 @@ pub fn domain_to_ascii(domain: &str, be_strict: bool) -> Result<String, ParseErr
             .map(|c| c.into_owned())
             .map_err(|_| ParseError::new(ErrorKind::DomainToAscii));
     }
-    match uts46.to_ascii(
+    let mut out = String::new();
+    domain_to_ascii_into(domain, &mut out).map(|()| out)
+}
+
+/// An [`Output`] as the `fmt::Write` sink UTS #46 processing writes to.
+struct Sink<'o, O: Output + ?Sized>(&'o mut O);
+
+impl<O: Output + ?Sized> std::fmt::Write for Sink<'_, O> {
+    #[inline]
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.push_str(s);
+        Ok(())
+    }
+    #[inline]
+    fn write_char(&mut self, c: char) -> std::fmt::Result {
+        self.0.push(c);
+        Ok(())
+    }
+}
+
+/// [`domain_to_ascii`] with `be_strict` false, appending the result to `out` as UTS #46
+/// processing writes it (no string of its own); on failure `out` is left as it was.
+pub(crate) fn domain_to_ascii_into<O: Output + ?Sized>(
+    domain: &str,
+    out: &mut O,
+) -> Result<(), ParseError> {
+    if domain.is_ascii() {
+        let start = out.len();
+        ascii_domain_into(domain, out)?;
+        return if out.len() == start {
+            Err(ParseError::new(ErrorKind::DomainToAscii))
+        } else {
+            Ok(())
+        };
+    }
+    let uts46 = Uts46::new();
+    let start = out.len();
+    let result = uts46.process(
         domain.as_bytes(),
         AsciiDenyList::URL,
         Hyphens::Allow,
-        DnsLength::Ignore,
-    ) {
-        Ok(ascii) if ascii.is_empty() => Err(ParseError::new(ErrorKind::DomainToAscii)),
-        Ok(ascii) => Ok(ascii.into_owned()),
+        ErrorPolicy::FailFast,
+        |_, _, _| false,
+        &mut Sink(out),
+        None,
+    );
+    match result {
+        Ok(ProcessingSuccess::Passthrough) => {
+            // The input is the output (ASCII: not reached, the ASCII case returned above).
+            out.push_str(domain);
+            Ok(())
+        }
+        Ok(ProcessingSuccess::WroteToSink) if out.len() > start => Ok(()),
+        Ok(ProcessingSuccess::WroteToSink) => Err(ParseError::new(ErrorKind::DomainToAscii)),
         Err(_) => {
+            out.truncate(start);
             // Name the failure: if ToASCII succeeds without the deny list, the result
             // held a forbidden domain code point (§3.3 step 3.2).
             let without_deny_list = uts46.to_ascii(

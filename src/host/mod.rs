@@ -116,6 +116,62 @@ const FORBIDDEN_DOMAIN: [bool; 256] = {
     t
 };
 
+/// What [`domain_flags`] says about a domain's bytes, OR-ed together.
+pub(crate) mod flags {
+    /// An ASCII upper-case letter (to lower-case).
+    pub(crate) const UPPER: u8 = 1;
+    /// `%` (the domain is percent-decoded first).
+    pub(crate) const PERCENT: u8 = 2;
+    /// A byte >= 0x80 (the domain goes through UTS #46).
+    pub(crate) const NON_ASCII: u8 = 4;
+    /// A forbidden domain code point other than `%`.
+    pub(crate) const FORBIDDEN: u8 = 8;
+}
+
+/// The [`flags`] of every byte value.
+const DOMAIN_FLAGS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = if b >= 0x80 {
+            flags::NON_ASCII
+        } else if b == b'%' as usize {
+            flags::PERCENT
+        } else if FORBIDDEN_DOMAIN[b] {
+            flags::FORBIDDEN
+        } else if (b as u8).is_ascii_uppercase() {
+            flags::UPPER
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
+
+/// The [`flags`] of every byte of `b` OR-ed together: one table look-up per byte, eight
+/// bytes per step.
+#[inline]
+pub(crate) fn domain_flags(b: &[u8]) -> u8 {
+    let t = &DOMAIN_FLAGS;
+    let mut f = 0;
+    let mut words = b.chunks_exact(8);
+    for w in &mut words {
+        f |= t[w[0] as usize]
+            | t[w[1] as usize]
+            | t[w[2] as usize]
+            | t[w[3] as usize]
+            | t[w[4] as usize]
+            | t[w[5] as usize]
+            | t[w[6] as usize]
+            | t[w[7] as usize];
+    }
+    for &c in words.remainder() {
+        f |= t[c as usize];
+    }
+    f
+}
+
 /// A forbidden domain code point (§3.2), for ASCII bytes (false for bytes >= 0x80).
 #[inline]
 pub(crate) const fn is_forbidden_domain_byte(b: u8) -> bool {
@@ -165,7 +221,8 @@ pub(crate) fn parse_host_reporting<O: Output + ?Sized, R: Report>(
     // Steps 4-8: domain, or IPv4.
     let start = out.len();
     let decoded;
-    let domain = if input.contains('%') {
+    let input_flags = domain_flags(bytes);
+    let domain = if input_flags & flags::PERCENT != 0 {
         if R::ENABLED && (0..bytes.len()).any(|i| validation::percent_encoded_byte_at(bytes, i)) {
             r.report(ValidationErrorKind::DomainPercentEncoded, 0);
         }
@@ -178,12 +235,16 @@ pub(crate) fn parse_host_reporting<O: Output + ?Sized, R: Report>(
     if R::ENABLED && domain_to_ascii(domain, true).is_err() {
         r.report(ValidationErrorKind::DomainToAscii, 0);
     }
-    if domain.is_ascii() {
+    if input_flags & (flags::PERCENT | flags::NON_ASCII) == 0 {
+        // The flags of the input are those of the domain.
+        idna::ascii_domain_with_flags_into(domain, input_flags, out)?;
+    } else if domain.is_ascii() {
         idna::ascii_domain_into(domain, out)?;
     } else {
-        out.push_str(&domain_to_ascii(domain, false)?);
+        idna::domain_to_ascii_into(domain, out)?;
     }
-    if ends_in_a_number(&out.as_str()[start..]) {
+    let written = &out.as_str()[start..];
+    if !crate::syntax::last_label_is_not_numeric(written.as_bytes()) && ends_in_a_number(written) {
         if !domain.is_ascii() {
             r.report(ValidationErrorKind::Ipv4NonAsciiInput, 0);
         }
@@ -222,17 +283,36 @@ impl<R: Report> Report for Shifted<'_, R> {
     }
 }
 
+/// The C0 control percent-encode set, stopping at forbidden host code points.
+static OPAQUE_HOST: percent::EncodeTable = {
+    let mut stops = [0u8; 17];
+    let mut n = 0;
+    let mut b = 0;
+    while b < 128 {
+        if is_forbidden_host_byte(b) {
+            stops[n] = b;
+            n += 1;
+        }
+        b += 1;
+    }
+    assert!(n == stops.len(), "17 forbidden host code points");
+    percent::EncodeTable::new(&percent::C0_CONTROL, &stops)
+};
+
 /// URL Standard §3.5 opaque-host parser, writing the result to `out`.
 pub(crate) fn parse_opaque_host_into<O: Output + ?Sized>(
     input: &str,
     out: &mut O,
 ) -> Result<HostKind, ParseError> {
-    if let Some(i) = input.bytes().position(is_forbidden_host_byte) {
-        return Err(ParseError::at(ErrorKind::HostInvalidCodePoint, i));
-    }
     if input.is_empty() {
         return Ok(HostKind::Empty);
     }
-    percent::encode_to(input, &percent::C0_CONTROL, out);
+    // One pass: encoded up to the first forbidden host code point, which fails.
+    let start = out.len();
+    let end = percent::encode_until(input, 0, &OPAQUE_HOST, out);
+    if end < input.len() {
+        out.truncate(start);
+        return Err(ParseError::at(ErrorKind::HostInvalidCodePoint, end));
+    }
     Ok(HostKind::Opaque)
 }

@@ -25,12 +25,8 @@
 
 use crate::components::{Components, HostKind, SchemeKind};
 use crate::output::Output;
-use crate::scan;
+use crate::scan::{self, Task, Words};
 use crate::syntax::{is_scheme_byte, last_label_is_not_numeric};
-
-/// Inputs longer than this go to the state machine (the masks live on the stack).
-pub(crate) const MAX_FAST_LEN: usize = 512;
-const WORDS: usize = MAX_FAST_LEN / 64;
 
 /// A canonical URL: its components, in the coordinates of the serialization, which is the
 /// input itself with, when `slash_at` is set, a `/` inserted at that input offset.
@@ -95,60 +91,76 @@ impl Canonical {
     }
 }
 
-/// The masks of one input.
-struct Masks<const W: usize> {
-    special: [u64; W],
-    upper: [u64; W],
-    len: usize,
+/// The classes of the input, one 64-byte word at a time, classified as the walk reaches
+/// them (most URLs are one word: classified once, then walked with bit operations).
+struct Cursor<'a, K, const LONG: bool> {
+    b: &'a [u8],
+    k: K,
+    /// Where the cached word starts: its bit `j` is byte `base + j`.
+    base: usize,
+    special: u64,
+    upper: u64,
 }
 
-impl<const W: usize> Masks<W> {
+impl<'a, K: Words, const LONG: bool> Cursor<'a, K, LONG> {
+    /// The cursor of `b` (not empty), with its first word classified.
+    #[inline(always)]
+    fn new(b: &'a [u8], k: K) -> Self {
+        let (special, upper) = k.word(b, 0);
+        Cursor {
+            b,
+            k,
+            base: 0,
+            special,
+            upper,
+        }
+    }
+
+    /// The offset of `at` (less than the input length) in the cached word, after
+    /// classifying the word that starts at `at` when `at` is outside the cached one.
+    #[inline(always)]
+    fn offset(&mut self, at: usize) -> usize {
+        if !LONG {
+            // One word holds the whole input.
+            return at;
+        }
+        let off = at.wrapping_sub(self.base);
+        if off < 64 {
+            return off;
+        }
+        (self.special, self.upper) = self.k.word(self.b, at);
+        self.base = at;
+        0
+    }
+
     /// The position of the first special byte at or after `from`, or the input length.
     #[inline(always)]
-    fn next_special(&self, from: usize) -> usize {
-        let mut w = from / 64;
-        if from >= self.len {
-            return self.len;
-        }
-        let mut bits = self.special[w] & (!0u64 << (from % 64));
-        loop {
+    fn next_special(&mut self, from: usize) -> usize {
+        let n = self.b.len();
+        let mut at = from;
+        while at < n {
+            let off = self.offset(at);
+            let bits = self.special >> off;
             if bits != 0 {
-                return w * 64 + bits.trailing_zeros() as usize;
+                return at + bits.trailing_zeros() as usize;
             }
-            w += 1;
-            if w * 64 >= self.len {
-                return self.len;
-            }
-            bits = self.special[w];
+            at = self.base + 64;
         }
+        n
     }
 
     /// Whether any byte in `start..end` is ASCII upper case.
     #[inline(always)]
-    fn any_upper(&self, start: usize, end: usize) -> bool {
-        // The common case: the range lies in the first 64 bytes.
-        if end <= 64 {
-            let range = if end - start == 64 {
-                !0
-            } else {
-                ((1u64 << (end - start)) - 1) << start
-            };
-            return self.upper[0] & range != 0;
-        }
-        let mut pos = start;
-        while pos < end {
-            let w = pos / 64;
-            let lo = pos % 64;
-            let hi = (end - w * 64).min(64);
-            let range = if hi - lo == 64 {
-                !0
-            } else {
-                ((1u64 << (hi - lo)) - 1) << lo
-            };
-            if self.upper[w] & range != 0 {
+    fn any_upper(&mut self, start: usize, end: usize) -> bool {
+        let mut at = start;
+        while at < end {
+            let off = self.offset(at);
+            let len = (end - at).min(64 - off);
+            let range = if len == 64 { !0 } else { (1u64 << len) - 1 };
+            if (self.upper >> off) & range != 0 {
                 return true;
             }
-            pos = (w + 1) * 64;
+            at += len;
         }
         false
     }
@@ -165,33 +177,46 @@ fn starts_with_dot_segment(seg: &[u8]) -> bool {
 
 /// Parses `input` if it is canonical; `None` means "not proven canonical": use the state
 /// machine.
+#[inline]
 pub(crate) fn parse_canonical(input: &str) -> Option<Canonical> {
-    // Most URLs fit in two mask words: zeroing and walking eight costs more than the rest.
-    if input.len() <= 128 {
-        parse_canonical_in::<2>(input)
-    } else {
-        parse_canonical_in::<WORDS>(input)
+    scan::run(Canonicalize(input))
+}
+
+/// [`parse_canonical`] as a [`Task`] of the classifier: the walk runs with the kernel
+/// inlined into it.
+struct Canonicalize<'a>(&'a str);
+
+impl Task for Canonicalize<'_> {
+    type Out = Option<Canonical>;
+    #[inline(always)]
+    fn run<K: Words>(self, k: K) -> Option<Canonical> {
+        parse_canonical_with(self.0, k)
     }
 }
 
-/// [`parse_canonical`] with masks of `W` words (inputs of at most `64 * W` bytes).
+/// [`parse_canonical`] with the kernel `k`.
 #[inline(always)]
-fn parse_canonical_in<const W: usize>(input: &str) -> Option<Canonical> {
-    let b = input.as_bytes();
-    let n = b.len();
-    if n == 0 || n > MAX_FAST_LEN.min(64 * W) {
+fn parse_canonical_with<K: Words>(input: &str, k: K) -> Option<Canonical> {
+    let n = input.len();
+    // The serialization (maybe one `/` longer) must fit the components' u32 offsets.
+    if n == 0 || n >= u32::MAX as usize {
         return None;
     }
-    // Built in place (not returned from a constructor, which costs a copy of the arrays).
-    let mut m = Masks {
-        special: [0; W],
-        upper: [0; W],
-        len: n,
-    };
-    scan::classify(b, &mut m.special, &mut m.upper);
-    let m = &m;
+    // Most URLs are one word long: then every position is an offset in it.
+    if n <= 64 {
+        walk(input, &mut Cursor::<K, false>::new(input.as_bytes(), k))
+    } else {
+        walk(input, &mut Cursor::<K, true>::new(input.as_bytes(), k))
+    }
+}
 
-    // Scheme: lower case, and the first special byte is the `:` that ends it.
+/// [`parse_canonical`] of a non-empty input, with its cursor.
+#[inline(always)]
+fn walk<K: Words, const LONG: bool>(input: &str, m: &mut Cursor<'_, K, LONG>) -> Option<Canonical> {
+    let b = input.as_bytes();
+    let n = b.len();
+
+    // Scheme: the first special byte is the `:` that ends it.
     let colon = m.next_special(0);
     if colon == 0 || colon >= n || b[colon] != b':' || !b[0].is_ascii_alphabetic() {
         return None;
@@ -233,9 +258,9 @@ fn parse_canonical_in<const W: usize>(input: &str) -> Option<Canonical> {
 /// of plain bytes up to the first special byte, and a canonical port. Returns where the
 /// path starts and whether the host has upper case (an ASCII domain is only lower-cased).
 #[inline(always)]
-fn authority<const W: usize>(
+fn authority<K: Words, const LONG: bool>(
     b: &[u8],
-    m: &Masks<W>,
+    m: &mut Cursor<'_, K, LONG>,
     c: &mut Components,
     colon: usize,
 ) -> Option<(usize, bool)> {
@@ -301,9 +326,9 @@ fn authority<const W: usize>(
 /// The path of a special URL from `t`: no dot segments, no `%2e`, nothing to encode.
 /// Returns where it ends and, for an empty path, where the `/` must be inserted.
 #[inline(always)]
-fn path<const W: usize>(
+fn path<K: Words, const LONG: bool>(
     b: &[u8],
-    m: &Masks<W>,
+    m: &mut Cursor<'_, K, LONG>,
     c: &mut Components,
     t: usize,
 ) -> Option<(usize, Option<u32>)> {
@@ -350,9 +375,9 @@ fn path<const W: usize>(
 }
 
 /// `scheme:opaque-path[?query][#fragment]` (a non-special scheme not followed by `/`).
-fn opaque_path<const W: usize>(
+fn opaque_path<K: Words, const LONG: bool>(
     b: &[u8],
-    m: &Masks<W>,
+    m: &mut Cursor<'_, K, LONG>,
     mut c: Components,
     lower: bool,
 ) -> Option<Canonical> {
@@ -386,9 +411,9 @@ fn opaque_path<const W: usize>(
 /// The query (from a `?` at `pos`) and the fragment (from a `#`), when nothing in them
 /// needs percent-encoding. Returns the end of the input.
 #[inline(always)]
-fn query_and_fragment<const W: usize>(
+fn query_and_fragment<K: Words, const LONG: bool>(
     b: &[u8],
-    m: &Masks<W>,
+    m: &mut Cursor<'_, K, LONG>,
     c: &mut Components,
     mut pos: usize,
     special: bool,

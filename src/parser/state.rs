@@ -18,7 +18,7 @@ use crate::encoding::percent_encode_after_encoding_to;
 use crate::error::{ErrorKind, ParseError};
 use crate::host;
 use crate::output::Output;
-use crate::percent::{self, AsciiSet};
+use crate::percent::{self, EncodeTable};
 use crate::syntax::{
     authority_end, ends_authority, host_colon, is_normalized_windows_drive_letter,
     is_windows_drive_letter, scan_port, scheme_len, starts_with_windows_drive_letter,
@@ -49,6 +49,41 @@ pub(crate) struct Parser<'i, 'b, 'o, O: Output + ?Sized, R: Report = Silent> {
     /// The path state checks URL units from here on: a `file:` host that is a drive
     /// letter was read by the file host state, which does not check them.
     units_from: usize,
+}
+
+/// The path percent-encode set, with what ends a segment: `/`, `\\` in special URLs, and
+/// `?` and `#` unless a state override is given (then they are encoded).
+static PATH_SPECIAL: EncodeTable = EncodeTable::new(&percent::PATH, b"/\\?#");
+static PATH_NOT_SPECIAL: EncodeTable = EncodeTable::new(&percent::PATH, b"/?#");
+static PATH_SPECIAL_OVERRIDE: EncodeTable = EncodeTable::new(&percent::PATH, b"/\\");
+static PATH_NOT_SPECIAL_OVERRIDE: EncodeTable = EncodeTable::new(&percent::PATH, b"/");
+/// The query percent-encode sets, ending at `#` unless a state override is given.
+static SPECIAL_QUERY: EncodeTable = EncodeTable::new(&percent::SPECIAL_QUERY, b"#");
+static QUERY: EncodeTable = EncodeTable::new(&percent::QUERY, b"#");
+static SPECIAL_QUERY_OVERRIDE: EncodeTable = EncodeTable::new(&percent::SPECIAL_QUERY, b"");
+static QUERY_OVERRIDE: EncodeTable = EncodeTable::new(&percent::QUERY, b"");
+/// The fragment and userinfo percent-encode sets, to the end of what they are given.
+static FRAGMENT: EncodeTable = EncodeTable::new(&percent::FRAGMENT, b"");
+static USERINFO: EncodeTable = EncodeTable::new(&percent::USERINFO, b"");
+
+/// The authority's bytes for the authority state's one pass: 2 ends it (`/`, `?`, `#`,
+/// and `\\` in special URLs), 1 is `@`, 3 is `:`, `[` or `]`, 0 is anything else.
+static AUTHORITY_SPECIAL: [u8; 256] = authority_table(true);
+static AUTHORITY_NOT_SPECIAL: [u8; 256] = authority_table(false);
+
+const fn authority_table(special: bool) -> [u8; 256] {
+    let mut t = [0u8; 256];
+    t[b'@' as usize] = 1;
+    t[b':' as usize] = 3;
+    t[b'[' as usize] = 3;
+    t[b']' as usize] = 3;
+    t[b'/' as usize] = 2;
+    t[b'?' as usize] = 2;
+    t[b'#' as usize] = 2;
+    if special {
+        t[b'\\' as usize] = 2;
+    }
+    t
 }
 
 /// A single-dot URL path segment (§4.1): `.` or `%2e`, any case.
@@ -374,8 +409,42 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
     /// its first `:` separates username from password.
     fn authority_state(&mut self, pos: usize) -> Result<(), ParseError> {
         let b = self.bytes;
-        let special = self.special();
-        let end = authority_end(b, pos, special);
+        let t = if self.special() {
+            &AUTHORITY_SPECIAL
+        } else {
+            &AUTHORITY_NOT_SPECIAL
+        };
+        // One pass: the end of the authority (what `authority_end` finds), its last `@`,
+        // and the host state's `:` after it (what `host_colon` finds in the host: the
+        // first `:` outside `[` … `]`).
+        let mut end = pos;
+        let mut last_at = None;
+        let mut colon = None;
+        let mut inside_brackets = false;
+        loop {
+            while let Some(w) = b.get(end..end + 8) {
+                if w.iter().fold(0, |k, &c| k | t[c as usize]) != 0 {
+                    break;
+                }
+                end += 8;
+            }
+            while end < b.len() && t[b[end] as usize] == 0 {
+                end += 1;
+            }
+            match b.get(end) {
+                Some(b'@') => {
+                    last_at = Some(end);
+                    colon = None;
+                    inside_brackets = false;
+                }
+                Some(b'[') => inside_brackets = true,
+                Some(b']') => inside_brackets = false,
+                Some(b':') if !inside_brackets && colon.is_none() => colon = Some(end),
+                Some(b':') => {}
+                _ => break,
+            }
+            end += 1;
+        }
         self.out.push_str("//");
         let user_start = self.out.len();
         let mut host_pos = pos;
@@ -384,11 +453,7 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
                 self.r.report(V::InvalidCredentials, pos + at);
             }
         }
-        if let Some(at) = b[pos..end]
-            .iter()
-            .rposition(|&c| c == b'@')
-            .map(|i| pos + i)
-        {
+        if let Some(at) = last_at {
             if at + 1 == end {
                 return Err(ParseError::at(ErrorKind::HostMissing, end));
             }
@@ -397,11 +462,11 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
                 Some(i) => (&userinfo[..i], &userinfo[i + 1..]),
                 None => (userinfo, ""),
             };
-            percent::encode_to(user, &percent::USERINFO, self.out);
+            percent::encode_until(user, 0, &USERINFO, self.out);
             self.c.username_end = self.len();
             if !pass.is_empty() {
                 self.out.push(':');
-                percent::encode_to(pass, &percent::USERINFO, self.out);
+                percent::encode_until(pass, 0, &USERINFO, self.out);
             }
             if self.out.len() > user_start {
                 self.out.push('@');
@@ -411,12 +476,18 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
             self.c.username_end = self.len();
         }
         self.c.host_start = self.len();
-        self.host_state(host_pos, end)
+        self.host_state(host_pos, end, colon)
     }
 
-    /// Host state, up to `end` (the end of the authority).
-    fn host_state(&mut self, pos: usize, end: usize) -> Result<(), ParseError> {
-        let colon = host_colon(&self.bytes[pos..end]).map(|i| pos + i);
+    /// Host state, up to `end` (the end of the authority); `colon` is the `:` that starts
+    /// a port ([`host_colon`]).
+    fn host_state(
+        &mut self,
+        pos: usize,
+        end: usize,
+        colon: Option<usize>,
+    ) -> Result<(), ParseError> {
+        debug_assert_eq!(colon, host_colon(&self.bytes[pos..end]).map(|i| pos + i));
         let host_end = colon.unwrap_or(end);
         if host_end == pos && (colon.is_some() || self.special()) {
             return Err(ParseError::at(ErrorKind::HostMissing, pos));
@@ -588,23 +659,25 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
         }
     }
 
-    /// Path state: one segment per turn of the loop, written as `/` and the segment.
+    /// Path state: one segment per turn of the loop, written as `/` and the segment. The
+    /// segment is encoded in the same pass that finds its end; a dot segment or a Windows
+    /// drive letter (which encoding never changes) is then taken back and handled.
     fn path_state(&mut self, mut pos: usize) -> Result<(), ParseError> {
         let b = self.bytes;
         let special = self.special();
         let file = self.c.scheme_kind == SchemeKind::File;
+        let table = match (special, self.state_override) {
+            (true, false) => &PATH_SPECIAL,
+            (false, false) => &PATH_NOT_SPECIAL,
+            (true, true) => &PATH_SPECIAL_OVERRIDE,
+            (false, true) => &PATH_NOT_SPECIAL_OVERRIDE,
+        };
         loop {
             let seg_start = pos;
-            while pos < b.len() {
-                let c = b[pos];
-                if c == b'/'
-                    || (special && c == b'\\')
-                    || (!self.state_override && (c == b'?' || c == b'#'))
-                {
-                    break;
-                }
-                pos += 1;
-            }
+            let path_empty = self.len() == self.c.path_start;
+            self.out.push('/');
+            let seg_out = self.out.len();
+            pos = percent::encode_until(self.input, pos, table, self.out);
             let seg = &b[seg_start..pos];
             if R::ENABLED {
                 let from = seg_start.max(self.units_from.min(pos));
@@ -613,31 +686,29 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
                     self.r.report(V::InvalidReverseSolidus, pos);
                 }
             }
-            let at_slash = pos < b.len() && (b[pos] == b'/' || (special && b[pos] == b'\\'));
-            if is_double_dot(seg) {
-                self.shorten_path();
-                if !at_slash {
-                    self.out.push('/');
+            if seg.len() <= 6 && matches!(seg.first(), Some(b'.' | b'%')) {
+                // Dot segments are written as they are: take back the `/` and the segment.
+                let double = is_double_dot(seg);
+                if double || is_single_dot(seg) {
+                    self.out.truncate(seg_out - 1);
+                    if double {
+                        self.shorten_path();
+                    }
+                    let at_slash =
+                        pos < b.len() && (b[pos] == b'/' || (special && b[pos] == b'\\'));
+                    if !at_slash {
+                        self.out.push('/');
+                    }
                 }
-            } else if is_single_dot(seg) {
-                if !at_slash {
-                    self.out.push('/');
-                }
-            } else {
-                let path_empty = self.len() == self.c.path_start;
-                self.out.push('/');
-                if file && path_empty && is_windows_drive_letter(seg) {
-                    // Windows drive letter quirk: `C|` becomes `C:`.
-                    self.out.push(seg[0] as char);
-                    self.out.push(':');
-                } else {
-                    percent::encode_to(&self.input[seg_start..pos], &percent::PATH, self.out);
-                }
+            } else if file && path_empty && is_windows_drive_letter(seg) {
+                // Windows drive letter quirk: `C|` becomes `C:` (the letter is written).
+                self.out.truncate(seg_out + 1);
+                self.out.push(':');
             }
             match b.get(pos) {
                 None => return Ok(()),
-                Some(b'?') => return self.query_state(pos + 1),
-                Some(b'#') => return self.fragment_state(pos + 1),
+                Some(b'?') if !self.state_override => return self.query_state(pos + 1),
+                Some(b'#') if !self.state_override => return self.fragment_state(pos + 1),
                 Some(_) => pos += 1,
             }
         }
@@ -686,43 +757,43 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
         }
     }
 
-    /// The percent-encode set for the query of this URL.
-    #[inline]
-    fn query_set(&self) -> &'static AsciiSet {
-        if self.special() {
-            &percent::SPECIAL_QUERY
-        } else {
-            &percent::QUERY
-        }
-    }
-
     /// Query state: writes `?` and the encoded query, up to `#` (or to the end with a
     /// state override).
     pub(crate) fn query_state(&mut self, pos: usize) -> Result<(), ParseError> {
         let b = self.bytes;
         self.c.query_start = Some(self.len());
         self.out.push('?');
-        let end = if self.state_override {
-            b.len()
-        } else {
-            b[pos..]
-                .iter()
-                .position(|&c| c == b'#')
-                .map_or(b.len(), |i| pos + i)
-        };
-        let query = &self.input[pos..end];
-        if R::ENABLED {
-            validation::report_url_units(&mut self.r, query, pos);
-        }
+        let special = self.special();
         // Step 1: only special URLs other than ws/wss use a legacy encoding for the query.
-        if self.encoding == UTF_8
-            || !self.special()
+        let end = if self.encoding == UTF_8
+            || !special
             || matches!(self.c.scheme_kind, SchemeKind::Ws | SchemeKind::Wss)
         {
-            percent::encode_to(query, self.query_set(), self.out);
+            let table = match (special, self.state_override) {
+                (true, false) => &SPECIAL_QUERY,
+                (false, false) => &QUERY,
+                (true, true) => &SPECIAL_QUERY_OVERRIDE,
+                (false, true) => &QUERY_OVERRIDE,
+            };
+            percent::encode_until(self.input, pos, table, self.out)
         } else {
-            let set = self.query_set();
-            percent_encode_after_encoding_to(self.encoding, query, set, false, self.out);
+            let end = if self.state_override {
+                b.len()
+            } else {
+                memchr::memchr(b'#', &b[pos..]).map_or(b.len(), |i| pos + i)
+            };
+            let query = &self.input[pos..end];
+            percent_encode_after_encoding_to(
+                self.encoding,
+                query,
+                &percent::SPECIAL_QUERY,
+                false,
+                self.out,
+            );
+            end
+        };
+        if R::ENABLED {
+            validation::report_url_units(&mut self.r, &self.input[pos..end], pos);
         }
         if end < b.len() {
             return self.fragment_state(end + 1);
@@ -737,7 +808,7 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
         if R::ENABLED {
             validation::report_url_units(&mut self.r, &self.input[pos..], pos);
         }
-        percent::encode_to(&self.input[pos..], &percent::FRAGMENT, self.out);
+        percent::encode_until(self.input, pos, &FRAGMENT, self.out);
         Ok(())
     }
 }

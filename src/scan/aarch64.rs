@@ -1,7 +1,7 @@
 //! aarch64 kernel: NEON (always present on aarch64), with the nibble-table look-up done by
 //! `vqtbl1q_u8`.
 
-use super::{HI_TABLE, LO_TABLE, class, drive};
+use super::{HI_TABLE, LO_TABLE, Words, class};
 use std::arch::aarch64::*;
 
 /// Moves the top bit of each of 16 bytes into a 16-bit mask.
@@ -36,7 +36,19 @@ fn neon_block(bytes: &[u8; 16]) -> (u32, u32) {
     }
 }
 
-/// The NEON kernel.
-pub(super) fn classify_neon(input: &[u8], special: &mut [u64], upper: &mut [u64]) {
-    drive::<16>(input, special, upper, neon_block);
+/// The NEON kernel (part of the aarch64 baseline).
+#[derive(Clone, Copy)]
+pub(crate) struct Neon;
+
+impl Words for Neon {
+    #[inline(always)]
+    fn full(self, bytes: &[u8; 64]) -> (u64, u64) {
+        let (mut s, mut u) = (0u64, 0u64);
+        for (i, block) in bytes.chunks_exact(16).enumerate() {
+            let (bs, bu) = neon_block(block.try_into().expect("16 bytes"));
+            s |= u64::from(bs) << (16 * i);
+            u |= u64::from(bu) << (16 * i);
+        }
+        (s, u)
+    }
 }

@@ -35,7 +35,7 @@
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
 #[cfg(target_arch = "x86_64")]
-mod x86;
+pub(crate) mod x86;
 
 /// Class bits of a byte; a byte with no bit set is *special*.
 ///
@@ -127,51 +127,107 @@ pub(crate) const fn is_plain(b: u8) -> bool {
     CLASS[b as usize] != 0
 }
 
-/// Runs a kernel that classifies `W` bytes at a time (16 or 32) over `input`, filling the
-/// 64-bit mask words. Shared by every SIMD kernel: `block` gets `W` bytes and returns the
-/// (special, upper) bits of those bytes, byte `i` in bit `i`.
-///
-/// A block that would run past the end is loaded as the last `W` bytes of the input
-/// instead (overlapping bytes already classified) and its bits shifted into place; an
-/// input shorter than `W` is copied into a zero-filled buffer. Bits past the end are
-/// cleared.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-#[inline(always)]
-fn drive<const W: usize>(
-    input: &[u8],
-    special: &mut [u64],
-    upper: &mut [u64],
-    block: impl Fn(&[u8; W]) -> (u32, u32),
-) {
-    let n = input.len();
-    for (w, (s_out, u_out)) in special.iter_mut().zip(upper.iter_mut()).enumerate() {
-        let base = w * 64;
-        let len = (n - base).min(64);
-        let (mut s, mut u) = (0u64, 0u64);
-        let mut off = 0;
-        while off < len {
-            let at = base + off;
-            let (bs, bu) = if let Some(bytes) = input.get(at..at + W) {
-                block(bytes.try_into().expect("`at..at + W` is W bytes long"))
-            } else if n >= W {
-                let from = n - W;
-                let tail = input[from..]
-                    .try_into()
-                    .expect("`n - W..n` is W bytes long");
-                let (bs, bu) = block(tail);
-                (bs >> (at - from), bu >> (at - from))
-            } else {
-                let mut buf = [0u8; W];
-                buf[..n - at].copy_from_slice(&input[at..]);
-                block(&buf)
-            };
-            s |= u64::from(bs) << off;
-            u |= u64::from(bu) << off;
-            off += W;
+/// How this CPU classifies bytes, 64 at a time: one type per kernel (scalar, SSE2, AVX2,
+/// NEON). A value of a SIMD kernel's type exists only where that kernel may run (AVX2's
+/// only inside a function compiled for AVX2, after run-time detection), so calling it is
+/// safe.
+pub(crate) trait Words: Copy {
+    /// The (special, upper) masks of 64 bytes, byte `j` in bit `j`.
+    fn full(self, bytes: &[u8; 64]) -> (u64, u64);
+
+    /// The masks of `input`, shorter than 64 bytes; bits past its end are zero.
+    #[inline(always)]
+    fn short(self, input: &[u8]) -> (u64, u64) {
+        let mut buf = [0u8; 64];
+        buf[..input.len()].copy_from_slice(input);
+        let (s, u) = self.full(&buf);
+        // The zero padding is special: keep the input's bits only.
+        let valid = (1u64 << input.len()) - 1;
+        (s & valid, u & valid)
+    }
+
+    /// The masks of the (up to) 64 bytes of `input` from `at`: byte `at + j` in bit `j`,
+    /// bits past the end zero. `at` must be less than `input.len()`.
+    ///
+    /// A word that would run past the end is loaded as the input's last 64 bytes and
+    /// shifted into place; only an input shorter than 64 bytes goes through [`short`].
+    ///
+    /// [`short`]: Words::short
+    #[inline(always)]
+    fn word(self, input: &[u8], at: usize) -> (u64, u64) {
+        let n = input.len();
+        debug_assert!(at < n);
+        if let Some(chunk) = input.get(at..at + 64) {
+            return self.full(chunk.try_into().expect("64 bytes"));
         }
-        let valid = if len >= 64 { !0 } else { (1u64 << len) - 1 };
-        *s_out = s & valid;
-        *u_out = u & valid;
+        if n >= 64 {
+            let last: &[u8; 64] = input[n - 64..].try_into().expect("64 bytes");
+            let (s, u) = self.full(last);
+            let shift = at + 64 - n;
+            (s >> shift, u >> shift)
+        } else {
+            let (s, u) = self.short(input);
+            (s >> at, u >> at)
+        }
+    }
+}
+
+/// Work that classifies bytes: [`run`] calls [`Task::run`] with the kernel this CPU has,
+/// compiled for it (the SIMD work is inlined into the task, with no call through a
+/// pointer and no mask arrays).
+pub(crate) trait Task {
+    /// What the task returns.
+    type Out;
+    /// Runs the task with the kernel `k`.
+    fn run<K: Words>(self, k: K) -> Self::Out;
+}
+
+/// Runs `task` with the best kernel of this CPU: AVX2 when it has it (detection is
+/// cached by the standard library), else SSE2 on x86_64; NEON on aarch64; the portable
+/// scalar kernel elsewhere.
+#[inline]
+pub(crate) fn run<T: Task>(task: T) -> T::Out {
+    #[cfg(target_arch = "x86_64")]
+    {
+        x86::run(task)
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        task.run(aarch64::Neon)
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        task.run(Scalar)
+    }
+}
+
+/// The portable reference kernel: one table look-up per byte.
+#[derive(Clone, Copy)]
+pub(crate) struct Scalar;
+
+impl Scalar {
+    /// The masks of up to 64 bytes.
+    #[inline(always)]
+    fn bytes(input: &[u8]) -> (u64, u64) {
+        let (mut s, mut u) = (0u64, 0u64);
+        for (j, &b) in input.iter().enumerate().take(64) {
+            let c = CLASS[b as usize];
+            s |= u64::from(c == 0) << j;
+            u |= u64::from(c & class::UPPER != 0) << j;
+        }
+        (s, u)
+    }
+}
+
+impl Words for Scalar {
+    #[inline(always)]
+    fn full(self, bytes: &[u8; 64]) -> (u64, u64) {
+        Scalar::bytes(bytes)
+    }
+
+    #[inline(always)]
+    fn short(self, input: &[u8]) -> (u64, u64) {
+        Scalar::bytes(input)
     }
 }
 
@@ -181,81 +237,89 @@ pub(crate) const fn mask_words(len: usize) -> usize {
     len.div_ceil(64)
 }
 
-/// A classifier kernel: fills `special` and `upper` (each `mask_words(input.len())` long).
+/// A classifier that fills whole mask arrays (for the tests and benches that compare
+/// kernels): `special` and `upper` are each `mask_words(input.len())` long.
 pub(crate) type Kernel = fn(&[u8], &mut [u64], &mut [u64]);
 
-/// The portable reference kernel: one table look-up per byte.
-pub(crate) fn classify_scalar(input: &[u8], special: &mut [u64], upper: &mut [u64]) {
-    for (i, block) in input.chunks(64).enumerate() {
-        let mut s = 0u64;
-        let mut u = 0u64;
-        for (j, &b) in block.iter().enumerate() {
-            let c = CLASS[b as usize];
-            s |= ((c == 0) as u64) << j;
-            u |= (((c & class::UPPER) != 0) as u64) << j;
+/// Fills the mask arrays of `input` with one kernel, word by word.
+struct Fill<'a> {
+    input: &'a [u8],
+    special: &'a mut [u64],
+    upper: &'a mut [u64],
+}
+
+impl Task for Fill<'_> {
+    type Out = ();
+    fn run<K: Words>(self, k: K) {
+        for w in 0..mask_words(self.input.len()) {
+            let (s, u) = k.word(self.input, w * 64);
+            self.special[w] = s;
+            self.upper[w] = u;
         }
-        special[i] = s;
-        upper[i] = u;
     }
 }
 
-/// The kernel this CPU runs and its name, chosen on first use.
-fn selected() -> &'static (&'static str, Kernel) {
-    use std::sync::OnceLock;
-    static KERNEL: OnceLock<(&'static str, Kernel)> = OnceLock::new();
-    KERNEL.get_or_init(select_kernel)
-}
-
-#[cfg(target_arch = "x86_64")]
-fn select_kernel() -> (&'static str, Kernel) {
-    if std::is_x86_feature_detected!("avx2") {
-        ("avx2", x86::classify_avx2_safe)
-    } else {
-        ("sse2", x86::classify_sse2)
+/// The portable reference kernel over whole arrays.
+pub(crate) fn classify_scalar(input: &[u8], special: &mut [u64], upper: &mut [u64]) {
+    Fill {
+        input,
+        special,
+        upper,
     }
+    .run(Scalar);
 }
 
-#[cfg(target_arch = "aarch64")]
-fn select_kernel() -> (&'static str, Kernel) {
-    ("neon", aarch64::classify_neon)
-}
-
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-fn select_kernel() -> (&'static str, Kernel) {
-    ("scalar", classify_scalar)
-}
-
-/// Classifies `input` into the *special* and *upper* masks (see the module docs).
-///
-/// # Panics
-///
-/// If `special` or `upper` is shorter than [`mask_words`]`(input.len())`.
-#[inline]
-pub(crate) fn classify(input: &[u8], special: &mut [u64], upper: &mut [u64]) {
-    let words = mask_words(input.len());
-    assert!(special.len() >= words && upper.len() >= words);
-    (selected().1)(input, &mut special[..words], &mut upper[..words]);
-}
-
-/// The name of the kernel [`classify`] uses on this CPU: `avx2`, `sse2`, `neon` or
-/// `scalar` (for benchmark reports).
+/// The name of the kernel [`run`] uses on this CPU: `avx2`, `sse2`, `neon` or `scalar`
+/// (for benchmark reports).
 pub(crate) fn kernel_name() -> &'static str {
-    selected().0
+    #[cfg(target_arch = "x86_64")]
+    {
+        if x86::has_avx2() { "avx2" } else { "sse2" }
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        "neon"
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        "scalar"
+    }
 }
 
-/// Every kernel this CPU can run, by name, for the tests and benches that compare them.
+/// Every kernel this CPU can run, by name, the scalar reference first, for the tests and
+/// benches that compare them.
 #[doc(hidden)]
 pub(crate) fn kernels() -> Vec<(&'static str, Kernel)> {
     let mut v: Vec<(&'static str, Kernel)> = vec![("scalar", classify_scalar)];
     #[cfg(target_arch = "x86_64")]
     {
-        v.push(("sse2", x86::classify_sse2));
-        if std::is_x86_feature_detected!("avx2") {
-            v.push(("avx2", x86::classify_avx2_safe));
+        v.push(("sse2", |input, special, upper| {
+            Fill {
+                input,
+                special,
+                upper,
+            }
+            .run(x86::Sse2)
+        }));
+        if x86::has_avx2() {
+            v.push(("avx2", |input, special, upper| {
+                x86::run(Fill {
+                    input,
+                    special,
+                    upper,
+                })
+            }));
         }
     }
     #[cfg(target_arch = "aarch64")]
-    v.push(("neon", aarch64::classify_neon));
+    v.push(("neon", |input, special, upper| {
+        Fill {
+            input,
+            special,
+            upper,
+        }
+        .run(aarch64::Neon)
+    }));
     v
 }
 
@@ -331,13 +395,48 @@ mod tests {
 
     #[test]
     fn bits_past_the_end_are_zero() {
-        for len in 1..=130usize {
-            let input = vec![0u8; len]; // every byte special
-            let words = mask_words(len);
-            let (mut s, mut u) = (vec![0u64; words], vec![0u64; words]);
-            classify(&input, &mut s, &mut u);
-            let total: u32 = s.iter().map(|w| w.count_ones()).sum();
-            assert_eq!(total as usize, len);
+        for (name, k) in kernels() {
+            for len in 1..=130usize {
+                let input = vec![0u8; len]; // every byte special
+                let words = mask_words(len);
+                let (mut s, mut u) = (vec![0u64; words], vec![0u64; words]);
+                k(&input, &mut s, &mut u);
+                let total: u32 = s.iter().map(|w| w.count_ones()).sum();
+                assert_eq!(total as usize, len, "{name}, {len} bytes");
+            }
+        }
+    }
+
+    /// The masks of every offset of one input, with one kernel.
+    struct EveryOffset<'a>(&'a [u8]);
+
+    impl Task for EveryOffset<'_> {
+        type Out = Vec<(u64, u64)>;
+        fn run<K: Words>(self, k: K) -> Vec<(u64, u64)> {
+            (0..self.0.len()).map(|at| k.word(self.0, at)).collect()
+        }
+    }
+
+    #[test]
+    fn words_at_every_offset_match_the_scalar_reference() {
+        for input in inputs().iter().step_by(7) {
+            let expected = EveryOffset(input).run(Scalar);
+            // The reference itself: byte `at + j` in bit `j`, nothing past the end.
+            for (at, &(s, u)) in expected.iter().enumerate() {
+                for j in 0..64 {
+                    let (sb, ub) = (s >> j & 1 == 1, u >> j & 1 == 1);
+                    match input.get(at + j) {
+                        Some(&b) => {
+                            assert_eq!(sb, !is_plain(b));
+                            assert_eq!(ub, b.is_ascii_uppercase());
+                        }
+                        None => assert!(!sb && !ub),
+                    }
+                }
+            }
+            assert_eq!(run(EveryOffset(input)), expected, "{input:?}");
+            #[cfg(target_arch = "x86_64")]
+            assert_eq!(EveryOffset(input).run(x86::Sse2), expected, "{input:?}");
         }
     }
 }

@@ -1,6 +1,6 @@
 //! x86_64 kernels: SSE2 (part of the x86_64 baseline) and AVX2 (chosen at run time).
 
-use super::{HI_TABLE, LO_TABLE, class, drive};
+use super::{HI_TABLE, LO_TABLE, Task, Words, class};
 use std::arch::x86_64::*;
 
 /// Classifies 16 bytes with SSE2 compares; returns (special, upper) as 16-bit masks.
@@ -30,9 +30,21 @@ fn sse2_block(bytes: &[u8; 16]) -> (u32, u32) {
     }
 }
 
-/// The SSE2 kernel.
-pub(super) fn classify_sse2(input: &[u8], special: &mut [u64], upper: &mut [u64]) {
-    drive::<16>(input, special, upper, sse2_block);
+/// The SSE2 kernel (part of the x86_64 baseline).
+#[derive(Clone, Copy)]
+pub(crate) struct Sse2;
+
+impl Words for Sse2 {
+    #[inline(always)]
+    fn full(self, bytes: &[u8; 64]) -> (u64, u64) {
+        let (mut s, mut u) = (0u64, 0u64);
+        for (i, block) in bytes.chunks_exact(16).enumerate() {
+            let (bs, bu) = sse2_block(block.try_into().expect("16 bytes"));
+            s |= u64::from(bs) << (16 * i);
+            u |= u64::from(bu) << (16 * i);
+        }
+        (s, u)
+    }
 }
 
 /// Classifies 32 bytes with two nibble-table look-ups; returns (special, upper).
@@ -84,63 +96,69 @@ unsafe fn avx2_word(bytes: &[u8; 64]) -> (u64, u64) {
     )
 }
 
-/// The AVX2 kernel: whole 64-byte words, then the last partial word from an overlapping
-/// load of the input's last 64 (or 32) bytes, shifted into place; only an input shorter
-/// than 32 bytes is copied (into a zero-filled block). URLs are mostly 32 to 128 bytes
-/// long, so this path matters more than the long-input loop.
+/// The AVX2 kernel. A value exists only inside [`run_avx2`], a function compiled for AVX2
+/// that [`run`] calls after the CPU reported AVX2, so its methods may use AVX2.
+#[derive(Clone, Copy)]
+pub(crate) struct Avx2(());
+
+impl Words for Avx2 {
+    #[inline(always)]
+    fn full(self, bytes: &[u8; 64]) -> (u64, u64) {
+        // SAFETY: an `Avx2` value exists only where the CPU has AVX2 (see the type).
+        unsafe { avx2_word(bytes) }
+    }
+
+    /// Inputs of 32 to 63 bytes as two overlapping 32-byte blocks (the overlap is
+    /// classified twice, identically); only shorter ones are copied.
+    #[inline(always)]
+    fn short(self, input: &[u8]) -> (u64, u64) {
+        let n = input.len();
+        if n >= 32 {
+            let first: &[u8; 32] = input[..32].try_into().expect("32 bytes");
+            let last: &[u8; 32] = input[n - 32..].try_into().expect("32 bytes");
+            // SAFETY: an `Avx2` value exists only where the CPU has AVX2 (see the type).
+            let ((s0, u0), (s1, u1)) = unsafe { (avx2_block(first), avx2_block(last)) };
+            let shift = n - 32;
+            (
+                u64::from(s0) | u64::from(s1) << shift,
+                u64::from(u0) | u64::from(u1) << shift,
+            )
+        } else {
+            let mut block = [0u8; 32];
+            block[..n].copy_from_slice(input);
+            // SAFETY: as above.
+            let (s, u) = unsafe { avx2_block(&block) };
+            // The zero padding is special: keep the input's bits only.
+            let valid = (1u64 << n) - 1;
+            (u64::from(s) & valid, u64::from(u) & valid)
+        }
+    }
+}
+
+/// Runs `task` with the AVX2 kernel, in code compiled for AVX2 (the task's code is
+/// inlined here, so the AVX2 blocks inline into it).
 ///
 /// # Safety
 ///
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-unsafe fn classify_avx2(input: &[u8], special: &mut [u64], upper: &mut [u64]) {
-    let n = input.len();
-    let full = n / 64;
-    for (w, chunk) in input.chunks_exact(64).enumerate() {
-        // SAFETY: this function only runs with AVX2 enabled (its own contract).
-        let (s, u) = unsafe { avx2_word(chunk.try_into().unwrap_or(&[0; 64])) };
-        special[w] = s;
-        upper[w] = u;
-    }
-    let rest = n - full * 64;
-    if rest == 0 {
-        return;
-    }
-    let (s, u) = if n >= 64 {
-        // The last 64 bytes; the rest's `rest` bytes are its top bits.
-        let last: &[u8; 64] = input[n - 64..].try_into().unwrap_or(&[0; 64]);
-        // SAFETY: as above.
-        let (s, u) = unsafe { avx2_word(last) };
-        (s >> (64 - rest), u >> (64 - rest))
-    } else if n >= 32 {
-        // Bytes 0..32 and n-32..n; the overlap is classified twice, identically.
-        let first: &[u8; 32] = input[..32].try_into().unwrap_or(&[0; 32]);
-        let last: &[u8; 32] = input[n - 32..].try_into().unwrap_or(&[0; 32]);
-        // SAFETY: as above.
-        let ((s0, u0), (s1, u1)) = unsafe { (avx2_block(first), avx2_block(last)) };
-        let shift = n - 32;
-        (
-            u64::from(s0) | u64::from(s1) << shift,
-            u64::from(u0) | u64::from(u1) << shift,
-        )
-    } else {
-        let mut block = [0u8; 32];
-        block[..n].copy_from_slice(input);
-        // SAFETY: as above.
-        let (s, u) = unsafe { avx2_block(&block) };
-        // The zero padding is special: keep the input's bits only.
-        let valid = (1u64 << n) - 1;
-        (u64::from(s) & valid, u64::from(u) & valid)
-    };
-    special[full] = s;
-    upper[full] = u;
+unsafe fn run_avx2<T: Task>(task: T) -> T::Out {
+    task.run(Avx2(()))
 }
 
-/// The AVX2 kernel behind a safe signature; only ever selected after
-/// `is_x86_feature_detected!("avx2")` returned true (see `scan::select_kernel`).
-pub(super) fn classify_avx2_safe(input: &[u8], special: &mut [u64], upper: &mut [u64]) {
-    debug_assert!(std::is_x86_feature_detected!("avx2"));
-    // SAFETY: this function is selected (and listed in `scan::kernels`) only when the CPU
-    // reports AVX2.
-    unsafe { classify_avx2(input, special, upper) }
+/// Whether this CPU has AVX2 (the standard library caches the answer).
+#[inline]
+pub(super) fn has_avx2() -> bool {
+    std::is_x86_feature_detected!("avx2")
+}
+
+/// Runs `task` with AVX2 when the CPU has it, else with SSE2.
+#[inline(always)]
+pub(super) fn run<T: Task>(task: T) -> T::Out {
+    if has_avx2() {
+        // SAFETY: the CPU reported AVX2.
+        unsafe { run_avx2(task) }
+    } else {
+        task.run(Sse2)
+    }
 }
