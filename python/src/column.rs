@@ -282,9 +282,7 @@ pub fn parse(
             }
         };
     }
-    one_getter!(Href => href, Protocol => protocol, Username => username, Password => password,
-        Host => host, Hostname => hostname, Port => port, Pathname => pathname,
-        Search => search, Hash => hash);
+    plain_getters!(one_getter);
     match fields.iter().map(getter).collect::<Option<Vec<Getter>>>() {
         // Every field a plain getter: one indirect call each.
         Some(getters) => run(
@@ -346,23 +344,32 @@ struct Task<'a> {
 /// never null): the row is then written with one indirect call and one copy.
 type Getter = for<'a, 'b> fn(&'b UrlRef<'a>) -> &'b str;
 
-/// The getter of `field` when it has one (the URL API's string attributes but `origin`,
-/// which is computed); `None` sends the row through `Field::value_with`.
-fn getter(field: &Field) -> Option<Getter> {
-    let get: Getter = match field {
-        Field::Href => |u| u.href(),
-        Field::Protocol => |u| u.protocol(),
-        Field::Username => |u| u.username(),
-        Field::Password => |u| u.password(),
-        Field::Host => |u| u.host(),
-        Field::Hostname => |u| u.hostname(),
-        Field::Port => |u| u.port(),
-        Field::Pathname => |u| u.pathname(),
-        Field::Search => |u| u.search(),
-        Field::Hash => |u| u.hash(),
-        _ => return None,
+/// Calls macro `$then` with the fields that are plain getters (`Field` variant =>
+/// `UrlRef` method): the URL API's string attributes but `origin`, which is computed.
+macro_rules! plain_getters {
+    ($then:ident) => {
+        $then!(Href => href, Protocol => protocol, Username => username, Password => password,
+            Host => host, Hostname => hostname, Port => port, Pathname => pathname,
+            Search => search, Hash => hash)
     };
-    Some(get)
+}
+use plain_getters;
+
+/// The getter of `field` when it has one (see `plain_getters`); `None` sends the row
+/// through `Field::value_with`.
+fn getter(field: &Field) -> Option<Getter> {
+    macro_rules! lookup {
+        ($($field:ident => $get:ident),*) => {
+            match field {
+                $(Field::$field => {
+                    let get: Getter = |u| u.$get();
+                    Some(get)
+                })*
+                _ => None,
+            }
+        };
+    }
+    plain_getters!(lookup)
 }
 
 /// One output utf8 column of a task: Arrow's builder, which writes the values and
