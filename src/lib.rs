@@ -85,8 +85,9 @@ pub use crate::view::{UrlRef, parse_ref, parse_ref_with_base};
 pub use crate::writing::{is_valid_url_port_string, is_valid_url_string};
 pub use bumpalo;
 
-/// The README's examples, compiled and run as doc tests.
-#[cfg(doctest)]
+/// The README's examples, compiled and run as doc tests (with the default features: some
+/// use the `rayon` feature's `batch`).
+#[cfg(all(doctest, feature = "rayon"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 

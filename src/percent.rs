@@ -233,6 +233,9 @@ const COPY: u8 = 0;
 const ESCAPE: u8 = 1;
 /// The byte ends the component: [`encode_until`] stops before it.
 const STOP: u8 = 2;
+/// `/` in a path table ([`EncodeTable::with_slash`]): [`encode_path_until`] copies it and
+/// goes on unless a segment that may be a dot segment follows.
+const SLASH: u8 = 3;
 
 /// A percent-encode set and the bytes that end a component, as one 256-entry table, so
 /// that the state machine finds a component's end and encodes it in one pass: each byte
@@ -256,6 +259,13 @@ impl EncodeTable {
             t[stops[i] as usize] = STOP;
             i += 1;
         }
+        EncodeTable(t)
+    }
+
+    /// The same table for [`encode_path_until`]: `/` no longer stops.
+    pub(crate) const fn with_slash(self) -> EncodeTable {
+        let mut t = self.0;
+        t[b'/' as usize] = SLASH;
         EncodeTable(t)
     }
 
@@ -283,6 +293,45 @@ impl EncodeTable {
         }
         i
     }
+}
+
+/// [`encode_until`] over path segments: with a table [`with_slash`](EncodeTable::with_slash),
+/// a `/` is copied with the run and the next segment encoded in the same pass, unless that
+/// segment starts with `.` or `%` (it may be a dot segment, which the path state handles
+/// alone). Returns where it stopped: at a stop byte, at such a `/`, or at the end. Every
+/// segment after a copied `/` is thus one that the path state would have written as `/`
+/// and its encoded bytes.
+#[inline(always)]
+pub(crate) fn encode_path_until<O: Output + ?Sized>(
+    input: &str,
+    from: usize,
+    table: &EncodeTable,
+    out: &mut O,
+) -> usize {
+    let b = input.as_bytes();
+    let mut run = from;
+    let mut i = from;
+    loop {
+        i = table.next_work(b, i);
+        let Some(&c) = b.get(i) else { break };
+        match table.0[c as usize] {
+            ESCAPE => {
+                if run < i {
+                    out.push_str(&input[run..i]);
+                }
+                push_pct(out, c);
+                i += 1;
+                run = i;
+            }
+            SLASH if !matches!(b.get(i + 1), Some(b'.' | b'%')) => i += 1,
+            _ => break,
+        }
+    }
+    if run < i {
+        // ASCII run: char boundaries at both ends (see `encode_until`).
+        out.push_str(&input[run..i]);
+    }
+    i
 }
 
 /// UTF-8 percent-encodes `input[from..]` with `table`'s set up to the first of its stop
@@ -510,6 +559,29 @@ mod tests {
         push_pct(&mut out, 0xab);
         push_pct(&mut out, 0xff);
         assert_eq!(out, "%00%AB%FF");
+    }
+
+    #[test]
+    fn encode_path_until_copies_slashes_up_to_a_possible_dot_segment() {
+        let table = EncodeTable::new(&PATH, b"/\\?#").with_slash();
+        for (input, written, end) in [
+            ("a/b c/d?q", "a/b%20c/d", 7),
+            ("a//b/", "a//b/", 5),
+            ("a/./b", "a", 1),
+            ("a/b/%2e/c", "a/b", 3),
+            ("a/.b", "a", 1),
+            ("é/x\\y", "%C3%A9/x", 4),
+            ("a/b#f/.", "a/b", 3),
+            ("", "", 0),
+        ] {
+            let mut out = String::new();
+            assert_eq!(
+                encode_path_until(input, 0, &table, &mut out),
+                end,
+                "{input:?}"
+            );
+            assert_eq!(out, written, "{input:?}");
+        }
     }
 
     #[test]

@@ -88,25 +88,30 @@ pub fn parse_ref_with_base<'a>(
 /// Both of the above: a canonical input is the view itself; anything else (including a
 /// canonical input whose empty special path needs its `/`) is written straight into the
 /// arena.
+#[inline(always)]
 fn parse_in<'a>(
     input: &'a str,
     base: Option<UrlParts<'_>>,
     arena: &'a Bump,
 ) -> Result<UrlRef<'a>, ParseError> {
-    let mut out = None;
-    let slot = &mut out;
-    // Called only when something is to be written (moving `slot` makes it `FnOnce`).
-    let new_in_arena = move || {
-        let slot = slot;
-        slot.insert(bumpalo::collections::String::new_in(arena))
-    };
-    let c = parser::parse_into(input, base, UTF_8, new_in_arena, true)?;
-    let s = match out {
-        // Nothing written: the input is the serialization.
-        None => input,
-        Some(out) => out.into_bump_str(),
-    };
-    Ok(UrlRef::from_parts(s, c))
+    let canonical = parser::parse_canonical(input);
+    if let Some(c) = parser::borrowed(input, &canonical) {
+        // Nothing to write: the input is the serialization.
+        return Ok(UrlRef::from_parts(input, c));
+    }
+    write_in(input, canonical, base, arena)
+}
+
+/// [`parse_in`] for an input that is not its own serialization: written into the arena.
+fn write_in<'a>(
+    input: &'a str,
+    canonical: Option<parser::Canonical>,
+    base: Option<UrlParts<'_>>,
+    arena: &'a Bump,
+) -> Result<UrlRef<'a>, ParseError> {
+    let mut out = bumpalo::collections::String::new_in(arena);
+    let c = parser::write_into(input, canonical, base, UTF_8, &mut out)?;
+    Ok(UrlRef::from_parts(out.into_bump_str(), c))
 }
 
 impl fmt::Display for UrlRef<'_> {

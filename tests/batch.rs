@@ -413,3 +413,40 @@ fn wpt_urltestdata_through_parse_pairs() {
         failures.join("\n")
     );
 }
+
+/// `row_ranges_cumulative` (binary search over running sums) splits exactly as
+/// `row_ranges` (one pass over the weights), on row lengths from short to megabytes.
+#[test]
+fn row_ranges_cumulative_matches_row_ranges() {
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    for n in [0, 1, 2, 100, 5_000, 60_000] {
+        for spread in [0, 40, 3_000, 2_000_000] {
+            let lens: Vec<usize> = (0..n)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    if spread == 0 {
+                        0
+                    } else {
+                        (state % spread) as usize
+                    }
+                })
+                .collect();
+            let mut sums = vec![0];
+            for l in &lens {
+                sums.push(sums.last().unwrap() + l + 1);
+            }
+            let expected = batch::row_ranges(n, |i| lens[i]);
+            assert_eq!(
+                batch::row_ranges_cumulative(n, |i| sums[i]),
+                expected,
+                "n {n}, spread {spread}"
+            );
+            if n > 0 {
+                assert_eq!(expected.first().unwrap().start, 0);
+                assert_eq!(expected.last().unwrap().end, n);
+            }
+        }
+    }
+}

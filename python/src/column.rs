@@ -4,8 +4,11 @@
 //!
 //! Rows are split into tasks with `rapidurl::batch::row_ranges` (the library's batch
 //! split); each task parses its rows with `parse_ref` (zero-copy for canonical input,
-//! an arena for the rest) and appends each field's value straight to its own Arrow
-//! builders, so a task's output is one record batch and nothing is concatenated.
+//! an arena for the rest) and appends each field's value straight to that column's Arrow
+//! values and offsets buffers (for the URL API's string attributes, through a plain
+//! getter: one call and one copy a row), so a task's output is one record batch and
+//! nothing is concatenated. Errors are rare: they are kept as a list of rows and become
+//! the `error` column when the task ends.
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -14,7 +17,7 @@ use std::sync::Arc;
 use arrow_array::builder::StringBuilder;
 use arrow_array::{
     Array, ArrayRef, BinaryArray, BinaryViewArray, GenericBinaryArray, LargeBinaryArray,
-    OffsetSizeTrait, RecordBatch,
+    OffsetSizeTrait, RecordBatch, StringArray,
 };
 use arrow_schema::{DataType, Field as ArrowField, Schema, SchemaRef};
 use rapidurl::bumpalo::Bump;
@@ -150,7 +153,9 @@ impl Strings {
 /// [`Strings::ranges`] for an offsets layout.
 fn offset_ranges<O: OffsetSizeTrait>(a: &GenericBinaryArray<O>) -> Vec<Range<usize>> {
     let o = a.value_offsets();
-    rapidurl::batch::row_ranges(a.len(), |i| o[i + 1].as_usize() - o[i].as_usize())
+    let first = o[0].as_usize();
+    // Rows weigh their length plus one, as with `row_ranges`; found by binary search.
+    rapidurl::batch::row_ranges_cumulative(a.len(), |i| o[i].as_usize() - first + i)
 }
 
 /// [`Strings::span_bytes`] for an offsets layout.
@@ -263,6 +268,51 @@ pub fn parse(
     fields: &[Field],
     schema: &SchemaRef,
 ) -> Result<Vec<RecordBatch>, ColumnError> {
+    // One field with a getter (e.g. `hostname`, the common call): a loop of its own, in
+    // which the getter is inlined.
+    macro_rules! one_getter {
+        ($($field:ident => $get:ident),*) => {
+            match fields {
+                $([Field::$field] => {
+                    return run(input, base, fields, schema, |out: &mut Output, url: &UrlRef<'_>, _: &str| {
+                        out.push_one(url.$get())
+                    });
+                })*
+                _ => {}
+            }
+        };
+    }
+    plain_getters!(one_getter);
+    match fields.iter().map(getter).collect::<Option<Vec<Getter>>>() {
+        // Every field a plain getter: one indirect call each.
+        Some(getters) => run(
+            input,
+            base,
+            fields,
+            schema,
+            |out: &mut Output, url: &UrlRef<'_>, _: &str| out.push_plain(url, &getters),
+        ),
+        None => run(
+            input,
+            base,
+            fields,
+            schema,
+            |out: &mut Output, url: &UrlRef<'_>, text: &str| out.push_url(url, text, fields),
+        ),
+    }
+}
+
+/// [`parse`] with `write` putting a parsed row's fields into a task's output.
+fn run<W>(
+    input: &Column,
+    base: &Base,
+    fields: &[Field],
+    schema: &SchemaRef,
+    write: W,
+) -> Result<Vec<RecordBatch>, ColumnError>
+where
+    W: Fn(&mut Output, &UrlRef<'_>, &str) -> Result<(), ColumnError> + Sync,
+{
     // Tasks: (array, rows of it, first row in the whole column).
     let mut tasks = Vec::new();
     for (k, array) in input.arrays.iter().enumerate() {
@@ -272,36 +322,135 @@ pub fn parse(
     }
     tasks
         .into_par_iter()
-        .map(|(k, range, start)| parse_task(&input.arrays[k], range, start, base, fields, schema))
+        .map(|(k, range, start)| {
+            let task = Task {
+                array: &input.arrays[k],
+                range,
+                start,
+            };
+            parse_task(task, base, fields.len(), schema, &write)
+        })
         .collect()
 }
 
-/// The per-task output: one builder per field, and the error column.
-struct Builders {
-    fields: Vec<StringBuilder>,
-    error: StringBuilder,
+/// One task's rows: `range` of `array`, whose first row is row `start` of the column.
+struct Task<'a> {
+    array: &'a Strings,
+    range: Range<usize>,
+    start: usize,
 }
 
-impl Builders {
+/// A field's value when it is a plain getter of the URL (a slice of its serialization,
+/// never null): the row is then written with one indirect call and one copy.
+type Getter = for<'a, 'b> fn(&'b UrlRef<'a>) -> &'b str;
+
+/// Calls macro `$then` with the fields that are plain getters (`Field` variant =>
+/// `UrlRef` method): the URL API's string attributes but `origin`, which is computed.
+macro_rules! plain_getters {
+    ($then:ident) => {
+        $then!(Href => href, Protocol => protocol, Username => username, Password => password,
+            Host => host, Hostname => hostname, Port => port, Pathname => pathname,
+            Search => search, Hash => hash)
+    };
+}
+use plain_getters;
+
+/// The getter of `field` when it has one (see `plain_getters`); `None` sends the row
+/// through `Field::value_with`.
+fn getter(field: &Field) -> Option<Getter> {
+    macro_rules! lookup {
+        ($($field:ident => $get:ident),*) => {
+            match field {
+                $(Field::$field => {
+                    let get: Getter = |u| u.$get();
+                    Some(get)
+                })*
+                _ => None,
+            }
+        };
+    }
+    plain_getters!(lookup)
+}
+
+/// One output utf8 column of a task: Arrow's builder, which writes the values and
+/// offsets buffers directly (its validity bitmap is only made at the first null, and
+/// nulls are rare: invalid and null rows) and finishes without a validation pass.
+struct Values(StringBuilder);
+
+impl Values {
+    fn with_capacity(rows: usize, bytes: usize) -> Self {
+        Values(StringBuilder::with_capacity(rows, bytes))
+    }
+
+    /// Appends `value`; `Err` when the column would pass 2 GiB (32-bit offsets).
+    #[inline]
+    fn push(&mut self, value: &str) -> Result<(), ColumnError> {
+        if self.0.values_slice().len() + value.len() > i32::MAX as usize {
+            return Err(ColumnError::TooLarge);
+        }
+        self.0.append_value(value);
+        Ok(())
+    }
+
+    fn push_null(&mut self) {
+        self.0.append_null();
+    }
+
+    fn finish(mut self) -> ArrayRef {
+        Arc::new(self.0.finish())
+    }
+}
+
+/// The per-task output: one column per field, and the failed rows for the `error`
+/// column (built at the end: all null, without a pass, when no row failed).
+struct Output {
+    fields: Vec<Values>,
+    errors: Vec<(u32, &'static str)>,
+    rows: u32,
+}
+
+impl Output {
     fn new(n_fields: usize, rows: usize, bytes: usize) -> Self {
-        Builders {
+        Output {
             fields: (0..n_fields)
-                .map(|_| StringBuilder::with_capacity(rows, bytes / 2))
+                .map(|_| Values::with_capacity(rows, bytes / 2))
                 .collect(),
-            error: StringBuilder::with_capacity(rows, 0),
+            errors: Vec::new(),
+            rows: 0,
         }
     }
 
     /// A row with no fields: a null row (`error` null too) or an invalid one.
     fn push_missing(&mut self, error: Option<&ParseError>) {
-        for b in &mut self.fields {
-            b.append_null();
+        for f in &mut self.fields {
+            f.push_null();
         }
-        self.error.append_option(error.map(ParseError::name));
+        if let Some(err) = error {
+            self.errors.push((self.rows, err.name()));
+        }
+        self.rows += 1;
     }
 
-    /// A parsed row; `input` is its text, for the fields that are values of the input
-    /// (`valid`, `validation_errors`).
+    /// A parsed row of a one-field output: its value.
+    #[inline]
+    fn push_one(&mut self, value: &str) -> Result<(), ColumnError> {
+        self.fields[0].push(value)?;
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// A parsed row whose fields all have getters (`getters[k]` is field `k`'s).
+    #[inline]
+    fn push_plain(&mut self, url: &UrlRef<'_>, getters: &[Getter]) -> Result<(), ColumnError> {
+        for (get, f) in getters.iter().zip(&mut self.fields) {
+            f.push(get(url))?;
+        }
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// A parsed row, any fields; `input` is its text, for the fields that are values of
+    /// the input (`valid`, `validation_errors`).
     fn push_url(
         &mut self,
         url: &UrlRef<'_>,
@@ -309,30 +458,40 @@ impl Builders {
         fields: &[Field],
     ) -> Result<(), ColumnError> {
         let cx = FieldContext::new().input(input);
-        for (field, b) in fields.iter().zip(&mut self.fields) {
+        for (field, f) in fields.iter().zip(&mut self.fields) {
             match field.value_with(url, &cx) {
-                Some(v) => {
-                    if b.values_slice().len() + v.len() > i32::MAX as usize {
-                        return Err(ColumnError::TooLarge);
-                    }
-                    b.append_value(v)
-                }
-                None => b.append_null(),
+                Some(v) => f.push(&v)?,
+                None => f.push_null(),
             }
         }
-        self.error.append_null();
+        self.rows += 1;
         Ok(())
     }
 
-    fn finish(mut self, schema: &SchemaRef) -> Result<RecordBatch, ColumnError> {
-        let mut columns: Vec<ArrayRef> = self
-            .fields
-            .iter_mut()
-            .map(|b| Arc::new(b.finish()) as ArrayRef)
-            .collect();
-        columns.push(Arc::new(self.error.finish()));
+    fn finish(self, schema: &SchemaRef) -> Result<RecordBatch, ColumnError> {
+        let rows = self.rows as usize;
+        let mut columns: Vec<ArrayRef> = self.fields.into_iter().map(Values::finish).collect();
+        columns.push(error_column(rows, &self.errors)?);
         RecordBatch::try_new(schema.clone(), columns).map_err(|e| ColumnError::Arrow(e.to_string()))
     }
+}
+
+/// The `error` column of `rows` rows: `errors` (row, name), in row order, and null
+/// elsewhere.
+fn error_column(rows: usize, errors: &[(u32, &str)]) -> Result<ArrayRef, ColumnError> {
+    if errors.is_empty() {
+        return Ok(Arc::new(StringArray::new_null(rows)));
+    }
+    let mut out = Values::with_capacity(rows, errors.iter().map(|e| e.1.len()).sum());
+    // The rows between two failed ones are appended as one run of nulls.
+    let mut done = 0;
+    for &(r, name) in errors {
+        out.0.append_nulls(r as usize - done);
+        out.push(name)?;
+        done = r as usize + 1;
+    }
+    out.0.append_nulls(rows - done);
+    Ok(out.finish())
 }
 
 /// The last base string a task parsed, and its result: rows that share a base (the
@@ -351,15 +510,22 @@ impl BaseCache {
     }
 }
 
-fn parse_task(
-    array: &Strings,
-    range: Range<usize>,
-    start: usize,
+fn parse_task<W>(
+    task: Task<'_>,
     base: &Base,
-    fields: &[Field],
+    n_fields: usize,
     schema: &SchemaRef,
-) -> Result<RecordBatch, ColumnError> {
-    let mut out = Builders::new(fields.len(), range.len(), array.span_bytes(range.clone()));
+    write: &W,
+) -> Result<RecordBatch, ColumnError>
+where
+    W: Fn(&mut Output, &UrlRef<'_>, &str) -> Result<(), ColumnError>,
+{
+    let Task {
+        array,
+        range,
+        start,
+    } = task;
+    let mut out = Output::new(n_fields, range.len(), array.span_bytes(range.clone()));
     let mut arena = Bump::new();
     let mut bases = BaseCache { last: None };
     let mut failure = None;
@@ -383,7 +549,7 @@ fn parse_task(
             },
         };
         match parsed {
-            Ok(url) => failure = out.push_url(&url, input, fields).err(),
+            Ok(url) => failure = write(&mut out, &url, input).err(),
             Err(err) => out.push_missing(Some(&err)),
         }
         if arena.allocated_bytes() > ARENA_RESET_BYTES {

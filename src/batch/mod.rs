@@ -83,6 +83,41 @@ pub fn row_ranges(n: usize, weight: impl Fn(usize) -> usize) -> Vec<Range<usize>
     ranges
 }
 
+/// [`row_ranges`] when the rows' weights are known as running sums: `cumulative(i)` is
+/// the weight of rows `0..i` (each row's length plus one), for `i` in `0..=n`, and never
+/// decreases. The same ranges, found by binary search (a few steps per range instead of
+/// a pass over the rows): for an Arrow column, `cumulative(i)` is `offsets[i] -
+/// offsets[0] + i`.
+///
+/// ```
+/// use rapidurl::batch::{row_ranges, row_ranges_cumulative};
+/// let lens = [20_000, 70_000, 5, 0, 65_535, 1, 300_000];
+/// let cumulative = |i: usize| lens[..i].iter().map(|l| l + 1).sum::<usize>();
+/// assert_eq!(row_ranges_cumulative(lens.len(), cumulative), row_ranges(lens.len(), |i| lens[i]));
+/// ```
+pub fn row_ranges_cumulative(n: usize, cumulative: impl Fn(usize) -> usize) -> Vec<Range<usize>> {
+    let total = cumulative(n);
+    let target = chunk_target(total);
+    let mut ranges = Vec::with_capacity(total / target + 1);
+    let mut start = 0;
+    while start < n {
+        // The first row end `e` whose range `start..e` weighs at least `target`.
+        let goal = cumulative(start) + target;
+        let (mut lo, mut hi) = (start + 1, n);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if cumulative(mid) < goal {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        ranges.push(start..lo);
+        start = lo;
+    }
+    ranges
+}
+
 /// Parses every input, in parallel, keeping the order: the same results as calling
 /// [`Url::parse`] on each (URL Standard §4.4, no base).
 ///

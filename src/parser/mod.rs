@@ -30,6 +30,10 @@ use crate::validation::{Collect, Report, Silent};
 use encoding_rs::{Encoding, UTF_8};
 use std::borrow::Cow;
 
+/// The fast path's answer ([`fast::parse_canonical`]) for `input`: callers that can
+/// borrow the input ask [`borrowed`] first, then hand it to [`write_into`].
+pub(crate) use fast::{Canonical, parse_canonical};
+
 /// Parses `input` (against `base`, with the encoding override `encoding`) and appends its
 /// serialization to the caller's buffer, returning its components (offsets from where it
 /// starts in the buffer). `out` hands out the buffer, and is called at most once, only when
@@ -44,22 +48,47 @@ pub(crate) fn parse_into<'o, O: Output + ?Sized + 'o>(
     out: impl FnOnce() -> &'o mut O,
     borrow_input: bool,
 ) -> Result<Components, ParseError> {
-    // A canonical input means the same with or without a base (it has a scheme and, if
-    // special, an authority) and in any encoding (it is ASCII).
-    if let Some(canonical) = fast::parse_canonical(input) {
-        let c = canonical.components;
-        if borrow_input && canonical.is_input() {
-            debug_check(&c, input);
+    let canonical = fast::parse_canonical(input);
+    if borrow_input {
+        if let Some(c) = borrowed(input, &canonical) {
             return Ok(c);
         }
-        let out = out();
+    }
+    write_into(input, canonical, base, encoding, out())
+}
+
+/// The components of `input` when `canonical` (its fast-path answer) shows that the input
+/// is its own serialization: nothing to write.
+#[inline(always)]
+pub(crate) fn borrowed(input: &str, canonical: &Option<Canonical>) -> Option<Components> {
+    let canonical = canonical.as_ref()?;
+    if !canonical.is_input() {
+        return None;
+    }
+    debug_check(&canonical.components, input);
+    Some(canonical.components)
+}
+
+/// [`parse_into`] after the fast path: appends the serialization of `input` to `out`,
+/// from `canonical` (the fast path's answer) when it has one, else from the state machine.
+#[inline]
+pub(crate) fn write_into<O: Output + ?Sized>(
+    input: &str,
+    canonical: Option<Canonical>,
+    base: Option<UrlParts<'_>>,
+    encoding: &'static Encoding,
+    out: &mut O,
+) -> Result<Components, ParseError> {
+    // A canonical input means the same with or without a base (it has a scheme and, if
+    // special, an authority) and in any encoding (it is ASCII).
+    if let Some(canonical) = canonical {
+        let c = canonical.components;
         let start = out.len();
         out.reserve(canonical.len(input));
         canonical.write(input, out);
         debug_check(&c, &out.as_str()[start..]);
         return Ok(c);
     }
-    let out = out();
     let start = out.len();
     match parse_slow(input, base, encoding, out) {
         Ok(c) => {

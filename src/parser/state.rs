@@ -57,6 +57,13 @@ static PATH_SPECIAL: EncodeTable = EncodeTable::new(&percent::PATH, b"/\\?#");
 static PATH_NOT_SPECIAL: EncodeTable = EncodeTable::new(&percent::PATH, b"/?#");
 static PATH_SPECIAL_OVERRIDE: EncodeTable = EncodeTable::new(&percent::PATH, b"/\\");
 static PATH_NOT_SPECIAL_OVERRIDE: EncodeTable = EncodeTable::new(&percent::PATH, b"/");
+/// The same, for runs of segments ([`percent::encode_path_until`]).
+static PATH_RUN_SPECIAL: EncodeTable = EncodeTable::new(&percent::PATH, b"/\\?#").with_slash();
+static PATH_RUN_NOT_SPECIAL: EncodeTable = EncodeTable::new(&percent::PATH, b"/?#").with_slash();
+static PATH_RUN_SPECIAL_OVERRIDE: EncodeTable =
+    EncodeTable::new(&percent::PATH, b"/\\").with_slash();
+static PATH_RUN_NOT_SPECIAL_OVERRIDE: EncodeTable =
+    EncodeTable::new(&percent::PATH, b"/").with_slash();
 /// The query percent-encode sets, ending at `#` unless a state override is given.
 static SPECIAL_QUERY: EncodeTable = EncodeTable::new(&percent::SPECIAL_QUERY, b"#");
 static QUERY: EncodeTable = EncodeTable::new(&percent::QUERY, b"#");
@@ -661,23 +668,32 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
 
     /// Path state: one segment per turn of the loop, written as `/` and the segment. The
     /// segment is encoded in the same pass that finds its end; a dot segment or a Windows
-    /// drive letter (which encoding never changes) is then taken back and handled.
+    /// drive letter (which encoding never changes) is then taken back and handled. A
+    /// segment that can be neither (it does not start with `.` or `%`, and is not a file
+    /// URL's first) goes on with the segments after it that can be neither, in one pass
+    /// ([`percent::encode_path_until`]): they are written as they are, `/` included.
     fn path_state(&mut self, mut pos: usize) -> Result<(), ParseError> {
         let b = self.bytes;
         let special = self.special();
         let file = self.c.scheme_kind == SchemeKind::File;
-        let table = match (special, self.state_override) {
-            (true, false) => &PATH_SPECIAL,
-            (false, false) => &PATH_NOT_SPECIAL,
-            (true, true) => &PATH_SPECIAL_OVERRIDE,
-            (false, true) => &PATH_NOT_SPECIAL_OVERRIDE,
+        let (table, run_table) = match (special, self.state_override) {
+            (true, false) => (&PATH_SPECIAL, &PATH_RUN_SPECIAL),
+            (false, false) => (&PATH_NOT_SPECIAL, &PATH_RUN_NOT_SPECIAL),
+            (true, true) => (&PATH_SPECIAL_OVERRIDE, &PATH_RUN_SPECIAL_OVERRIDE),
+            (false, true) => (&PATH_NOT_SPECIAL_OVERRIDE, &PATH_RUN_NOT_SPECIAL_OVERRIDE),
         };
         loop {
             let seg_start = pos;
             let path_empty = self.len() == self.c.path_start;
             self.out.push('/');
             let seg_out = self.out.len();
-            pos = percent::encode_until(self.input, pos, table, self.out);
+            let alone = matches!(b.get(pos), Some(b'.' | b'%')) || (file && path_empty);
+            pos = if alone {
+                percent::encode_until(self.input, pos, table, self.out)
+            } else {
+                percent::encode_path_until(self.input, pos, run_table, self.out)
+            };
+            // One segment when `alone`, else segments that are no dot segments.
             let seg = &b[seg_start..pos];
             if R::ENABLED {
                 let from = seg_start.max(self.units_from.min(pos));
@@ -686,7 +702,9 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
                     self.r.report(V::InvalidReverseSolidus, pos);
                 }
             }
-            if seg.len() <= 6 && matches!(seg.first(), Some(b'.' | b'%')) {
+            if !alone {
+                // Written as it is.
+            } else if seg.len() <= 6 && matches!(seg.first(), Some(b'.' | b'%')) {
                 // Dot segments are written as they are: take back the `/` and the segment.
                 let double = is_double_dot(seg);
                 if double || is_single_dot(seg) {

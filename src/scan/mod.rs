@@ -1,5 +1,4 @@
-//! Stage 1 of the fast path: classify every byte of a URL in one pass, 16 or 32 bytes at a
-//! time, into bitmasks.
+//! Stage 1 of the fast path: classify the bytes of a URL, 64 at a time, into bitmasks.
 //!
 //! # Why
 //!
@@ -20,11 +19,14 @@
 //!
 //! # How
 //!
-//! Masks come in 64-byte blocks: `special[i]` bit `j` is byte `64 * i + j`. Bits past the end
-//! of the input are zero. [`classify`] is the one safe entry point; it picks a kernel once per
-//! process (AVX2 when the CPU has it, else SSE2 on x86_64; NEON on aarch64; the portable
-//! scalar kernel elsewhere). The scalar kernel, a 256-entry table, is the reference: the
-//! tests compare every SIMD kernel with it on all lengths 0..=130 and every byte value.
+//! Masks come in 64-bit words: bit `j` of the word at offset `at` is byte `at + j`; bits
+//! past the end of the input are zero. Each kernel is a [`Words`] type (the scalar table,
+//! SSE2, AVX2, NEON) and the work that reads the masks is a [`Task`]: [`run`] runs a task
+//! with the best kernel of this CPU (AVX2 when it has it, else SSE2 on x86_64; NEON on
+//! aarch64; the portable scalar kernel elsewhere), so the kernel is inlined into the task
+//! and a task classifies only the words it reaches. The scalar kernel, a 256-entry table,
+//! is the reference: the tests compare every SIMD kernel with it on all lengths 0..=130,
+//! every byte value and every offset.
 //!
 //! The SIMD kernels compute the class of a byte as `LO[b & 15] & HI[b >> 4]` (two table
 //! look-ups with a byte shuffle), the technique of simdjson's stage 1; SSE2, which has no
