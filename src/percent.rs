@@ -237,6 +237,19 @@ const STOP: u8 = 2;
 /// goes on unless a segment that may be a dot segment follows.
 const SLASH: u8 = 3;
 
+/// The OR of `t`'s entries for the eight bytes of `w` (a table's flags over a word).
+#[inline(always)]
+pub(crate) fn or_of_8(t: &[u8; 256], w: &[u8]) -> u8 {
+    t[w[0] as usize]
+        | t[w[1] as usize]
+        | t[w[2] as usize]
+        | t[w[3] as usize]
+        | t[w[4] as usize]
+        | t[w[5] as usize]
+        | t[w[6] as usize]
+        | t[w[7] as usize]
+}
+
 /// A percent-encode set and the bytes that end a component, as one 256-entry table, so
 /// that the state machine finds a component's end and encodes it in one pass: each byte
 /// costs one table look-up, and runs of bytes that stay as they are are copied whole.
@@ -275,15 +288,7 @@ impl EncodeTable {
     fn next_work(&self, b: &[u8], mut i: usize) -> usize {
         let t = &self.0;
         while let Some(w) = b.get(i..i + 8) {
-            let any = t[w[0] as usize]
-                | t[w[1] as usize]
-                | t[w[2] as usize]
-                | t[w[3] as usize]
-                | t[w[4] as usize]
-                | t[w[5] as usize]
-                | t[w[6] as usize]
-                | t[w[7] as usize];
-            if any != COPY {
+            if or_of_8(t, w) != COPY {
                 break;
             }
             i += 8;

@@ -157,14 +157,7 @@ pub(crate) fn domain_flags(b: &[u8]) -> u8 {
     let mut f = 0;
     let mut words = b.chunks_exact(8);
     for w in &mut words {
-        f |= t[w[0] as usize]
-            | t[w[1] as usize]
-            | t[w[2] as usize]
-            | t[w[3] as usize]
-            | t[w[4] as usize]
-            | t[w[5] as usize]
-            | t[w[6] as usize]
-            | t[w[7] as usize];
+        f |= crate::percent::or_of_8(t, w);
     }
     for &c in words.remainder() {
         f |= t[c as usize];
