@@ -117,7 +117,28 @@ pub(crate) fn debug_check(c: &Components, s: &str) {
 /// [`proof`] can, else by the state machine into a scratch string.
 pub(crate) fn check(input: &str, base: Option<UrlParts<'_>>) -> bool {
     // A scheme and a plain authority prove it, base or not: nothing is written.
-    proof::proven_valid(input) || parse_slow(input, base, UTF_8, &mut String::new()).is_ok()
+    proof::proven_valid(input) || check_slow(input, base)
+}
+
+/// The state machine's verdict, written into a per-thread scratch buffer (no allocation
+/// per call once it has grown; a buffer grown past 64 KiB by a long URL is let go).
+fn check_slow(input: &str, base: Option<UrlParts<'_>>) -> bool {
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    const KEEP: usize = 64 * 1024;
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => {
+            scratch.clear();
+            let ok = parse_slow(input, base, UTF_8, &mut *scratch).is_ok();
+            if scratch.capacity() > KEEP {
+                *scratch = String::new();
+            }
+            ok
+        }
+        // Not reachable (the state machine does not call back here); stay correct anyway.
+        Err(_) => parse_slow(input, base, UTF_8, &mut String::new()).is_ok(),
+    })
 }
 
 /// Where a byte of the cleaned input was in the original input, for error offsets.
