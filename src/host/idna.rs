@@ -105,6 +105,18 @@ pub(crate) fn domain_to_ascii_into<O: Output + ?Sized>(
             Ok(())
         };
     }
+    if common_domain_to_ascii_into(domain, out) {
+        return Ok(());
+    }
+    uts46_domain_to_ascii_into(domain, out)
+}
+
+/// [`domain_to_ascii_into`] of a non-ASCII domain through UTS #46 processing (the `idna`
+/// crate), whatever its code points.
+fn uts46_domain_to_ascii_into<O: Output + ?Sized>(
+    domain: &str,
+    out: &mut O,
+) -> Result<(), ParseError> {
     let uts46 = Uts46::new();
     let start = out.len();
     let result = uts46.process(
@@ -154,4 +166,285 @@ pub fn domain_to_unicode(domain: &str) -> String {
     let (result, _errors) =
         Uts46::new().to_unicode(domain.as_bytes(), AsciiDenyList::EMPTY, Hyphens::Allow);
     result.into_owned()
+}
+
+/// The longest label (in code points) [`common_domain_to_ascii_into`] converts itself.
+const COMMON_LABEL_MAX: usize = 63;
+
+/// UTS #46 mapping of a non-ASCII code point of the common scripts whose processing is
+/// trivial: Latin-1 letters, basic Cyrillic, Hiragana, Katakana and the CJK Unified
+/// Ideographs block. Each is valid or maps to one valid code point (upper case to lower
+/// case), is its own NFC and never combines with a neighbour under NFC, is neither a
+/// combining mark nor a joiner, and has bidi class L (so no label of such a domain makes
+/// it a bidi domain name). `None` for everything else. (`tests::common_scripts_match_uts46`
+/// checks every code point here against the `idna` crate.)
+#[inline]
+fn map_common(c: char) -> Option<char> {
+    let u = c as u32;
+    let mapped = match u {
+        0xDF..=0xF6 | 0xF8..=0xFF => u,
+        0xC0..=0xD6 | 0xD8..=0xDE => u + 0x20,
+        0x430..=0x45F => u,
+        0x410..=0x42F => u + 0x20,
+        0x400..=0x40F => u + 0x50,
+        0x3041..=0x3096 | 0x30A1..=0x30FA | 0x30FC | 0x4E00..=0x9FFF => u,
+        _ => return None,
+    };
+    char::from_u32(mapped)
+}
+
+/// Domain to ASCII (as [`domain_to_ascii_into`]) of a domain whose non-ASCII code points
+/// all come from [`map_common`]'s scripts, without UTS #46 processing: each label is
+/// mapped code point by code point (ASCII lower-cased) and a label with non-ASCII is
+/// written as `xn--` and its Punycode. Returns false, with `out` as it was, for anything
+/// else: another code point, a forbidden domain code point, a label that starts with
+/// `xn--` (UTS #46 decodes and checks it) or is longer than [`COMMON_LABEL_MAX`]. The
+/// checks UTS #46 makes cannot fail on what is left (valid code points in NFC, no
+/// combining mark, no joiner, no right-to-left code point).
+fn common_domain_to_ascii_into<O: Output + ?Sized>(domain: &str, out: &mut O) -> bool {
+    let start = out.len();
+    let mut label = ['\0'; COMMON_LABEL_MAX];
+    for (i, text) in domain.split('.').enumerate() {
+        if i > 0 {
+            out.push('.');
+        }
+        if text.is_ascii() {
+            let b = text.as_bytes();
+            if b.iter().any(|&c| super::is_forbidden_domain_byte(c))
+                || (b.len() >= 4 && b[..4].eq_ignore_ascii_case(b"xn--"))
+            {
+                out.truncate(start);
+                return false;
+            }
+            let at = out.len();
+            out.push_str(text);
+            out.make_ascii_lowercase_from(at);
+            continue;
+        }
+        let mut n = 0;
+        for c in text.chars() {
+            let mapped = if c.is_ascii() {
+                if super::is_forbidden_domain_byte(c as u8) {
+                    None
+                } else {
+                    Some(c.to_ascii_lowercase())
+                }
+            } else {
+                map_common(c)
+            };
+            match mapped {
+                Some(m) if n < COMMON_LABEL_MAX => {
+                    label[n] = m;
+                    n += 1;
+                }
+                _ => {
+                    out.truncate(start);
+                    return false;
+                }
+            }
+        }
+        if label[..n.min(4)] == ['x', 'n', '-', '-'] {
+            out.truncate(start);
+            return false;
+        }
+        out.push_str("xn--");
+        punycode_encode_into(&label[..n], out);
+    }
+    true
+}
+
+/// RFC 3492 Punycode encoding of `label` (at most [`COMMON_LABEL_MAX`] code points, so
+/// no overflow), appended to `out`.
+fn punycode_encode_into<O: Output + ?Sized>(label: &[char], out: &mut O) {
+    const BASE: u32 = 36;
+    const T_MIN: u32 = 1;
+    const T_MAX: u32 = 26;
+    const DIGITS: &[u8; 36] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+    fn digit<O: Output + ?Sized>(d: u32, out: &mut O) {
+        out.push(DIGITS[d as usize] as char);
+    }
+    fn adapt(mut delta: u32, points: u32, first: bool) -> u32 {
+        delta /= if first { 700 } else { 2 };
+        delta += delta / points;
+        let mut k = 0;
+        while delta > ((BASE - T_MIN) * T_MAX) / 2 {
+            delta /= BASE - T_MIN;
+            k += BASE;
+        }
+        k + (BASE - T_MIN + 1) * delta / (delta + 38)
+    }
+    let mut basic = 0u32;
+    for &c in label {
+        if c.is_ascii() {
+            out.push(c);
+            basic += 1;
+        }
+    }
+    if basic > 0 {
+        out.push('-');
+    }
+    let (mut n, mut delta, mut bias) = (0x80u32, 0u32, 72u32);
+    let mut handled = basic;
+    let total = label.len() as u32;
+    while handled < total {
+        let m = label
+            .iter()
+            .map(|&c| c as u32)
+            .filter(|&c| c >= n)
+            .min()
+            .expect("a code point not yet handled is left");
+        delta += (m - n) * (handled + 1);
+        n = m;
+        for &c in label {
+            let c = c as u32;
+            if c < n {
+                delta += 1;
+            } else if c == n {
+                let mut q = delta;
+                let mut k = BASE;
+                loop {
+                    let t = if k <= bias {
+                        T_MIN
+                    } else if k >= bias + T_MAX {
+                        T_MAX
+                    } else {
+                        k - bias
+                    };
+                    if q < t {
+                        break;
+                    }
+                    digit(t + (q - t) % (BASE - t), out);
+                    q = (q - t) / (BASE - t);
+                    k += BASE;
+                }
+                digit(q, out);
+                bias = adapt(delta, handled + 1, handled == basic);
+                delta = 0;
+                handled += 1;
+            }
+        }
+        delta += 1;
+        n += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The UTS #46 path's answer (Ok(serialization) or the error's name).
+    fn uts46(domain: &str) -> Result<String, &'static str> {
+        let mut out = String::new();
+        uts46_domain_to_ascii_into(domain, &mut out)
+            .map(|()| out)
+            .map_err(|e| e.name())
+    }
+
+    /// The shortcut's answer, `None` when it declines; it must leave `out` as it was then.
+    fn common(domain: &str) -> Option<String> {
+        let mut out = String::from("prefix");
+        if common_domain_to_ascii_into(domain, &mut out) {
+            Some(out["prefix".len()..].to_owned())
+        } else {
+            assert_eq!(out, "prefix", "{domain:?}: declined but wrote");
+            None
+        }
+    }
+
+    fn common_ranges() -> impl Iterator<Item = char> {
+        [
+            0xC0..=0xFF,
+            0x400..=0x45F,
+            0x3041..=0x3096,
+            0x30A1..=0x30FC,
+            0x4E00..=0x9FFF,
+        ]
+        .into_iter()
+        .flatten()
+        .filter_map(char::from_u32)
+    }
+
+    #[test]
+    fn common_scripts_match_uts46() {
+        let mut accepted = 0;
+        for c in common_ranges() {
+            for d in [
+                format!("{c}"),
+                format!("a{c}b.example"),
+                format!("{c}{c}-x.{c}"),
+                format!("EX.{c}Z9."),
+                format!("{c}..a"),
+            ] {
+                if let Some(got) = common(&d) {
+                    assert_eq!(Ok(got), uts46(&d), "{d:?} (U+{:04X})", c as u32);
+                    accepted += 1;
+                }
+            }
+        }
+        // Every code point map_common takes is accepted in each of the five shapes.
+        let taken = common_ranges().filter(|&c| map_common(c).is_some()).count();
+        assert_eq!(accepted, 5 * taken);
+        assert!(taken > 21_000, "{taken}");
+    }
+
+    #[test]
+    fn common_pairs_match_uts46() {
+        // Every ordered pair of the small scripts (and a stride through the ideographs):
+        // NFC never joins two of them, and Punycode's deltas grow with the label.
+        let small: Vec<char> = common_ranges()
+            .filter(|&c| (c as u32) < 0x4E00 && map_common(c).is_some())
+            .chain((0x4E00..=0x9FFF).step_by(997).filter_map(char::from_u32))
+            .collect();
+        for &a in &small {
+            for &b in &small {
+                let d = format!("{a}{b}.{b}x{a}");
+                assert_eq!(common(&d).ok_or("declined"), uts46(&d), "{d:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn common_declines_what_uts46_must_decide() {
+        for d in [
+            "ﬁle.example",      // mapped to two code points
+            "e\u{301}.example", // a combining mark (NFC composes it)
+            "xn--nxasmq6b.ü",   // an ASCII xn-- label is decoded and checked
+            "XN--ü.example",    // a label starting with xn-- after mapping
+            "ü.a b",            // a forbidden domain code point
+            "ü%.example",
+            "\u{5d0}.ü",  // right to left
+            "a\u{200d}ü", // a joiner
+        ] {
+            assert_eq!(common(d), None, "{d:?}");
+        }
+        let long = "ü".repeat(COMMON_LABEL_MAX + 1);
+        assert_eq!(common(&long), None);
+        let longest = "ü".repeat(COMMON_LABEL_MAX);
+        assert_eq!(common(&longest).ok_or("declined"), uts46(&longest));
+    }
+
+    #[test]
+    fn common_examples() {
+        for (d, want) in [
+            ("bücher.example", "xn--bcher-kva.example"),
+            ("Café.Example.COM", "xn--caf-dma.example.com"),
+            ("españa.example.es", "xn--espaa-rta.example.es"),
+            ("straße.example", "xn--strae-oqa.example"),
+            ("MÜNCHEN.example.de", "xn--mnchen-3ya.example.de"),
+            ("пример.рф", "xn--e1afmkfd.xn--p1ai"),
+            ("日本語.example", "xn--wgv71a119e.example"),
+        ] {
+            assert_eq!(common(d).as_deref(), Some(want), "{d:?}");
+        }
+    }
+
+    #[test]
+    fn punycode_matches_rfc_3492_encoder() {
+        for label in ["ü", "bücher", "ñandú", "日本語", "abcー", "ÿà-é", "ßßßßß"] {
+            let chars: Vec<char> = label.chars().collect();
+            let mut out = String::new();
+            punycode_encode_into(&chars, &mut out);
+            assert_eq!(Some(out), idna::punycode::encode_str(label), "{label:?}");
+        }
+    }
 }
