@@ -49,6 +49,9 @@ pub(crate) struct Parser<'i, 'b, 'o, O: Output + ?Sized, R: Report = Silent> {
     /// The path state checks URL units from here on: a `file:` host that is a drive
     /// letter was read by the file host state, which does not check them.
     units_from: usize,
+    /// Only the verdict is wanted (`can_parse`): stop, successfully, where the path,
+    /// query and fragment states would start ([`Parser::done_validating`]).
+    validate_only: bool,
 }
 
 /// The path percent-encode set, with what ends a segment: `/`, `\\` in special URLs, and
@@ -125,6 +128,7 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
             encoding: UTF_8,
             r: Silent,
             units_from: 0,
+            validate_only: false,
         }
     }
 
@@ -156,11 +160,34 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
             encoding: self.encoding,
             r,
             units_from: self.units_from,
+            validate_only: self.validate_only,
         }
     }
 }
 
 impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
+    /// The same parser, made to give only its verdict: [`Parser::run`] then returns at
+    /// the first state of the path, query or fragment, none of which can fail, and the
+    /// components it returns are incomplete (what was written is no serialization).
+    pub(crate) fn validating(mut self) -> Self {
+        self.validate_only = true;
+        self
+    }
+
+    /// In a validating parser ([`Parser::validating`]), whether the parse can end here,
+    /// successfully, at `pos`: the states from the path on never fail (§4.4), and what they
+    /// would write cannot take the serialization past the `u32` offsets (`finish`'s only
+    /// failure): each byte left becomes at most four (`%XX`, or a legacy encoding's
+    /// `&#N;` escapes), plus a `/` and the serializer's `/.`.
+    #[inline]
+    fn done_validating(&self, pos: usize) -> bool {
+        self.validate_only
+            && (self.out.len() - self.start)
+                .saturating_add(4 * (self.bytes.len() - pos.min(self.bytes.len())))
+                .saturating_add(8)
+                <= u32::MAX as usize
+    }
+
     /// Sets the encoding override.
     pub(crate) fn with_encoding(mut self, encoding: &'static Encoding) -> Self {
         self.encoding = encoding;
@@ -180,6 +207,9 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
                 }
             }
             return Err(e);
+        }
+        if self.validate_only {
+            return Ok(self.c);
         }
         self.finish()
     }
@@ -639,6 +669,9 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
 
     /// Path start state.
     pub(crate) fn path_start_state(&mut self, pos: usize) -> Result<(), ParseError> {
+        if self.done_validating(pos) {
+            return Ok(());
+        }
         self.c.path_start = self.len();
         let b = self.bytes;
         if self.special() {
@@ -673,6 +706,9 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
     /// URL's first) goes on with the segments after it that can be neither, in one pass
     /// ([`percent::encode_path_until`]): they are written as they are, `/` included.
     fn path_state(&mut self, mut pos: usize) -> Result<(), ParseError> {
+        if self.done_validating(pos) {
+            return Ok(());
+        }
         let b = self.bytes;
         let special = self.special();
         let file = self.c.scheme_kind == SchemeKind::File;
@@ -751,6 +787,9 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
     /// Opaque path state. The path is written percent-encoded with the C0 control set; a
     /// space just before `?` or `#` is written as `%20` so that it survives re-parsing.
     fn opaque_path_state(&mut self, pos: usize) -> Result<(), ParseError> {
+        if self.done_validating(pos) {
+            return Ok(());
+        }
         self.null_host();
         self.c.path_start = self.len();
         self.c.opaque_path = true;
@@ -778,6 +817,9 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
     /// Query state: writes `?` and the encoded query, up to `#` (or to the end with a
     /// state override).
     pub(crate) fn query_state(&mut self, pos: usize) -> Result<(), ParseError> {
+        if self.done_validating(pos) {
+            return Ok(());
+        }
         let b = self.bytes;
         self.c.query_start = Some(self.len());
         self.out.push('?');
@@ -821,6 +863,9 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
 
     /// Fragment state: writes `#` and the rest of the input, encoded.
     pub(crate) fn fragment_state(&mut self, pos: usize) -> Result<(), ParseError> {
+        if self.done_validating(pos) {
+            return Ok(());
+        }
         self.c.fragment_start = Some(self.len());
         self.out.push('#');
         if R::ENABLED {
