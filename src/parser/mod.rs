@@ -132,7 +132,7 @@ fn check_slow(input: &str, base: Option<UrlParts<'_>>) -> bool {
     SCRATCH.with(|cell| match cell.try_borrow_mut() {
         Ok(mut scratch) => {
             scratch.clear();
-            let ok = validate_slow(input, base, &mut *scratch);
+            let ok = validate_slow(input, base, &mut scratch);
             if scratch.capacity() > KEEP {
                 *scratch = String::new();
             }

@@ -459,15 +459,7 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
         let mut colon = None;
         let mut inside_brackets = false;
         loop {
-            while let Some(w) = b.get(end..end + 8) {
-                if w.iter().fold(0, |k, &c| k | t[c as usize]) != 0 {
-                    break;
-                }
-                end += 8;
-            }
-            while end < b.len() && t[b[end] as usize] == 0 {
-                end += 1;
-            }
+            end = percent::first_flagged(t, b, end);
             match b.get(end) {
                 Some(b'@') => {
                     last_at = Some(end);
