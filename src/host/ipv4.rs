@@ -43,6 +43,37 @@ pub fn ends_in_a_number(input: &str) -> bool {
     parse_ipv4_number(last).is_some()
 }
 
+/// Whether `host` is an IPv4 address in its own serialization (§3.6): four decimal numbers
+/// of 0 to 255 without leading zeros, joined by `.` — what the host parser turns into the
+/// same bytes. (The fast path takes such hosts as they are.)
+#[inline]
+pub(crate) fn is_canonical_ipv4(host: &[u8]) -> bool {
+    let mut parts = 0;
+    let mut i = 0;
+    let n = host.len();
+    while i < n {
+        let start = i;
+        let mut value = 0u32;
+        while i < n && host[i].is_ascii_digit() && i - start < 3 {
+            value = value * 10 + u32::from(host[i] - b'0');
+            i += 1;
+        }
+        let len = i - start;
+        if len == 0 || value > 255 || (len > 1 && host[start] == b'0') {
+            return false;
+        }
+        parts += 1;
+        if i == n {
+            break;
+        }
+        if host[i] != b'.' || parts == 4 || i + 1 == n {
+            return false;
+        }
+        i += 1;
+    }
+    parts == 4
+}
+
 /// URL Standard §3.5 IPv4 parser. `input` is an ASCII domain (already through domain to
 /// ASCII).
 ///
@@ -377,6 +408,57 @@ mod tests {
         assert_eq!(kind("1.é"), ErrorKind::Ipv4NonNumericPart);
         assert!(!ends_in_a_number("1.é"));
         assert!(ends_in_a_number("é.1"));
+    }
+
+    #[test]
+    fn canonical_ipv4_is_its_own_serialization() {
+        // Against the host parser: canonical exactly when the host parses as IPv4 and
+        // serializes to the same bytes, over every short string of digits and dots and a
+        // few other shapes.
+        let mut inputs: Vec<String> = vec![
+            "1.2.3.4".into(),
+            "255.255.255.255".into(),
+            "0.0.0.0".into(),
+            "256.1.1.1".into(),
+            "1.2.3.4.".into(),
+            "01.2.3.4".into(),
+            "1.2.3.04".into(),
+            "0x1.2.3.4".into(),
+            "1.2.3".into(),
+            "1.2.3.4.5".into(),
+            "1..3.4".into(),
+            "1.2.3.1000".into(),
+            "1234.2.3.4".into(),
+            "".into(),
+        ];
+        let alphabet = ['1', '0', '.', '2', '5'];
+        for len in 1..=8 {
+            let mut idx = vec![0usize; len];
+            loop {
+                inputs.push(idx.iter().map(|&i| alphabet[i]).collect());
+                let mut k = 0;
+                while k < len && idx[k] == alphabet.len() - 1 {
+                    idx[k] = 0;
+                    k += 1;
+                }
+                if k == len {
+                    break;
+                }
+                idx[k] += 1;
+            }
+        }
+        let mut canonical = 0;
+        for input in &inputs {
+            let parsed = if ends_in_a_number(input) {
+                parse_ipv4(input).ok().map(ser)
+            } else {
+                None
+            };
+            let want = parsed.as_deref() == Some(input.as_str());
+            assert_eq!(is_canonical_ipv4(input.as_bytes()), want, "{input:?}");
+            canonical += want as usize;
+        }
+        assert!(canonical > 100, "{canonical}");
     }
 
     #[test]

@@ -15,7 +15,8 @@
 //! [`Canonical::lower`]):
 //!
 //! * `special://host[:port]/path[?query][#fragment]` for http, https, ws, wss, ftp: a
-//!   domain that does not end in a number, a port that is not the default and has no
+//!   domain that does not end in a number or an IPv4 address as it is serialized
+//!   (`192.0.2.1`), a port that is not the default and has no
 //!   leading zero, no dot segments, no `%2e`, no backslash;
 //! * `file:///path…` and `file://host/path…` (host not `localhost`, no `|` in the path);
 //! * `scheme:opaque-path[?query][#fragment]` for other schemes, without spaces.
@@ -24,6 +25,7 @@
 //! form adds `/`, so the caller must insert it ([`Canonical::slash_at`]).
 
 use crate::components::{Components, HostKind, SchemeKind};
+use crate::host::is_canonical_ipv4;
 use crate::output::Output;
 use crate::scan::{self, Task, Words};
 use crate::syntax::{is_scheme_byte, last_label_is_not_numeric};
@@ -286,15 +288,20 @@ fn authority<K: Words, const LONG: bool>(
             return None;
         }
         upper = m.any_upper(a, p);
-        // A domain that ends in a number is an IPv4 address: leave those to the parser.
-        if !last_label_is_not_numeric(host) {
+        // A domain that ends in a number is an IPv4 address: only one written as it is
+        // serialized is taken here.
+        let host_kind = if last_label_is_not_numeric(host) {
+            HostKind::Domain
+        } else if is_canonical_ipv4(host) {
+            HostKind::Ipv4
+        } else {
             return None;
-        }
+        };
         if kind == SchemeKind::File && host.eq_ignore_ascii_case(b"localhost") {
             return None;
         }
         c.host_end = p as u32;
-        c.host_kind = HostKind::Domain;
+        c.host_kind = host_kind;
         t = p;
         if p < n && b[p] == b':' {
             if kind == SchemeKind::File {
@@ -452,4 +459,34 @@ fn query_and_fragment<K: Words, const LONG: bool>(
         }
     }
     (pos >= n).then_some(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::parser::testing::{parse_fast, parse_slow};
+
+    /// Canonical IPv4 hosts are taken as they are, with the state machine's serialization
+    /// and components; other forms of IPv4 address are left to it.
+    #[test]
+    fn ipv4_hosts_as_serialized() {
+        for input in [
+            "http://192.0.2.1/x",
+            "https://192.0.2.1:8080/x?y#z",
+            "ftp://0.0.0.0/",
+            "file://10.0.0.1/x",
+            "WS://255.255.255.255",
+        ] {
+            let fast = parse_fast(input).unwrap_or_else(|| panic!("{input:?} not taken"));
+            assert_eq!(Ok(fast), parse_slow(input), "{input:?}");
+        }
+        for input in [
+            "http://192.0.2.01/",
+            "http://192.0.2.1./",
+            "http://3221225985/",
+            "http://0xc0.0.2.1/",
+            "http://256.0.0.1/",
+        ] {
+            assert!(parse_fast(input).is_none(), "{input:?}");
+        }
+    }
 }
