@@ -295,7 +295,7 @@ fn generate(t: &table::OwnedTable, version: &str, rules: usize) -> String {
         }
         let _ = write!(code, "[{a:#x},{b:#x}],");
     }
-    let _ = write!(code, "];\nstatic PILOTS: [u16; {}] = [", t.pilots.len());
+    let _ = write!(code, "];\nstatic PILOTS: [u32; {}] = [", t.pilots.len());
     for (i, p) in t.pilots.iter().enumerate() {
         if i % 16 == 0 {
             code.push('\n');

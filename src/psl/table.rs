@@ -47,7 +47,8 @@ const PILOT_K: u64 = 0x9E37_79B9_7F4A_7C15;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Table<'a> {
     pub(crate) slots: &'a [[u64; 2]],
-    pub(crate) pilots: &'a [u16],
+    /// Per bucket, the pilot's 32-bit mix that the bucket's hashes are XORed with.
+    pub(crate) pilots: &'a [u32],
     pub(crate) tails: &'a [u8],
     /// The hash of the root (the seed the pilots were found for).
     pub(crate) seed: u64,
@@ -59,7 +60,7 @@ pub(crate) struct Table<'a> {
 #[derive(Clone, Debug)]
 pub(crate) struct OwnedTable {
     pub(crate) slots: Vec<[u64; 2]>,
-    pub(crate) pilots: Vec<u16>,
+    pub(crate) pilots: Vec<u32>,
     pub(crate) tails: Vec<u8>,
     pub(crate) seed: u64,
     pub(crate) root_flags: u8,
@@ -144,13 +145,6 @@ fn child_hash(parent: u64, name: &[u8], start: usize, end: usize, first: u64) ->
 /// The start of the label of `name` that ends at `end` (after the last dot before it).
 #[inline(always)]
 pub(crate) fn label_start(name: &[u8], end: usize) -> usize {
-    const DOTS: u64 = 0x2E2E_2E2E_2E2E_2E2E;
-    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    // The high bit of each byte of `w` that is a dot (exact: no carries between bytes).
-    let dots = |w: u64| {
-        let x = w ^ DOTS;
-        !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
-    };
     let mut e = end;
     while e >= 8 {
         let d = dots(load8(name, e - 8));
@@ -177,6 +171,32 @@ pub(crate) fn label_start(name: &[u8], end: usize) -> usize {
         .map_or(0, |dot| dot + 1)
 }
 
+/// The start of the label of `name` that ends at `end`, and its first eight bytes
+/// ([`label_start`] and [`first8`] in one, from one read when the label is short).
+#[inline(always)]
+fn label_at(name: &[u8], end: usize) -> (usize, u64) {
+    if end >= 8 {
+        let w = load8(name, end - 8);
+        let d = dots(w);
+        if d != 0 {
+            // The byte of the last dot in `w`; the label is the bytes above it.
+            let dot = (63 - d.leading_zeros() as usize) / 8;
+            return (end - 7 + dot, (w >> (8 * dot)) >> 8);
+        }
+    }
+    let start = label_start(name, end);
+    (start, first8(name, start, end))
+}
+
+/// The high bit of each byte of `w` that is a dot (exact: no carries between bytes).
+#[inline(always)]
+fn dots(w: u64) -> u64 {
+    const DOTS: u64 = 0x2E2E_2E2E_2E2E_2E2E;
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let x = w ^ DOTS;
+    !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
+}
+
 /// The longest matching rule and exception met so far, by depth (labels from the right).
 struct Best {
     rule: (usize, usize, u8),
@@ -190,8 +210,7 @@ impl Table<'_> {
     fn slot_of(&self, h: u64) -> usize {
         let buckets = self.pilots.len() as u64;
         let bucket = (((h >> 32) * buckets) >> 32) as usize;
-        let pilot = u64::from(self.pilots[bucket]).wrapping_mul(PILOT_K) >> 32;
-        let x = u64::from(h as u32 ^ pilot as u32);
+        let x = u64::from(h as u32 ^ self.pilots[bucket]);
         ((x * self.slots.len() as u64) >> 32) as usize
     }
 
@@ -206,11 +225,24 @@ impl Table<'_> {
         start: usize,
         end: usize,
     ) -> Option<(u32, u64, u8)> {
+        self.child_of(parent, ph, name, start, end, first8(name, start, end))
+    }
+
+    /// [`Table::child`], given the label's first eight bytes.
+    #[inline(always)]
+    fn child_of(
+        &self,
+        parent: u32,
+        ph: u64,
+        name: &[u8],
+        start: usize,
+        end: usize,
+        first: u64,
+    ) -> Option<(u32, u64, u8)> {
         let len = end - start;
         if len > MAX_LABEL {
             return None;
         }
-        let first = first8(name, start, end);
         let h = child_hash(ph, name, start, end, first);
         let s = self.slot_of(h);
         let [key, meta] = self.slots[s];
@@ -229,8 +261,58 @@ impl Table<'_> {
     /// The public suffix of `name` (ASCII, no trailing dot, not empty, not starting with
     /// a dot) by the list's formal algorithm, over the rules whose flags are in `mask`
     /// (every rule flag, or [`ICANN`]).
+    ///
+    /// Down a path of the tree with no `*` child and no exception rule (nearly every
+    /// host), the longest matching rule is the deepest node matched that is a rule: this
+    /// walk keeps that alone, and hands any other path to [`Table::find_general`].
     #[inline]
     pub(crate) fn find(&self, name: &[u8], mask: u8) -> Found {
+        let (mut parent, mut ph, mut flags) = (ROOT, self.seed, self.root_flags);
+        let mut end = name.len();
+        let (mut start, mut first) = label_at(name, end);
+        let last = start;
+        // The deepest rule matched: where its suffix starts, and its flags.
+        let (mut suffix, mut flag) = (last, 0u8);
+        loop {
+            if flags & WILDCARD != 0 {
+                return self.find_general(name, mask);
+            }
+            if flags & CHILDREN == 0 {
+                break;
+            }
+            let Some((s, h, f)) = self.child_of(parent, ph, name, start, end, first) else {
+                break;
+            };
+            if f & EXCEPTIONS != 0 {
+                return self.find_general(name, mask);
+            }
+            if f & mask != 0 {
+                (suffix, flag) = (start, f & mask);
+            }
+            if start == 0 {
+                return Found {
+                    start: suffix,
+                    flag,
+                    hint: None,
+                };
+            }
+            (parent, ph, flags) = (s, h, f);
+            end = start - 1;
+            (start, first) = label_at(name, end);
+        }
+        // `start..end` is the label before the last node matched.
+        let hint = (suffix == end + 1).then_some(start);
+        Found {
+            start: suffix,
+            flag,
+            hint,
+        }
+    }
+
+    /// [`Table::find`] by the formal algorithm on every path: the rules of `*` children
+    /// and exceptions too.
+    #[inline(never)]
+    fn find_general(&self, name: &[u8], mask: u8) -> Found {
         let mut best = Best {
             rule: (0, 0, 0),
             exception: (0, 0, 0),
@@ -261,7 +343,6 @@ impl Table<'_> {
     /// (the `depth`-th from the right) under the node at slot `node` (hash `ph`, flags
     /// `flags`), noting rules in `best`. Returns the start of that first label.
     #[allow(clippy::too_many_arguments)] // the walk's state, kept in registers
-    #[inline(always)]
     fn walk(
         &self,
         name: &[u8],
@@ -470,8 +551,8 @@ impl Builder {
                 break;
             }
             let mut placed = false;
-            for pilot in 0..=u16::MAX {
-                table.pilots[b] = pilot;
+            for pilot in 0..=u64::from(u16::MAX) {
+                table.pilots[b] = (pilot.wrapping_mul(PILOT_K) >> 32) as u32;
                 chosen.clear();
                 for &id in ids {
                     let s = view(&table, hashes[id]);
@@ -532,6 +613,10 @@ mod tests {
                     .rposition(|&b| b == b'.')
                     .map_or(0, |d| d + 1);
                 assert_eq!(label_start(name, end), expected, "{name:?} {end}");
+                let mut w = [0u8; 8];
+                let take = (end - expected).min(8);
+                w[..take].copy_from_slice(&name[expected..expected + take]);
+                assert_eq!(label_at(name, end), (expected, u64::from_le_bytes(w)));
                 for start in 0..=end {
                     let mut w = [0u8; 8];
                     let take = (end - start).min(8);
