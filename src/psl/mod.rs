@@ -285,24 +285,27 @@ impl SuffixList {
     /// or a label of the public suffix is empty (`com..`); a registrable domain is `None`
     /// too when the label before the suffix is empty (`a..com`). The list's algorithm is
     /// defined on host names, which have no empty labels.
+    #[inline]
     pub fn lookup<'d>(&self, domain: &'d str, sections: Sections) -> Option<Suffix<'d>> {
-        let name = domain.strip_suffix('.').unwrap_or(domain);
-        let bytes = name.as_bytes();
-        if bytes.first().is_none_or(|&b| b == b'.') {
+        let bytes = domain.as_bytes();
+        let name = match bytes {
+            [name @ .., b'.'] => name,
+            _ => bytes,
+        };
+        if name.first().is_none_or(|&b| b == b'.') {
             return None;
         }
-        let (len, section, label_hint) = match &self.kind {
+        let (start, section, label_hint) = match &self.kind {
             #[cfg(rapidurl_psl_table)]
-            Kind::Builtin => from_found(builtin::TABLE.find(bytes, mask(sections)), bytes.len()),
+            Kind::Builtin => from_found(builtin::TABLE.find(name, mask(sections))),
             #[cfg(not(rapidurl_psl_table))]
-            Kind::Builtin => builtin_find(bytes, sections),
-            Kind::Matcher => builtin_find(bytes, sections),
-            Kind::Loaded(rules) => rules.find(bytes, sections),
+            Kind::Builtin => builtin_find(name, sections),
+            Kind::Matcher => builtin_find(name, sections),
+            Kind::Loaded(rules) => rules.find(name, sections),
         };
         // An empty label in the suffix can only be its first one (the walk stops at an
         // empty label unless a wildcard takes it).
-        let start = name.len() - len;
-        if len == 0 || bytes[start] == b'.' {
+        if name.get(start).is_none_or(|&b| b == b'.') {
             return None;
         }
         Some(Suffix {
@@ -333,16 +336,16 @@ fn mask(sections: Sections) -> u8 {
     }
 }
 
-/// A table's answer as [`builtin_find`] gives it: the suffix's length, the section of
-/// the prevailing rule, where the label before it starts.
-#[inline]
-fn from_found(found: table::Found, len: usize) -> (usize, Option<Section>, Option<usize>) {
+/// A table's answer as [`builtin_find`] gives it: where the suffix starts, the section
+/// of the prevailing rule, where the label before it starts.
+#[inline(always)]
+fn from_found(found: table::Found) -> (usize, Option<Section>, Option<usize>) {
     let section = match found.flag {
         0 => None,
         f if f & table::ICANN != 0 => Some(Section::Icann),
         _ => Some(Section::Private),
     };
-    (len - found.start, section, found.hint)
+    (found.start, section, found.hint)
 }
 
 /// The labels of `name` from the right, noting where the first few start.
@@ -397,8 +400,8 @@ impl<'n> Iterator for &mut RevLabels<'n> {
     }
 }
 
-/// The built-in matcher: the length in bytes of the public suffix of `name` (no trailing
-/// dot, not starting with a dot), the section of the prevailing rule, and where the
+/// The built-in matcher: where the public suffix of `name` (no trailing dot, not starting
+/// with a dot) starts, the section of the prevailing rule, and where the
 /// label before the suffix starts when the matcher looked at it (it usually does).
 ///
 /// The `psl` crate answers for the whole list. For the ICANN section alone, when a
@@ -428,7 +431,7 @@ fn builtin_find(name: &[u8], sections: Sections) -> (usize, Option<Section>, Opt
         ::psl::Type::Icann => Section::Icann,
         ::psl::Type::Private => Section::Private,
     });
-    (info.len, section, hint)
+    (name.len() - info.len.min(name.len()), section, hint)
 }
 
 /// Why a list could not be read: the line (1-based) and the problem.

@@ -19,7 +19,7 @@ impl Rules {
     }
 
     /// The public suffix of `name` (ASCII, no trailing dot, not empty, not starting with
-    /// a dot): its length, the section of the prevailing rule (`None`: the implicit `*`)
+    /// a dot): where it starts, the section of the prevailing rule (`None`: the implicit `*`)
     /// and where the label before it starts when the walk saw it.
     #[inline]
     pub(crate) fn find(
@@ -27,10 +27,7 @@ impl Rules {
         name: &[u8],
         sections: Sections,
     ) -> (usize, Option<Section>, Option<usize>) {
-        super::from_found(
-            self.table.view().find(name, super::mask(sections)),
-            name.len(),
-        )
+        super::from_found(self.table.view().find(name, super::mask(sections)))
     }
 
     /// Reads the text of a list (see [`super::SuffixList::parse`]).

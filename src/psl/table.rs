@@ -123,15 +123,15 @@ fn first8(name: &[u8], start: usize, end: usize) -> u64 {
 }
 
 /// The hash of the child labelled `name[start..end]` (whose first eight bytes are
-/// `first`) of the node whose hash is `parent`: depends on every byte of the label.
+/// `first`, and last eight `last` if it is longer than 8 bytes, else 0) of the node whose
+/// hash is `parent`: depends on every byte of the label.
 #[inline(always)]
-fn child_hash(parent: u64, name: &[u8], start: usize, end: usize, first: u64) -> u64 {
+fn child_hash(parent: u64, name: &[u8], start: usize, end: usize, first: u64, last: u64) -> u64 {
     const K_LEN: u64 = 0xD6E8_FEB8_6659_FD93;
     const K_A: u64 = 0xA076_1D64_78BD_642F;
     const K_B: u64 = 0xE703_7ED1_A0B4_28DB;
     let len = end - start;
     let mut a = parent ^ first;
-    let last = if len > 8 { load8(name, end - 8) } else { 0 };
     if len > 16 {
         let mut i = start + 8;
         while i + 8 < end {
@@ -171,21 +171,29 @@ pub(crate) fn label_start(name: &[u8], end: usize) -> usize {
         .map_or(0, |dot| dot + 1)
 }
 
-/// The start of the label of `name` that ends at `end`, and its first eight bytes
-/// ([`label_start`] and [`first8`] in one, from one read when the label is short).
+/// The start of the label of `name` (at least 8 bytes long) that ends at `end` (not 0),
+/// its first eight bytes, and its last eight if it is longer than 8 bytes (else 0): most
+/// often from the one read of the eight bytes that end at `end`.
 #[inline(always)]
-fn label_at(name: &[u8], end: usize) -> (usize, u64) {
-    if end >= 8 {
-        let w = load8(name, end - 8);
-        let d = dots(w);
-        if d != 0 {
-            // The byte of the last dot in `w`; the label is the bytes above it.
-            let dot = (63 - d.leading_zeros() as usize) / 8;
-            return (end - 7 + dot, (w >> (8 * dot)) >> 8);
-        }
+fn label_words(name: &[u8], end: usize) -> (usize, u64, u64) {
+    // The eight bytes that end at `end`; the bytes before the name read as zeros.
+    let w = if end >= 8 {
+        load8(name, end - 8)
+    } else {
+        load8(name, 0) << (8 * (8 - end))
+    };
+    let d = dots(w);
+    if d != 0 {
+        // The byte of the last dot in `w`; the label is the bytes above it.
+        let dot = (63 - d.leading_zeros() as usize) / 8;
+        return (end + dot - 7, (w >> (8 * dot)) >> 8, 0);
     }
-    let start = label_start(name, end);
-    (start, first8(name, start, end))
+    if end <= 8 {
+        return (0, w >> (8 * (8 - end)), 0);
+    }
+    let start = label_start(name, end - 8);
+    let last = if end - start > 8 { w } else { 0 };
+    (start, load8(name, start), last)
 }
 
 /// The high bit of each byte of `w` that is a dot (exact: no carries between bytes).
@@ -243,7 +251,8 @@ impl Table<'_> {
         if len > MAX_LABEL {
             return None;
         }
-        let h = child_hash(ph, name, start, end, first);
+        let last = if len > 8 { load8(name, end - 8) } else { 0 };
+        let h = child_hash(ph, name, start, end, first, last);
         let s = self.slot_of(h);
         let [key, meta] = self.slots[s];
         if key != first || meta as u32 != parent | (len as u32) << 24 {
@@ -265,24 +274,41 @@ impl Table<'_> {
     /// Down a path of the tree with no `*` child and no exception rule (nearly every
     /// host), the longest matching rule is the deepest node matched that is a rule: this
     /// walk keeps that alone, and hands any other path to [`Table::find_general`].
-    #[inline]
+    #[inline(always)]
     pub(crate) fn find(&self, name: &[u8], mask: u8) -> Found {
+        let n = name.len();
+        if n < 8 || self.root_flags & WILDCARD != 0 {
+            return self.find_general(name, mask);
+        }
         let (mut parent, mut ph, mut flags) = (ROOT, self.seed, self.root_flags);
-        let mut end = name.len();
-        let (mut start, mut first) = label_at(name, end);
-        let last = start;
+        let mut end = n;
+        let (mut start, mut first, mut last) = label_words(name, end);
         // The deepest rule matched: where its suffix starts, and its flags.
-        let (mut suffix, mut flag) = (last, 0u8);
+        let (mut suffix, mut flag) = (start, 0u8);
         loop {
-            if flags & WILDCARD != 0 {
-                return self.find_general(name, mask);
-            }
-            if flags & CHILDREN == 0 {
+            if flags & (WILDCARD | CHILDREN) != CHILDREN {
+                if flags & WILDCARD != 0 {
+                    return self.find_general(name, mask);
+                }
                 break;
             }
-            let Some((s, h, f)) = self.child_of(parent, ph, name, start, end, first) else {
+            let len = end - start;
+            if len > MAX_LABEL {
                 break;
-            };
+            }
+            let h = child_hash(ph, name, start, end, first, last);
+            let s = self.slot_of(h);
+            let [key, meta] = self.slots[s];
+            if key != first || meta as u32 != parent | (len as u32) << 24 {
+                break;
+            }
+            if len > 8 {
+                let at = (meta >> 40) as usize;
+                if self.tails[at..at + len - 8] != name[start + 8..end] {
+                    break;
+                }
+            }
+            let f = (meta >> 32) as u8;
             if f & EXCEPTIONS != 0 {
                 return self.find_general(name, mask);
             }
@@ -296,9 +322,9 @@ impl Table<'_> {
                     hint: None,
                 };
             }
-            (parent, ph, flags) = (s, h, f);
+            (parent, ph, flags) = (s as u32, h, f);
             end = start - 1;
-            (start, first) = label_at(name, end);
+            (start, first, last) = label_words(name, end);
         }
         // `start..end` is the label before the last node matched.
         let hint = (suffix == end + 1).then_some(start);
@@ -527,7 +553,12 @@ impl Builder {
         let mut hashes = vec![seed; self.nodes.len()];
         for (id, (parent, label, _)) in self.nodes.iter().enumerate().skip(1) {
             let first = first8(label, 0, label.len());
-            hashes[id] = child_hash(hashes[*parent as usize], label, 0, label.len(), first);
+            let last = if label.len() > 8 {
+                load8(label, label.len() - 8)
+            } else {
+                0
+            };
+            hashes[id] = child_hash(hashes[*parent as usize], label, 0, label.len(), first, last);
         }
         let mut sorted = hashes[1..].to_vec();
         sorted.sort_unstable();
@@ -616,7 +647,11 @@ mod tests {
                 let mut w = [0u8; 8];
                 let take = (end - expected).min(8);
                 w[..take].copy_from_slice(&name[expected..expected + take]);
-                assert_eq!(label_at(name, end), (expected, u64::from_le_bytes(w)));
+                if name.len() >= 8 && end > 0 {
+                    let last = if end - expected > 8 { load8(name, end - 8) } else { 0 };
+                    let want = (expected, u64::from_le_bytes(w), last);
+                    assert_eq!(label_words(name, end), want, "{name:?} {end}");
+                }
                 for start in 0..=end {
                     let mut w = [0u8; 8];
                     let take = (end - start).min(8);
