@@ -31,10 +31,14 @@ fn main() {
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let mut why = Vec::new();
     for (version, path) in candidates(&out_dir, &mut why) {
-        match std::fs::read_to_string(&path)
+        // A bug here must not fail the build: it falls back to the matcher.
+        let built = std::fs::read_to_string(&path)
             .map_err(|e| e.to_string())
-            .and_then(|text| build(&text))
-        {
+            .and_then(|text| {
+                std::panic::catch_unwind(|| build(&text))
+                    .unwrap_or_else(|_| Err("the table's builder panicked".to_owned()))
+            });
+        match built {
             Ok((table, rules)) => {
                 println!("cargo:rerun-if-changed={}", path.display());
                 let code = generate(&table, &version, rules);
