@@ -567,8 +567,8 @@ impl Builder {
         }
         let view = |t: &OwnedTable, h: u64| t.view().slot_of(h);
         let mut by_bucket: Vec<Vec<usize>> = vec![Vec::new(); nb];
-        for id in 1..self.nodes.len() {
-            let bucket = (((hashes[id] >> 32) * nb as u64) >> 32) as usize;
+        for (id, &h) in hashes.iter().enumerate().skip(1) {
+            let bucket = (((h >> 32) * nb as u64) >> 32) as usize;
             by_bucket[bucket].push(id);
         }
         let mut order: Vec<usize> = (0..nb).collect();
@@ -648,7 +648,11 @@ mod tests {
                 let take = (end - expected).min(8);
                 w[..take].copy_from_slice(&name[expected..expected + take]);
                 if name.len() >= 8 && end > 0 {
-                    let last = if end - expected > 8 { load8(name, end - 8) } else { 0 };
+                    let last = if end - expected > 8 {
+                        load8(name, end - 8)
+                    } else {
+                        0
+                    };
                     let want = (expected, u64::from_le_bytes(w), last);
                     assert_eq!(label_words(name, end), want, "{name:?} {end}");
                 }
