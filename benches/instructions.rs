@@ -250,4 +250,8 @@ library_benchmark_group!(
         ada_can_parse, url_url_parse
 );
 
-main!(library_benchmark_groups = registrable_domain);
+main!(
+    library_benchmark_groups = per_url,
+    search_params,
+    registrable_domain
+);
