@@ -361,15 +361,12 @@ impl RowFormat {
         if self.direct.is_empty() {
             return self.url_row_general(out, &[], input, url);
         }
-        // The separator as a constant of each branch, so that pushing it is storing a
-        // byte (not encoding a `char` read from `self`).
-        let csv = self.format == Format::Csv;
         let start = out.len();
         let mut special = false;
         if let [(attr, check)] = self.direct[..] {
             // One column (`--fields hostname`): no loop.
             let value = attr.get(url);
-            special = check && needs_table_escaping(self.format, value);
+            special = self.needs_escaping(attr, check, value);
             out.push_str(value);
         } else {
             self.direct_values(out, url, &mut special);
@@ -392,15 +389,33 @@ impl RowFormat {
     /// when one of them needs escaping.
     #[inline(always)]
     fn direct_values(&self, out: &mut String, url: &UrlRef<'_>, special: &mut bool) {
+        // The separator as a constant of each branch, so that pushing it is storing a
+        // byte (not encoding a `char` read from `self`).
         let csv = self.format == Format::Csv;
         for (i, &(attr, check)) in self.direct.iter().enumerate() {
             if i > 0 {
                 out.push(if csv { ',' } else { '\t' });
             }
             let value = attr.get(url);
-            *special |= check && needs_table_escaping(self.format, value);
+            *special |= self.needs_escaping(attr, check, value);
             out.push_str(value);
         }
+    }
+
+    /// Whether `value`, of `attr`, needs escaping in this table format: looked for only
+    /// when `check` ([`Attr::may_need_escaping`]); debug builds look always, to hold the
+    /// reasoning there to the parser's output.
+    #[inline(always)]
+    fn needs_escaping(&self, attr: Attr, check: bool, value: &str) -> bool {
+        if check {
+            return needs_table_escaping(self.format, value);
+        }
+        debug_assert!(
+            !needs_table_escaping(self.format, value),
+            "{attr:?} {value:?} needs escaping in {:?}",
+            self.format
+        );
+        false
     }
 
     /// Appends the row of a parsed URL, with its passed-through cells.

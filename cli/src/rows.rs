@@ -254,7 +254,6 @@ impl RowParser {
     /// checked, and a line that is not UTF-8 decoded with U+FFFD, its errors' offsets
     /// moved back to its raw bytes.
     fn line_rows<S: RowSink>(&mut self, plan: &Plan, first_line: u64, bytes: &[u8], sink: &mut S) {
-        let base = plan.base_url.as_ref().map(Url::as_ref_view);
         let RowParser {
             arena,
             last_base,
@@ -262,52 +261,17 @@ impl RowParser {
         } = self;
         let (ends, ascii) = split::lines(bytes, masks);
         let whole = ascii.or_else(|| simdutf8::basic::from_utf8(bytes).ok());
-        // The text not yet cut into lines (when the block is UTF-8), and where it starts.
-        let (mut rest, mut start) = (whole.unwrap_or(""), 0usize);
-        for (index, end) in ends.enumerate() {
-            let lossy_line;
-            let (line, raw) = if whole.is_some() {
-                // `\n` is ASCII: cutting at it and after it stays on char boundaries.
-                let (line, after) = rest.split_at(end - start);
-                rest = after.get(1..).unwrap_or("");
-                (line.strip_suffix('\r').unwrap_or(line), None)
-            } else {
-                let raw = &bytes[start..end];
-                let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-                lossy_line = String::from_utf8_lossy(raw);
-                (&*lossy_line, Some(raw))
-            };
-            start = end + 1;
-            let line_no = first_line + index as u64;
-            let (url_text, row_base) = match plan.base {
-                // `--base-column N`: the line is tab-separated; the input shown is the
-                // whole line, as read.
-                Some(column) => {
-                    let (url, cell) = split_fields(line, column);
-                    (
-                        url,
-                        base_for(last_base, cell, plan).map(|b| b.map(Url::as_ref_view)),
-                    )
-                }
-                None => (line, base.map(Ok)),
-            };
-            let url = match row_base {
-                None => rapidurl::parse_ref(url_text, arena),
-                Some(Ok(b)) => rapidurl::parse_ref_with_base(url_text, &b, arena),
-                Some(Err(e)) => Err(e),
-            };
-            let flow = match &url {
-                Ok(url) => sink.line_url(line_no, index, line, url),
-                Err(e) => bad_line(sink, plan, (line_no, index), line, raw, e),
-            };
-            // Every 64 lines (canonical lines, most of them, take nothing from the arena;
-            // 64 lines of a block hold at most the block's bytes).
-            if index % 64 == 63 && arena.allocated_bytes() > ARENA_LIMIT {
-                arena.reset();
-            }
-            if flow == Flow::Stop {
-                break;
-            }
+        let lines = Lines {
+            plan,
+            first_line,
+            bytes,
+            whole,
+        };
+        // The common case, compiled on its own: UTF-8 text, one URL per line, no base.
+        if whole.is_some() && plan.base.is_none() && plan.base_url.is_none() {
+            lines.each::<S, true>(ends, arena, last_base, sink);
+        } else {
+            lines.each::<S, false>(ends, arena, last_base, sink);
         }
         if arena.allocated_bytes() > ARENA_LIMIT {
             arena.reset();
@@ -500,6 +464,89 @@ impl RowParser {
             }
         }
         Ok(())
+    }
+}
+
+/// A block of plain lines being parsed ([`RowParser::line_rows`]).
+struct Lines<'p> {
+    plan: &'p Plan,
+    first_line: u64,
+    bytes: &'p [u8],
+    /// The block as text, when it is UTF-8.
+    whole: Option<&'p str>,
+}
+
+impl Lines<'_> {
+    /// Parses every line and hands it to `sink`. `PLAIN`: the block is UTF-8 and there is
+    /// no base (the hot path, compiled without the branches of the other cases).
+    #[inline(always)]
+    fn each<S: RowSink, const PLAIN: bool>(
+        &self,
+        ends: split::LineEnds<'_>,
+        arena: &mut Bump,
+        last_base: &mut Option<(String, Result<Url, ParseError>)>,
+        sink: &mut S,
+    ) {
+        let Lines {
+            plan,
+            first_line,
+            bytes,
+            whole,
+        } = *self;
+        let base = plan.base_url.as_ref().map(Url::as_ref_view);
+        // The text not yet cut into lines (when the block is UTF-8), and where it starts.
+        let (mut rest, mut start) = (whole.unwrap_or(""), 0usize);
+        for (index, end) in ends.enumerate() {
+            let lossy_line;
+            let (line, raw) = if PLAIN || whole.is_some() {
+                // The line with its `\n` (which is ASCII: cutting after it stays on a char
+                // boundary), then without it and one `\r` (no boundary check for these).
+                let (line, after) = rest.split_at((end + 1 - start).min(rest.len()));
+                rest = after;
+                let line = line.strip_suffix('\n').unwrap_or(line);
+                (line.strip_suffix('\r').unwrap_or(line), None)
+            } else {
+                let raw = &bytes[start..end];
+                let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+                lossy_line = String::from_utf8_lossy(raw);
+                (&*lossy_line, Some(raw))
+            };
+            start = end + 1;
+            let line_no = first_line + index as u64;
+            let url = if PLAIN {
+                rapidurl::parse_ref(line, arena)
+            } else {
+                let (url_text, row_base) = match plan.base {
+                    // `--base-column N`: the line is tab-separated; the input shown is the
+                    // whole line, as read.
+                    Some(column) => {
+                        let (url, cell) = split_fields(line, column);
+                        (
+                            url,
+                            base_for(last_base, cell, plan).map(|b| b.map(Url::as_ref_view)),
+                        )
+                    }
+                    None => (line, base.map(Ok)),
+                };
+                match row_base {
+                    None => rapidurl::parse_ref(url_text, arena),
+                    Some(Ok(b)) => rapidurl::parse_ref_with_base(url_text, &b, arena),
+                    Some(Err(e)) => Err(e),
+                }
+            };
+            let flow = match &url {
+                Ok(url) => sink.line_url(line_no, index, line, url),
+                Err(e) => bad_line(sink, plan, (line_no, index), line, raw, e),
+            };
+            // Every 64 lines (canonical lines, most of them, take nothing from the arena;
+            // 64 lines of a block hold at most the block's bytes).
+            if index % 64 == 63 && arena.allocated_bytes() > ARENA_LIMIT {
+                arena.reset();
+            }
+            if flow == Flow::Stop {
+                break;
+            }
+        }
     }
 }
 

@@ -13,8 +13,9 @@
 /// then validates it as UTF-8 itself).
 pub(crate) fn line_feeds<'a>(bytes: &'a [u8], masks: &mut Vec<u64>) -> Option<&'a str> {
     masks.clear();
-    masks.resize(bytes.len().div_ceil(64), 0);
+    masks.reserve(bytes.len().div_ceil(64));
     let high = kernel(bytes, masks);
+    debug_assert_eq!(masks.len(), bytes.len().div_ceil(64));
     if high {
         return None;
     }
@@ -33,9 +34,10 @@ fn padded(tail: &[u8]) -> [u8; 64] {
     buf
 }
 
-/// Fills `masks` (already sized) and returns whether some byte is not ASCII.
+/// Appends the masks of `bytes` to `masks` (empty) and returns whether some byte is not
+/// ASCII.
 #[cfg(target_arch = "x86_64")]
-fn kernel(bytes: &[u8], masks: &mut [u64]) -> bool {
+fn kernel(bytes: &[u8], masks: &mut Vec<u64>) -> bool {
     if super::x86::has_avx2() {
         // SAFETY: the CPU reported AVX2.
         unsafe { x86::avx2(bytes, masks) }
@@ -44,23 +46,24 @@ fn kernel(bytes: &[u8], masks: &mut [u64]) -> bool {
     }
 }
 
-/// Fills `masks` (already sized) and returns whether some byte is not ASCII.
+/// Appends the masks of `bytes` to `masks` (empty) and returns whether some byte is not
+/// ASCII.
 #[cfg(not(target_arch = "x86_64"))]
-fn kernel(bytes: &[u8], masks: &mut [u64]) -> bool {
+fn kernel(bytes: &[u8], masks: &mut Vec<u64>) -> bool {
     scalar(bytes, masks)
 }
 
 /// The portable kernel, a byte at a time (the reference the tests compare with).
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-fn scalar(bytes: &[u8], masks: &mut [u64]) -> bool {
+fn scalar(bytes: &[u8], masks: &mut Vec<u64>) -> bool {
     let mut high = 0u8;
-    for (chunk, mask) in bytes.chunks(64).zip(masks.iter_mut()) {
+    for chunk in bytes.chunks(64) {
         let mut m = 0u64;
         for (j, &b) in chunk.iter().enumerate() {
             m |= u64::from(b == b'\n') << j;
             high |= b;
         }
-        *mask = m;
+        masks.push(m);
     }
     high >= 0x80
 }
@@ -85,7 +88,7 @@ mod x86 {
     }
 
     /// The SSE2 kernel (part of the x86_64 baseline).
-    pub(super) fn sse2(bytes: &[u8], masks: &mut [u64]) -> bool {
+    pub(super) fn sse2(bytes: &[u8], masks: &mut Vec<u64>) -> bool {
         // SAFETY: SSE2 is part of the x86_64 baseline; no memory is read.
         let mut acc = unsafe { _mm_setzero_si128() };
         let word = |chunk: &[u8; 64], acc: &mut __m128i| -> u64 {
@@ -95,14 +98,11 @@ mod x86 {
             }
             m
         };
-        let mut chunks = bytes.chunks_exact(64);
-        for (chunk, mask) in (&mut chunks).zip(masks.iter_mut()) {
-            *mask = word(chunk.try_into().expect("64 bytes"), &mut acc);
-        }
+        let chunks = bytes.chunks_exact(64);
         let tail = chunks.remainder();
+        masks.extend(chunks.map(|chunk| word(chunk.try_into().expect("64 bytes"), &mut acc)));
         if !tail.is_empty() {
-            let last = masks.last_mut().expect("a mask word for the tail");
-            *last = word(&padded(tail), &mut acc);
+            masks.push(word(&padded(tail), &mut acc));
         }
         // SAFETY: SSE2 is part of the x86_64 baseline; no memory is read.
         unsafe { _mm_movemask_epi8(acc) != 0 }
@@ -135,19 +135,26 @@ mod x86 {
     ///
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn avx2(bytes: &[u8], masks: &mut [u64]) -> bool {
+    pub(super) unsafe fn avx2(bytes: &[u8], masks: &mut Vec<u64>) -> bool {
         // SAFETY: AVX2 is enabled for this function (the caller's contract), which is all
-        // `avx2_word` asks; no memory is read but `chunk`'s 64 bytes.
+        // `avx2_word` asks; no memory is read but `chunk`'s 64 bytes; `set_len`: below.
         unsafe {
             let mut acc = _mm256_setzero_si256();
-            let mut chunks = bytes.chunks_exact(64);
-            for (chunk, mask) in (&mut chunks).zip(masks.iter_mut()) {
-                *mask = avx2_word(chunk.try_into().expect("64 bytes"), &mut acc);
-            }
+            let chunks = bytes.chunks_exact(64);
             let tail = chunks.remainder();
+            let (old, n) = (masks.len(), chunks.len());
+            masks.reserve(n + 1);
+            // Written into the spare capacity (no length update per word).
+            let spare = &mut masks.spare_capacity_mut()[..n];
+            for (chunk, slot) in chunks.zip(spare) {
+                slot.write(avx2_word(chunk.try_into().expect("64 bytes"), &mut acc));
+            }
+            // SAFETY: the loop initialized the first `n` slots after the old length: `n`
+            // slots of spare capacity exist (reserved above; the slice would have panicked
+            // otherwise) and `zip` ran over all of them, as `chunks` has `n` items too.
+            masks.set_len(old + n);
             if !tail.is_empty() {
-                let last = masks.last_mut().expect("a mask word for the tail");
-                *last = avx2_word(&padded(tail), &mut acc);
+                masks.push(avx2_word(&padded(tail), &mut acc));
             }
             _mm256_movemask_epi8(acc) != 0
         }
@@ -159,9 +166,9 @@ mod tests {
     use super::{line_feeds, scalar};
 
     /// Every kernel this CPU runs, the scalar reference first.
-    fn kernels() -> Vec<(&'static str, fn(&[u8], &mut [u64]) -> bool)> {
+    fn kernels() -> Vec<(&'static str, fn(&[u8], &mut Vec<u64>) -> bool)> {
         #[allow(unused_mut)]
-        let mut v: Vec<(&'static str, fn(&[u8], &mut [u64]) -> bool)> =
+        let mut v: Vec<(&'static str, fn(&[u8], &mut Vec<u64>) -> bool)> =
             vec![("scalar", scalar)];
         #[cfg(target_arch = "x86_64")]
         {
@@ -204,7 +211,7 @@ mod tests {
                 let want = expected(&bytes);
                 let ascii = bytes.is_ascii();
                 for (name, k) in kernels() {
-                    let mut masks = vec![!0u64; bytes.len().div_ceil(64)];
+                    let mut masks = Vec::new();
                     let high = k(&bytes, &mut masks);
                     assert_eq!(masks, want, "{name}: {bytes:?}");
                     assert_eq!(high, !ascii, "{name}: {bytes:?}");
