@@ -674,31 +674,34 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
             let mut bad = |row: &rows::Row<'_>, err: &RowError, sink: Sink<'_>| {
                 bad_row(name, on_error, row, err, sink, &mut diagnostics, &mut stop)
             };
-            let result = match &mut arrow {
-                // The hot path: rows of text, the bad ones handled out of line.
-                None => state.rows.rows(
-                    &plan,
-                    batch,
-                    &mut TextRows {
-                        format: &row_format,
-                        text: &mut text,
-                        bad: &mut bad,
-                    },
-                ),
-                Some(a) => state.rows.rows(&plan, batch, &mut |row: &rows::Row<'_>| match &row.url {
-                    Ok(url) => {
-                        a.url_row(
-                            row.index,
-                            row.cells,
-                            row.input,
-                            url,
-                            &output::field_context(suffix_list.as_ref()),
-                        );
-                        Flow::Go
-                    }
-                    Err(err) => bad(row, err, Sink::Arrow(a)),
-                }),
-            };
+            let result =
+                match &mut arrow {
+                    // The hot path: rows of text, the bad ones handled out of line.
+                    None => state.rows.rows(
+                        &plan,
+                        batch,
+                        &mut TextRows {
+                            format: &row_format,
+                            text: &mut text,
+                            bad: &mut bad,
+                        },
+                    ),
+                    Some(a) => state
+                        .rows
+                        .rows(&plan, batch, &mut |row: &rows::Row<'_>| match &row.url {
+                            Ok(url) => {
+                                a.url_row(
+                                    row.index,
+                                    row.cells,
+                                    row.input,
+                                    url,
+                                    &output::field_context(suffix_list.as_ref()),
+                                );
+                                Flow::Go
+                            }
+                            Err(err) => bad(row, err, Sink::Arrow(a)),
+                        }),
+                };
             if let Err(msg) = result {
                 stop = Some(Stop::Input(msg));
             }

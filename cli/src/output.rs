@@ -168,9 +168,7 @@ impl Attr {
     fn may_need_escaping(self, format: Format) -> bool {
         match self {
             Attr::Protocol | Attr::Port => false,
-            Attr::Host | Attr::Hostname | Attr::Username | Attr::Password => {
-                format != Format::Tsv
-            }
+            Attr::Host | Attr::Hostname | Attr::Username | Attr::Password => format != Format::Tsv,
             Attr::Href | Attr::Pathname | Attr::Search | Attr::Hash => true,
         }
     }

@@ -1128,11 +1128,7 @@ fn direct_fields_are_escaped_exactly_where_their_values_need_it() {
             "hostname",
             "hostname,error\r\n\"a\"\"b,c\",\r\nh.example,\r\n",
         ),
-        (
-            "csv",
-            "username",
-            "username,error\r\n\"u,%22x\",\r\n,\r\n",
-        ),
+        ("csv", "username", "username,error\r\n\"u,%22x\",\r\n,\r\n"),
         (
             "csv",
             "protocol,port,host",
@@ -1148,11 +1144,7 @@ fn direct_fields_are_escaped_exactly_where_their_values_need_it() {
             "username,hostname,pathname",
             "username\thostname\tpathname\terror\nu,%22x\ta\"b,c\t/p\\\\q\t\n\th.example\t/\t\n",
         ),
-        (
-            "csv",
-            "pathname",
-            "pathname,error\r\n/p\\q,\r\n/,\r\n",
-        ),
+        ("csv", "pathname", "pathname,error\r\n/p\\q,\r\n/,\r\n"),
     ];
     for (format, fields, want) in cases {
         let out = run(

@@ -25,6 +25,30 @@ pub(crate) fn line_feeds<'a>(bytes: &'a [u8], masks: &mut Vec<u64>) -> Option<&'
     Some(unsafe { std::str::from_utf8_unchecked(bytes) })
 }
 
+/// The number of `\n` in `bytes`, counted 32 (AVX2) or 16 (SSE2) bytes per compare into
+/// byte counters that are summed every 127 iterations, so that no mask is extracted.
+pub(crate) fn count_line_feeds(bytes: &[u8]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if super::x86::has_avx2() {
+            // SAFETY: the CPU reported AVX2.
+            unsafe { x86::avx2_count(bytes) }
+        } else {
+            x86::sse2_count(bytes)
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        count_scalar(bytes)
+    }
+}
+
+/// The portable count (and the tests' reference).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn count_scalar(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'\n').count()
+}
+
 /// The last bytes of a block (fewer than 64), padded with zeros (neither `\n` nor
 /// non-ASCII, so the padding sets no bit).
 #[inline(always)]
@@ -108,6 +132,83 @@ mod x86 {
         unsafe { _mm_movemask_epi8(acc) != 0 }
     }
 
+    /// How many 64-byte steps fit before a byte counter (two compares per step, each
+    /// adding at most 1) could pass 255.
+    const STEPS: usize = 127;
+
+    /// The SSE2 count of line feeds.
+    pub(super) fn sse2_count(bytes: &[u8]) -> usize {
+        let mut chunks = bytes.chunks_exact(64);
+        let mut total = 0usize;
+        loop {
+            let group = (&mut chunks).take(STEPS);
+            // SAFETY: SSE2 is part of the x86_64 baseline; each load reads 16 of the 64
+            // bytes of `chunk`.
+            let n = unsafe {
+                let lf = _mm_set1_epi8(b'\n' as i8);
+                let (mut a, mut b) = (_mm_setzero_si128(), _mm_setzero_si128());
+                let mut steps = 0;
+                for chunk in group {
+                    let p = chunk.as_ptr() as *const __m128i;
+                    // A compare gives -1 (0xFF) per line feed: subtracting counts it.
+                    a = _mm_sub_epi8(a, _mm_cmpeq_epi8(_mm_loadu_si128(p), lf));
+                    b = _mm_sub_epi8(b, _mm_cmpeq_epi8(_mm_loadu_si128(p.add(1)), lf));
+                    a = _mm_sub_epi8(a, _mm_cmpeq_epi8(_mm_loadu_si128(p.add(2)), lf));
+                    b = _mm_sub_epi8(b, _mm_cmpeq_epi8(_mm_loadu_si128(p.add(3)), lf));
+                    steps += 1;
+                }
+                if steps == 0 {
+                    break;
+                }
+                let zero = _mm_setzero_si128();
+                let sums = _mm_add_epi64(_mm_sad_epu8(a, zero), _mm_sad_epu8(b, zero));
+                let mut lanes = [0u64; 2];
+                _mm_storeu_si128(lanes.as_mut_ptr() as *mut __m128i, sums);
+                lanes[0] + lanes[1]
+            };
+            total += n as usize;
+        }
+        total + super::count_scalar(chunks.remainder())
+    }
+
+    /// The AVX2 count of line feeds.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn avx2_count(bytes: &[u8]) -> usize {
+        let mut chunks = bytes.chunks_exact(64);
+        let mut total = 0usize;
+        loop {
+            let group = (&mut chunks).take(STEPS);
+            // SAFETY: AVX2 is enabled for this function (the caller's contract); each
+            // load reads 32 of the 64 bytes of `chunk`.
+            let n = unsafe {
+                let lf = _mm256_set1_epi8(b'\n' as i8);
+                let (mut a, mut b) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+                let mut steps = 0;
+                for chunk in group {
+                    let p = chunk.as_ptr() as *const __m256i;
+                    // A compare gives -1 (0xFF) per line feed: subtracting counts it.
+                    a = _mm256_sub_epi8(a, _mm256_cmpeq_epi8(_mm256_loadu_si256(p), lf));
+                    b = _mm256_sub_epi8(b, _mm256_cmpeq_epi8(_mm256_loadu_si256(p.add(1)), lf));
+                    steps += 1;
+                }
+                if steps == 0 {
+                    break;
+                }
+                let zero = _mm256_setzero_si256();
+                let sums = _mm256_add_epi64(_mm256_sad_epu8(a, zero), _mm256_sad_epu8(b, zero));
+                let mut lanes = [0u64; 4];
+                _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, sums);
+                lanes.iter().sum::<u64>()
+            };
+            total += n as usize;
+        }
+        total + super::count_scalar(chunks.remainder())
+    }
+
     /// The line-feed mask of 64 bytes and the bytes OR-ed into `acc`.
     ///
     /// # Safety
@@ -163,13 +264,12 @@ mod x86 {
 
 #[cfg(test)]
 mod tests {
-    use super::{line_feeds, scalar};
+    use super::{count_line_feeds, count_scalar, line_feeds, scalar};
 
     /// Every kernel this CPU runs, the scalar reference first.
     fn kernels() -> Vec<(&'static str, fn(&[u8], &mut Vec<u64>) -> bool)> {
         #[allow(unused_mut)]
-        let mut v: Vec<(&'static str, fn(&[u8], &mut Vec<u64>) -> bool)> =
-            vec![("scalar", scalar)];
+        let mut v: Vec<(&'static str, fn(&[u8], &mut Vec<u64>) -> bool)> = vec![("scalar", scalar)];
         #[cfg(target_arch = "x86_64")]
         {
             v.push(("sse2", super::x86::sse2));
@@ -179,6 +279,46 @@ mod tests {
             }
         }
         v
+    }
+
+    #[test]
+    fn every_count_kernel_counts_every_line_feed() {
+        #[allow(unused_mut)]
+        let mut kernels: Vec<(&str, fn(&[u8]) -> usize)> = vec![("scalar", count_scalar)];
+        #[cfg(target_arch = "x86_64")]
+        {
+            kernels.push(("sse2", super::x86::sse2_count));
+            if super::super::x86::has_avx2() {
+                // SAFETY: the CPU reported AVX2.
+                kernels.push(("avx2", |b| unsafe { super::x86::avx2_count(b) }));
+            }
+        }
+        // Lengths around the 64-byte steps and the 127-step groups (a counter of the
+        // all-`\n` input reaches 254 per group), dense and sparse line feeds.
+        let mut lens: Vec<usize> = (0..200).collect();
+        lens.extend([
+            127 * 64 - 1,
+            127 * 64,
+            127 * 64 + 1,
+            254 * 64 + 3,
+            1000 * 64 + 17,
+        ]);
+        for len in lens {
+            for fill in [
+                |_| b'\n',
+                |i: usize| if i % 3 == 0 { b'\n' } else { 0x8A },
+                |i: usize| {
+                    if i % 97 == 5 { b'\n' } else { 0x0B }
+                },
+            ] {
+                let bytes: Vec<u8> = (0..len).map(fill).collect();
+                let want = bytes.iter().filter(|&&b| b == b'\n').count();
+                for (name, k) in &kernels {
+                    assert_eq!(k(&bytes), want, "{name}, {len} bytes");
+                }
+                assert_eq!(count_line_feeds(&bytes), want);
+            }
+        }
     }
 
     /// The line feeds of `bytes` by a plain search, as masks.
