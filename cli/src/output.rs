@@ -100,6 +100,8 @@ pub struct RowFormat {
     /// string attributes (else empty), each with whether its values may need escaping
     /// ([`Attr::may_need_escaping`]): the direct path of [`Self::url_line`].
     direct: Vec<(Attr, bool)>,
+    /// `direct`'s column when there is exactly one (read with one load per row).
+    one: Option<(Attr, bool)>,
     /// What ends a row of the direct path: the empty `error` column's separator (with
     /// `--on-error mark`), then the line end.
     row_end: RowEnd,
@@ -289,6 +291,10 @@ impl RowFormat {
             terminator,
             fields_only,
             suffix_list: None,
+            one: match direct[..] {
+                [one] => Some(one),
+                _ => None,
+            },
             direct,
             row_end: match (format, error_auto) {
                 (Format::Csv, true) => RowEnd::CommaCrLf,
@@ -361,7 +367,7 @@ impl RowFormat {
         }
         let start = out.len();
         let mut special = false;
-        if let [(attr, check)] = self.direct[..] {
+        if let Some((attr, check)) = self.one {
             // One column (`--fields hostname`): no loop.
             let value = attr.get(url);
             special = self.needs_escaping(attr, check, value);
