@@ -133,11 +133,11 @@ fn bad_line<S: RowSink>(
     (line, index): (u64, usize),
     input: &str,
     raw: Option<&[u8]>,
-    e: &ParseError,
+    e: ParseError,
 ) -> Flow {
     let e = match raw {
-        Some(raw) if plan.base.is_none() => e.clone().in_raw_utf8(raw),
-        _ => e.clone(),
+        Some(raw) if plan.base.is_none() => e.in_raw_utf8(raw),
+        _ => e,
     };
     sink.row(&Row {
         line,
@@ -536,7 +536,7 @@ impl Lines<'_> {
             };
             let flow = match &url {
                 Ok(url) => sink.line_url(line_no, index, line, url),
-                Err(e) => bad_line(sink, plan, (line_no, index), line, raw, e),
+                Err(e) => bad_line(sink, plan, (line_no, index), line, raw, *e),
             };
             // Every 64 lines (canonical lines, most of them, take nothing from the arena;
             // 64 lines of a block hold at most the block's bytes).

@@ -266,10 +266,15 @@ mod x86 {
 mod tests {
     use super::{count_line_feeds, count_scalar, line_feeds, scalar};
 
+    /// A mask kernel: appends the masks, returns whether some byte is not ASCII.
+    type MaskKernel = fn(&[u8], &mut Vec<u64>) -> bool;
+    /// A count kernel.
+    type CountKernel = fn(&[u8]) -> usize;
+
     /// Every kernel this CPU runs, the scalar reference first.
-    fn kernels() -> Vec<(&'static str, fn(&[u8], &mut Vec<u64>) -> bool)> {
+    fn kernels() -> Vec<(&'static str, MaskKernel)> {
         #[allow(unused_mut)]
-        let mut v: Vec<(&'static str, fn(&[u8], &mut Vec<u64>) -> bool)> = vec![("scalar", scalar)];
+        let mut v: Vec<(&'static str, MaskKernel)> = vec![("scalar", scalar)];
         #[cfg(target_arch = "x86_64")]
         {
             v.push(("sse2", super::x86::sse2));
@@ -284,7 +289,7 @@ mod tests {
     #[test]
     fn every_count_kernel_counts_every_line_feed() {
         #[allow(unused_mut)]
-        let mut kernels: Vec<(&str, fn(&[u8]) -> usize)> = vec![("scalar", count_scalar)];
+        let mut kernels: Vec<(&str, CountKernel)> = vec![("scalar", count_scalar)];
         #[cfg(target_arch = "x86_64")]
         {
             kernels.push(("sse2", super::x86::sse2_count));
