@@ -63,7 +63,7 @@ pub fn lines(bytes: &[u8]) -> Lines<'_> {
 /// let mut masks = Vec::new();
 /// let text = rapidurl::batch::line_feeds(b"a\nbc\n\nd", &mut masks);
 /// assert_eq!(text, Some("a\nbc\n\nd"));
-/// assert_eq!(masks, [0b10_0010]);
+/// assert_eq!(masks, [0b11_0010]); // bytes 1, 4 and 5
 /// assert_eq!(rapidurl::batch::line_feeds(b"\xC3\xA9\n", &mut masks), None);
 /// assert_eq!(masks, [0b100]);
 /// ```
