@@ -103,10 +103,11 @@ pub fn parse_ref_with_base<'a>(
 /// let err = rapidurl::parse_hostname("http://example.com:99999/", &arena).unwrap_err();
 /// assert_eq!(err.name(), "port-out-of-range");
 /// ```
+#[inline]
 pub fn parse_hostname<'a>(input: &'a str, arena: &'a Bump) -> Result<&'a str, ParseError> {
-    match proven_hostname_in(input, arena) {
-        Some(host) => Ok(host),
-        None => parse_ref(input, arena).map(|url| url.hostname()),
+    match parser::proven_hostname(input) {
+        Some((range, false)) => Ok(&input[range]),
+        _ => hostname_slow(input, None, arena),
     }
 }
 
@@ -114,30 +115,33 @@ pub fn parse_hostname<'a>(input: &'a str, arena: &'a Bump) -> Result<&'a str, Pa
 /// `parse_ref_with_base(input, base, arena).map(|url| url.hostname())`. An input with a
 /// scheme of its own parses the same against any base, so the same inputs are read off
 /// without parsing.
+#[inline]
 pub fn parse_hostname_with_base<'a>(
     input: &'a str,
     base: &UrlRef<'_>,
     arena: &'a Bump,
 ) -> Result<&'a str, ParseError> {
-    match proven_hostname_in(input, arena) {
-        Some(host) => Ok(host),
-        None => parse_ref_with_base(input, base, arena).map(|url| url.hostname()),
+    match parser::proven_hostname(input) {
+        Some((range, false)) => Ok(&input[range]),
+        _ => hostname_slow(input, Some(base.parts()), arena),
     }
 }
 
-/// The hostname [`parser::proven_hostname`] finds, lower-cased into `arena` if needed.
-#[inline(always)]
-fn proven_hostname_in<'a>(input: &'a str, arena: &'a Bump) -> Option<&'a str> {
-    let (range, upper) = parser::proven_hostname(input)?;
-    let host = &input[range];
-    Some(match upper {
-        false => host,
-        true => {
-            let lower = arena.alloc_str(host);
-            lower.make_ascii_lowercase();
-            lower
-        }
-    })
+/// [`parse_hostname`] off its common path (kept out of line, so that the callers' loops
+/// hold only the proof's call): a proven host with upper case, lower-cased into `arena`;
+/// anything else parsed.
+#[inline(never)]
+fn hostname_slow<'a>(
+    input: &'a str,
+    base: Option<UrlParts<'_>>,
+    arena: &'a Bump,
+) -> Result<&'a str, ParseError> {
+    if let Some((range, _)) = parser::proven_hostname(input) {
+        let lower = arena.alloc_str(&input[range]);
+        lower.make_ascii_lowercase();
+        return Ok(lower);
+    }
+    parse_in(input, base, arena).map(|url| url.hostname())
 }
 
 /// Both of the above: a canonical input is the view itself; anything else (including a

@@ -14,11 +14,12 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
-use arrow_array::builder::StringBuilder;
+use arrow_array::builder::BooleanBufferBuilder;
 use arrow_array::{
     Array, ArrayRef, BinaryArray, BinaryViewArray, GenericBinaryArray, LargeBinaryArray,
     OffsetSizeTrait, RecordBatch, StringArray,
 };
+use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field as ArrowField, Schema, SchemaRef};
 use rapidurl::bumpalo::Bump;
 use rapidurl::field::{Field, FieldContext};
@@ -268,14 +269,37 @@ pub fn parse(
     fields: &[Field],
     schema: &SchemaRef,
 ) -> Result<Vec<RecordBatch>, ColumnError> {
-    // One field with a getter (e.g. `hostname`, the common call): a loop of its own, in
-    // which the getter is inlined.
+    // The hostname alone (the common call): `parse_hostname`, which reads it off the
+    // input when the URL is proven valid, without building the view.
+    if let [Field::Hostname] = fields {
+        return run(
+            input,
+            base,
+            fields,
+            schema,
+            |out: &mut Output, row: Row<'_>, arena: &Bump| {
+                let host = match row.base {
+                    None => rapidurl::parse_hostname(row.input, arena),
+                    Some(b) => rapidurl::parse_hostname_with_base(row.input, &b, arena),
+                };
+                match host {
+                    Ok(host) => out.push_one(host),
+                    Err(err) => out.push_missing(Some(&err)),
+                }
+            },
+        );
+    }
+    // One field with a getter (e.g. `href`): a loop of its own, in which the getter is
+    // inlined.
     macro_rules! one_getter {
         ($($field:ident => $get:ident),*) => {
             match fields {
                 $([Field::$field] => {
-                    return run(input, base, fields, schema, |out: &mut Output, url: &UrlRef<'_>, _: &str| {
-                        out.push_one(url.$get())
+                    return run(input, base, fields, schema, |out: &mut Output, row: Row<'_>, arena: &Bump| {
+                        match row.parse(arena) {
+                            Ok(url) => out.push_one(url.$get()),
+                            Err(err) => out.push_missing(Some(&err)),
+                        }
                     });
                 })*
                 _ => {}
@@ -290,19 +314,47 @@ pub fn parse(
             base,
             fields,
             schema,
-            |out: &mut Output, url: &UrlRef<'_>, _: &str| out.push_plain(url, &getters),
+            |out: &mut Output, row: Row<'_>, arena: &Bump| match row.parse(arena) {
+                Ok(url) => out.push_plain(&url, &getters),
+                Err(err) => out.push_missing(Some(&err)),
+            },
         ),
         None => run(
             input,
             base,
             fields,
             schema,
-            |out: &mut Output, url: &UrlRef<'_>, text: &str| out.push_url(url, text, fields),
+            |out: &mut Output, row: Row<'_>, arena: &Bump| match row.parse(arena) {
+                Ok(url) => out.push_url(&url, row.input, fields),
+                Err(err) => out.push_missing(Some(&err)),
+            },
         ),
     }
 }
 
-/// [`parse`] with `write` putting a parsed row's fields into a task's output.
+/// One non-null row: its text and the base it is resolved against.
+#[derive(Clone, Copy)]
+struct Row<'r> {
+    input: &'r str,
+    base: Option<UrlRef<'r>>,
+}
+
+impl<'r> Row<'r> {
+    /// The row parsed (`parse_ref`, borrowed when canonical, else in `arena`).
+    #[inline(always)]
+    fn parse<'a>(self, arena: &'a Bump) -> Result<UrlRef<'a>, ParseError>
+    where
+        'r: 'a,
+    {
+        match self.base {
+            None => rapidurl::parse_ref(self.input, arena),
+            Some(b) => rapidurl::parse_ref_with_base(self.input, &b, arena),
+        }
+    }
+}
+
+/// [`parse`] with `write` parsing a row and putting its fields (or its error) into a
+/// task's output.
 fn run<W>(
     input: &Column,
     base: &Base,
@@ -311,7 +363,7 @@ fn run<W>(
     write: W,
 ) -> Result<Vec<RecordBatch>, ColumnError>
 where
-    W: Fn(&mut Output, &UrlRef<'_>, &str) -> Result<(), ColumnError> + Sync,
+    W: Fn(&mut Output, Row<'_>, &Bump) + Sync,
 {
     // Tasks: (array, rows of it, first row in the whole column).
     let mut tasks = Vec::new();
@@ -372,32 +424,68 @@ fn getter(field: &Field) -> Option<Getter> {
     plain_getters!(lookup)
 }
 
-/// One output utf8 column of a task: Arrow's builder, which writes the values and
-/// offsets buffers directly (its validity bitmap is only made at the first null, and
-/// nulls are rare: invalid and null rows) and finishes without a validation pass.
-struct Values(StringBuilder);
+/// One output utf8 column of a task, written straight into the buffers the Arrow array
+/// is then made of: the values, one `i32` end offset per row, and the rows that are null
+/// (rare: invalid and null rows), from which the validity bitmap is made at the end.
+/// Nothing is checked per row: the 2 GiB limit of 32-bit offsets is checked once, at the
+/// end (the values only grow, so an offset that wrapped shows in the final length).
+struct Values {
+    bytes: Vec<u8>,
+    offsets: Vec<i32>,
+    nulls: Vec<u32>,
+}
 
 impl Values {
     fn with_capacity(rows: usize, bytes: usize) -> Self {
-        Values(StringBuilder::with_capacity(rows, bytes))
+        let mut offsets = Vec::with_capacity(rows + 1);
+        offsets.push(0);
+        Values {
+            bytes: Vec::with_capacity(bytes),
+            offsets,
+            nulls: Vec::new(),
+        }
     }
 
-    /// Appends `value`; `Err` when the column would pass 2 GiB (32-bit offsets).
-    #[inline]
-    fn push(&mut self, value: &str) -> Result<(), ColumnError> {
-        if self.0.values_slice().len() + value.len() > i32::MAX as usize {
+    /// Appends `value`.
+    #[inline(always)]
+    fn push(&mut self, value: &str) {
+        self.bytes.extend_from_slice(value.as_bytes());
+        self.offsets.push(self.bytes.len() as i32);
+    }
+
+    /// Appends a null.
+    fn push_null(&mut self) {
+        self.nulls.push((self.offsets.len() - 1) as u32);
+        self.offsets.push(self.bytes.len() as i32);
+    }
+
+    /// Appends `n` nulls.
+    fn push_nulls(&mut self, n: usize) {
+        let row = self.offsets.len() - 1;
+        self.nulls.extend((row..row + n).map(|r| r as u32));
+        let end = self.bytes.len() as i32;
+        self.offsets.resize(self.offsets.len() + n, end);
+    }
+
+    /// The utf8 array; `Err` when it passed 2 GiB (32-bit offsets). Arrow checks the
+    /// offsets and the UTF-8 of the values (one pass over each).
+    fn finish(self) -> Result<ArrayRef, ColumnError> {
+        if self.bytes.len() > i32::MAX as usize {
             return Err(ColumnError::TooLarge);
         }
-        self.0.append_value(value);
-        Ok(())
-    }
-
-    fn push_null(&mut self) {
-        self.0.append_null();
-    }
-
-    fn finish(mut self) -> ArrayRef {
-        Arc::new(self.0.finish())
+        let rows = self.offsets.len() - 1;
+        let nulls = (!self.nulls.is_empty()).then(|| {
+            let mut valid = BooleanBufferBuilder::new(rows);
+            valid.append_n(rows, true);
+            for &r in &self.nulls {
+                valid.set_bit(r as usize, false);
+            }
+            NullBuffer::new(valid.finish())
+        });
+        let offsets = OffsetBuffer::new(ScalarBuffer::from(self.offsets));
+        StringArray::try_new(offsets, Buffer::from_vec(self.bytes), nulls)
+            .map(|a| Arc::new(a) as ArrayRef)
+            .map_err(|e| ColumnError::Arrow(e.to_string()))
     }
 }
 
@@ -432,45 +520,41 @@ impl Output {
     }
 
     /// A parsed row of a one-field output: its value.
-    #[inline]
-    fn push_one(&mut self, value: &str) -> Result<(), ColumnError> {
-        self.fields[0].push(value)?;
+    #[inline(always)]
+    fn push_one(&mut self, value: &str) {
+        self.fields[0].push(value);
         self.rows += 1;
-        Ok(())
     }
 
     /// A parsed row whose fields all have getters (`getters[k]` is field `k`'s).
     #[inline]
-    fn push_plain(&mut self, url: &UrlRef<'_>, getters: &[Getter]) -> Result<(), ColumnError> {
+    fn push_plain(&mut self, url: &UrlRef<'_>, getters: &[Getter]) {
         for (get, f) in getters.iter().zip(&mut self.fields) {
-            f.push(get(url))?;
+            f.push(get(url));
         }
         self.rows += 1;
-        Ok(())
     }
 
     /// A parsed row, any fields; `input` is its text, for the fields that are values of
     /// the input (`valid`, `validation_errors`).
-    fn push_url(
-        &mut self,
-        url: &UrlRef<'_>,
-        input: &str,
-        fields: &[Field],
-    ) -> Result<(), ColumnError> {
+    fn push_url(&mut self, url: &UrlRef<'_>, input: &str, fields: &[Field]) {
         let cx = FieldContext::new().input(input);
         for (field, f) in fields.iter().zip(&mut self.fields) {
             match field.value_with(url, &cx) {
-                Some(v) => f.push(&v)?,
+                Some(v) => f.push(&v),
                 None => f.push_null(),
             }
         }
         self.rows += 1;
-        Ok(())
     }
 
     fn finish(self, schema: &SchemaRef) -> Result<RecordBatch, ColumnError> {
         let rows = self.rows as usize;
-        let mut columns: Vec<ArrayRef> = self.fields.into_iter().map(Values::finish).collect();
+        let mut columns = self
+            .fields
+            .into_iter()
+            .map(Values::finish)
+            .collect::<Result<Vec<ArrayRef>, ColumnError>>()?;
         columns.push(error_column(rows, &self.errors)?);
         RecordBatch::try_new(schema.clone(), columns).map_err(|e| ColumnError::Arrow(e.to_string()))
     }
@@ -486,12 +570,12 @@ fn error_column(rows: usize, errors: &[(u32, &str)]) -> Result<ArrayRef, ColumnE
     // The rows between two failed ones are appended as one run of nulls.
     let mut done = 0;
     for &(r, name) in errors {
-        out.0.append_nulls(r as usize - done);
-        out.push(name)?;
+        out.push_nulls(r as usize - done);
+        out.push(name);
         done = r as usize + 1;
     }
-    out.0.append_nulls(rows - done);
-    Ok(out.finish())
+    out.push_nulls(rows - done);
+    out.finish()
 }
 
 /// The last base string a task parsed, and its result: rows that share a base (the
@@ -518,7 +602,7 @@ fn parse_task<W>(
     write: &W,
 ) -> Result<RecordBatch, ColumnError>
 where
-    W: Fn(&mut Output, &UrlRef<'_>, &str) -> Result<(), ColumnError>,
+    W: Fn(&mut Output, Row<'_>, &Bump),
 {
     let Task {
         array,
@@ -527,37 +611,37 @@ where
     } = task;
     let mut out = Output::new(n_fields, range.len(), array.span_bytes(range.clone()));
     let mut arena = Bump::new();
-    let mut bases = BaseCache { last: None };
-    let mut failure = None;
-    array.for_each(range, |i, row| {
-        if failure.is_some() {
-            return;
-        }
-        let Some(input) = row else {
-            out.push_missing(None);
-            return;
-        };
-        let parsed = match base {
-            Base::None => rapidurl::parse_ref(input, &arena),
-            Base::One(base) => rapidurl::parse_ref_with_base(input, &base.as_ref_view(), &arena),
-            Base::PerRow(column) => match column.row(start + i) {
-                None => rapidurl::parse_ref(input, &arena),
-                Some(b) => match bases.get(&b) {
-                    Ok(base) => rapidurl::parse_ref_with_base(input, &base.as_ref_view(), &arena),
-                    Err(err) => Err(*err),
-                },
-            },
-        };
-        match parsed {
-            Ok(url) => failure = write(&mut out, &url, input).err(),
-            Err(err) => out.push_missing(Some(&err)),
+    // One loop per kind of base, so that `write` is compiled for it (no base: the row
+    // loop holds nothing but the parse and the push).
+    let mut each = |base: Option<UrlRef<'_>>, input: Option<&str>, out: &mut Output| {
+        match input {
+            None => out.push_missing(None),
+            Some(input) => write(out, Row { input, base }, &arena),
         }
         if arena.allocated_bytes() > ARENA_RESET_BYTES {
             arena.reset();
         }
-    });
-    match failure {
-        Some(err) => Err(err),
-        None => out.finish(schema),
+    };
+    match base {
+        Base::None => array.for_each(range, |_, row| each(None, row, &mut out)),
+        Base::One(url) => {
+            let one = url.as_ref_view();
+            array.for_each(range, |_, row| each(Some(one), row, &mut out));
+        }
+        Base::PerRow(column) => {
+            let mut bases = BaseCache { last: None };
+            array.for_each(range, |i, row| match column.row(start + i) {
+                None => each(None, row, &mut out),
+                Some(b) => match bases.get(&b) {
+                    Ok(base) => each(Some(base.as_ref_view()), row, &mut out),
+                    // A null input row stays null; any other row fails with the base.
+                    Err(err) => match row {
+                        None => out.push_missing(None),
+                        Some(_) => out.push_missing(Some(err)),
+                    },
+                },
+            });
+        }
     }
+    out.finish(schema)
 }

@@ -76,7 +76,7 @@ fn plain_authority<K: Words>(b: &[u8], k: K, first: u64) -> Option<(SchemeKind, 
     if colon >= b.len() || b[colon] != b':' {
         return None;
     }
-    let kind = SchemeKind::from_bytes_ignoring_case(&b[..colon]);
+    let kind = SchemeKind::from_prefix_ignoring_case(b, colon);
     if kind == SchemeKind::NotSpecial || b.get(colon + 1..colon + 3) != Some(b"//") {
         return None;
     }
@@ -101,7 +101,9 @@ fn domain_then_end(b: &[u8], end: usize) -> bool {
 /// ASCII lower-cased: a special scheme other than `file` (whose `localhost` becomes the
 /// empty host), `//`, a plain domain (see [`plain_domain_prefix`]), then the end of the
 /// input, a port or the end of the authority. Returns the host's range and whether it
-/// holds upper case; `None` means "not proven": parse.
+/// holds upper case; `None` means "not proven": parse. Inlined, so that its callers call
+/// the classifier's task directly.
+#[inline(always)]
 pub(crate) fn proven_hostname(input: &str) -> Option<(Range<usize>, bool)> {
     if input.is_empty() || input.len() > u32::MAX as usize / 3 {
         return None;
