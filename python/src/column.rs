@@ -15,6 +15,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use arrow_array::builder::StringBuilder;
+use arrow_array::cast::AsArray;
 use arrow_array::{
     Array, ArrayRef, BinaryArray, BinaryViewArray, GenericBinaryArray, LargeBinaryArray,
     OffsetSizeTrait, RecordBatch, StringArray,
@@ -45,12 +46,17 @@ pub enum Strings {
 }
 
 impl Strings {
-    /// Wraps an imported array; `Err` names the type when it is not a string type.
-    pub fn new(array: &ArrayRef) -> Result<Strings, String> {
+    /// Wraps an imported array; `Err` names the type when it is not a string type, or
+    /// the problem when its offsets or views do not fit its buffers (the C-data import
+    /// does not check them). With `check_offsets` false, offsets (utf8, large_utf8,
+    /// binary) are left to [`Strings::for_each`], which checks each task's own in
+    /// parallel: the whole column is then never walked by one thread. Views are always
+    /// checked here.
+    pub fn new(array: &ArrayRef, check_offsets: bool) -> Result<Strings, String> {
         let data = array.to_data();
         let as_type = |dt: DataType| {
-            // Rebuilding as binary validates offsets (or views) against the buffers, which
-            // the C-data import does not; UTF-8 is checked when the rows are read.
+            // Rebuilding as binary validates offsets (or views) against the buffers;
+            // UTF-8 is checked when the rows are read.
             data.clone()
                 .into_builder()
                 .data_type(dt)
@@ -58,10 +64,17 @@ impl Strings {
                 .map_err(|e| format!("invalid Arrow string array: {e}"))
         };
         Ok(match array.data_type() {
-            DataType::Utf8 | DataType::Binary => Strings::Small(as_type(DataType::Binary)?.into()),
-            DataType::LargeUtf8 | DataType::LargeBinary => {
+            DataType::Utf8 | DataType::Binary if check_offsets => {
+                Strings::Small(as_type(DataType::Binary)?.into())
+            }
+            DataType::LargeUtf8 | DataType::LargeBinary if check_offsets => {
                 Strings::Large(as_type(DataType::LargeBinary)?.into())
             }
+            // The same buffers seen as binary (no pass over them).
+            DataType::Utf8 => Strings::Small(array.as_string::<i32>().clone().into()),
+            DataType::Binary => Strings::Small(array.as_binary::<i32>().clone()),
+            DataType::LargeUtf8 => Strings::Large(array.as_string::<i64>().clone().into()),
+            DataType::LargeBinary => Strings::Large(array.as_binary::<i64>().clone()),
             DataType::Utf8View | DataType::BinaryView => {
                 Strings::View(as_type(DataType::BinaryView)?.into())
             }
@@ -111,10 +124,14 @@ impl Strings {
     /// Calls `f(i, row)` for each row `i` of `range` in order, `row` being `None` for a
     /// null row; a row that is not valid UTF-8 is decoded lossily (U+FFFD), as
     /// `Url::parse_bytes` does. One loop per layout, so the per-row work is a few loads.
-    fn for_each(&self, range: Range<usize>, mut f: impl FnMut(usize, Option<&str>)) {
+    fn for_each(
+        &self,
+        range: Range<usize>,
+        mut f: impl FnMut(usize, Option<&str>),
+    ) -> Result<(), ColumnError> {
         match self {
-            Strings::Small(a) => offset_rows(a, range, f),
-            Strings::Large(a) => offset_rows(a, range, f),
+            Strings::Small(a) => return offset_rows(a, range, f),
+            Strings::Large(a) => return offset_rows(a, range, f),
             Strings::View(a) => {
                 for i in range {
                     match a.is_null(i) {
@@ -125,6 +142,7 @@ impl Strings {
             }
             Strings::Null(_) => range.for_each(|i| f(i, None)),
         }
+        Ok(())
     }
 
     /// Row `i` as text (see [`Strings::for_each`]).
@@ -133,8 +151,8 @@ impl Strings {
             return None;
         }
         Some(match self {
-            Strings::Small(a) => lossy(a.value(i)),
-            Strings::Large(a) => lossy(a.value(i)),
+            Strings::Small(a) => lossy(offset_value(a, i)),
+            Strings::Large(a) => lossy(offset_value(a, i)),
             Strings::View(a) => lossy(a.value(i)),
             Strings::Null(_) => return None,
         })
@@ -155,27 +173,54 @@ fn offset_ranges<O: OffsetSizeTrait>(a: &GenericBinaryArray<O>) -> Vec<Range<usi
     let o = a.value_offsets();
     let first = o[0].as_usize();
     // Rows weigh their length plus one, as with `row_ranges`; found by binary search.
-    rapidurl::batch::row_ranges_cumulative(a.len(), |i| o[i].as_usize() - first + i)
+    // Offsets not checked yet (see `offset_rows`) may run backwards: wrapping arithmetic
+    // then gives unbalanced ranges, never a panic, and the task reports them.
+    rapidurl::batch::row_ranges_cumulative(a.len(), |i| {
+        o[i].as_usize().wrapping_sub(first).wrapping_add(i)
+    })
 }
 
 /// [`Strings::span_bytes`] for an offsets layout.
 fn offset_span<O: OffsetSizeTrait>(a: &GenericBinaryArray<O>, range: Range<usize>) -> usize {
     let o = a.value_offsets();
-    o[range.end].as_usize() - o[range.start].as_usize()
+    let span = o[range.end]
+        .as_usize()
+        .saturating_sub(o[range.start].as_usize());
+    span.min(a.value_data().len())
 }
 
-/// [`Strings::for_each`] for an offsets layout: the task's bytes are checked as UTF-8 in
-/// one pass, after which a row is a slice of them (`str::get` still refuses a row whose
-/// offsets split a code point of the whole).
+/// Row `i` of an offsets layout, checked against the buffer (the offsets may not have
+/// been checked as a whole): an empty row when they do not fit.
+fn offset_value<O: OffsetSizeTrait>(a: &GenericBinaryArray<O>, i: usize) -> &[u8] {
+    let o = a.value_offsets();
+    a.value_data()
+        .get(o[i].as_usize()..o[i + 1].as_usize())
+        .unwrap_or_default()
+}
+
+/// [`Strings::for_each`] for an offsets layout. The task's offsets are checked first
+/// (they must not run backwards or past the values: the C-data import does not check
+/// them), then its bytes as UTF-8 in one pass, after which a row is a slice of them
+/// (`str::get` still refuses a row whose offsets split a code point of the whole).
 fn offset_rows<O: OffsetSizeTrait>(
     a: &GenericBinaryArray<O>,
     range: Range<usize>,
     mut f: impl FnMut(usize, Option<&str>),
-) {
+) -> Result<(), ColumnError> {
     let offsets = a.value_offsets();
+    let own = &offsets[range.start..=range.end];
+    let fits = own.windows(2).all(|w| w[0] <= w[1])
+        && own[0] >= O::zero()
+        && own[own.len() - 1].as_usize() <= a.value_data().len();
+    if !fits {
+        return Err(ColumnError::Input(format!(
+            "invalid Arrow string array: the offsets of rows {}..{} do not fit the values",
+            range.start, range.end
+        )));
+    }
     let nulls = a.nulls();
-    let first = offsets[range.start].as_usize();
-    let bytes = &a.value_data()[first..offsets[range.end].as_usize()];
+    let first = own[0].as_usize();
+    let bytes = &a.value_data()[first..own[own.len() - 1].as_usize()];
     let text = simdutf8::basic::from_utf8(bytes).ok();
     for i in range {
         if nulls.is_some_and(|n| n.is_null(i)) {
@@ -191,6 +236,7 @@ fn offset_rows<O: OffsetSizeTrait>(
             None => f(i, Some(&lossy(&bytes[start..end]))),
         }
     }
+    Ok(())
 }
 
 fn lossy(bytes: &[u8]) -> Cow<'_, str> {
@@ -257,6 +303,8 @@ pub fn schema(fields: &[Field]) -> SchemaRef {
 pub enum ColumnError {
     /// An output column would need more than 2 GiB in one record batch.
     TooLarge,
+    /// The input is not a valid Arrow array (its offsets do not fit its values).
+    Input(String),
     Arrow(String),
 }
 
@@ -618,10 +666,10 @@ where
     // loop holds nothing but the parse and the push).
     let arena = &mut arena;
     match base {
-        Base::None => array.for_each(range, |_, row| each(write, arena, None, row, &mut out)),
+        Base::None => array.for_each(range, |_, row| each(write, arena, None, row, &mut out))?,
         Base::One(url) => {
             let one = url.as_ref_view();
-            array.for_each(range, |_, row| each(write, arena, Some(one), row, &mut out));
+            array.for_each(range, |_, row| each(write, arena, Some(one), row, &mut out))?;
         }
         Base::PerRow(column) => {
             let mut bases = BaseCache { last: None };
@@ -635,7 +683,7 @@ where
                         Some(_) => out.push_missing(Some(err)),
                     },
                 },
-            });
+            })?;
         }
     }
     out.finish(schema)
