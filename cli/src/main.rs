@@ -674,29 +674,34 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
             let mut bad = |row: &rows::Row<'_>, err: &RowError, sink: Sink<'_>| {
                 bad_row(name, on_error, row, err, sink, &mut diagnostics, &mut stop)
             };
-            let result = match &mut arrow {
-                // The hot path: rows of text, the bad ones handled out of line.
-                None => state.rows.rows(&plan, batch, &mut |row| match &row.url {
-                    Ok(url) => {
-                        row_format.url_row(&mut text, row.cells, row.input, url);
-                        Flow::Go
-                    }
-                    Err(err) => bad(row, err, Sink::Text(&row_format, &mut text)),
-                }),
-                Some(a) => state.rows.rows(&plan, batch, &mut |row| match &row.url {
-                    Ok(url) => {
-                        a.url_row(
-                            row.index,
-                            row.cells,
-                            row.input,
-                            url,
-                            &output::field_context(suffix_list.as_ref()),
-                        );
-                        Flow::Go
-                    }
-                    Err(err) => bad(row, err, Sink::Arrow(a)),
-                }),
-            };
+            let result =
+                match &mut arrow {
+                    // The hot path: rows of text, the bad ones handled out of line.
+                    None => state.rows.rows(
+                        &plan,
+                        batch,
+                        &mut TextRows {
+                            format: &row_format,
+                            text: &mut text,
+                            bad: &mut bad,
+                        },
+                    ),
+                    Some(a) => state
+                        .rows
+                        .rows(&plan, batch, &mut |row: &rows::Row<'_>| match &row.url {
+                            Ok(url) => {
+                                a.url_row(
+                                    row.index,
+                                    row.cells,
+                                    row.input,
+                                    url,
+                                    &output::field_context(suffix_list.as_ref()),
+                                );
+                                Flow::Go
+                            }
+                            Err(err) => bad(row, err, Sink::Arrow(a)),
+                        }),
+                };
             if let Err(msg) = result {
                 stop = Some(Stop::Input(msg));
             }
@@ -754,6 +759,32 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
     progress.finish();
     result?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `parse`'s rows as text: a parsed line's row formatted in the line loop, any other row
+/// through [`RowFormat::url_row`], a bad row through `bad` (out of line).
+struct TextRows<'s, B> {
+    format: &'s RowFormat,
+    text: &'s mut String,
+    bad: &'s mut B,
+}
+
+impl<B: FnMut(&rows::Row<'_>, &RowError, Sink<'_>) -> Flow> rows::RowSink for TextRows<'_, B> {
+    #[inline(always)]
+    fn line_url(&mut self, _: u64, _: usize, input: &str, url: &rapidurl::UrlRef<'_>) -> Flow {
+        self.format.url_line(self.text, input, url);
+        Flow::Go
+    }
+
+    fn row(&mut self, row: &rows::Row<'_>) -> Flow {
+        match &row.url {
+            Ok(url) => {
+                self.format.url_row(self.text, row.cells, row.input, url);
+                Flow::Go
+            }
+            Err(err) => (self.bad)(row, err, Sink::Text(self.format, self.text)),
+        }
+    }
 }
 
 /// Where a `parse` worker writes a batch's rows.
@@ -912,7 +943,7 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
             listed: Vec::new(),
             stop: None,
         };
-        let result = rows.rows(&plan, batch, &mut |row| {
+        let result = rows.rows(&plan, batch, &mut |row: &rows::Row<'_>| {
             c.rows += 1;
             if let Err(err) = &row.url {
                 c.bad_row(name, row, err);

@@ -96,43 +96,94 @@ pub struct RowFormat {
     fields_only: Vec<Field>,
     /// `--psl`: the Public Suffix List of the host analytics fields (else the built-in).
     suffix_list: Option<SuffixList>,
-    /// The columns' getters, when the format is a table's and every column is one of the
-    /// URL's own string attributes (else empty): the direct path of [`Self::url_row`].
-    direct: Vec<Getter>,
+    /// The columns, when the format is a table's and every column is one of the URL's own
+    /// string attributes (else empty), each with whether its values may need escaping
+    /// ([`Attr::may_need_escaping`]): the direct path of [`Self::url_line`].
+    direct: Vec<(Attr, bool)>,
+    /// `direct`'s column when there is exactly one (read with one load per row).
+    one: Option<(Attr, bool)>,
+    /// What ends a row of the direct path: the empty `error` column's separator (with
+    /// `--on-error mark`), then the line end.
+    row_end: RowEnd,
 }
 
-/// A getter of one of the URL's own string attributes, a slice of `href`.
-type Getter = for<'a> fn(&UrlRef<'a>) -> &'a str;
+/// One of the URL's own string attributes (each a slice of `href`): the columns of the
+/// direct path of [`RowFormat::url_line`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Attr {
+    Href,
+    Protocol,
+    Username,
+    Password,
+    Host,
+    Hostname,
+    Port,
+    Pathname,
+    Search,
+    Hash,
+}
 
-/// Getters as plain functions (a late-bound lifetime, so they coerce to [`Getter`]).
-macro_rules! getters {
-    ($($field:ident => $name:ident),* $(,)?) => {
-        /// The getter of `field`, when it is one of the URL's own string attributes.
-        fn getter(field: &Field) -> Option<Getter> {
-            $(
-                fn $name<'a>(url: &UrlRef<'a>) -> &'a str {
-                    url.$name()
-                }
-            )*
-            match field {
-                $(Field::$field => Some($name),)*
-                _ => None,
-            }
+impl Attr {
+    /// The attribute `field` names, when it is one of the URL's own strings.
+    fn of(field: &Field) -> Option<Attr> {
+        Some(match field {
+            Field::Href => Attr::Href,
+            Field::Protocol => Attr::Protocol,
+            Field::Username => Attr::Username,
+            Field::Password => Attr::Password,
+            Field::Host => Attr::Host,
+            Field::Hostname => Attr::Hostname,
+            Field::Port => Attr::Port,
+            Field::Pathname => Attr::Pathname,
+            Field::Search => Attr::Search,
+            Field::Hash => Attr::Hash,
+            _ => return None,
+        })
+    }
+
+    /// The attribute's value (the getter, inlined: a slice of `href`).
+    #[inline(always)]
+    fn get<'a>(self, url: &UrlRef<'a>) -> &'a str {
+        match self {
+            Attr::Href => url.href(),
+            Attr::Protocol => url.protocol(),
+            Attr::Username => url.username(),
+            Attr::Password => url.password(),
+            Attr::Host => url.host(),
+            Attr::Hostname => url.hostname(),
+            Attr::Port => url.port(),
+            Attr::Pathname => url.pathname(),
+            Attr::Search => url.search(),
+            Attr::Hash => url.hash(),
         }
-    };
+    }
+
+    /// Whether a value of this attribute may hold a byte that a table of `format` escapes
+    /// (TSV: `\`; CSV: `,` and `"`; tab, line feed and carriage return are never in
+    /// `href`, see [`needs_table_escaping`]). What the URL Standard's serializer allows:
+    /// a protocol is the scheme (ASCII letters, digits, `+ - .`) and `:`; a port is
+    /// digits; a host is a domain (forbidden domain code points include `\`), an IPv4 or
+    /// IPv6 address, or an opaque host (forbidden host code points include `\`), never
+    /// `\` but possibly `,` or `"` (`foo://a,"b/`); a username or password is
+    /// percent-encoded with the userinfo set, which encodes `\` and `"` but not `,`.
+    /// Paths, queries and fragments may hold all three.
+    fn may_need_escaping(self, format: Format) -> bool {
+        match self {
+            Attr::Protocol | Attr::Port => false,
+            Attr::Host | Attr::Hostname | Attr::Username | Attr::Password => format != Format::Tsv,
+            Attr::Href | Attr::Pathname | Attr::Search | Attr::Hash => true,
+        }
+    }
 }
 
-getters! {
-    Href => href,
-    Protocol => protocol,
-    Username => username,
-    Password => password,
-    Host => host,
-    Hostname => hostname,
-    Port => port,
-    Pathname => pathname,
-    Search => search,
-    Hash => hash,
+/// The end of a row of [`RowFormat::url_line`]'s direct path: the line end, after the
+/// empty `error` column's separator with `--on-error mark`.
+#[derive(Clone, Copy, Debug)]
+enum RowEnd {
+    Lf,
+    TabLf,
+    CrLf,
+    CommaCrLf,
 }
 
 /// Eight copies of byte `b`.
@@ -220,7 +271,11 @@ impl RowFormat {
         } else {
             Vec::new()
         };
-        let direct: Vec<Getter> = fields_only.iter().filter_map(getter).collect();
+        let direct: Vec<(Attr, bool)> = fields_only
+            .iter()
+            .filter_map(Attr::of)
+            .map(|a| (a, a.may_need_escaping(format)))
+            .collect();
         let direct = if direct.len() == columns.len() {
             direct
         } else {
@@ -236,7 +291,17 @@ impl RowFormat {
             terminator,
             fields_only,
             suffix_list: None,
+            one: match direct[..] {
+                [one] => Some(one),
+                _ => None,
+            },
             direct,
+            row_end: match (format, error_auto) {
+                (Format::Csv, true) => RowEnd::CommaCrLf,
+                (Format::Csv, false) => RowEnd::CrLf,
+                (_, true) => RowEnd::TabLf,
+                (_, false) => RowEnd::Lf,
+            },
         }
     }
 
@@ -290,45 +355,85 @@ impl RowFormat {
         }
     }
 
-    /// Appends the row of a parsed URL.
-    #[inline(never)]
-    pub fn url_row(&self, out: &mut String, cells: &[Cell<'_>], input: &str, url: &UrlRef<'_>) {
-        // The hot path: a table of the URL's own attributes, none needing escaping: each
-        // value is a getter's slice, checked for the format's special bytes on its own
-        // (a few words), pushed as it is.
-        if cells.is_empty() && !self.direct.is_empty() {
-            // The separator as a constant of each branch, so that pushing it is storing a
-            // byte (not encoding a `char` read from `self`).
-            let csv = self.format == Format::Csv;
-            let separate = |out: &mut String| out.push(if csv { ',' } else { '\t' });
-            let start = out.len();
-            let mut special = false;
-            for (i, get) in self.direct.iter().enumerate() {
-                if i > 0 {
-                    separate(out);
-                }
-                let value = get(url);
-                special |= needs_table_escaping(self.format, value);
-                out.push_str(value);
-            }
-            if !special {
-                if self.error_auto {
-                    separate(out);
-                }
-                if csv {
-                    out.push_str("\r\n");
-                } else {
-                    out.push('\n');
-                }
-                return;
-            }
+    /// Appends the row of a parsed URL of plain lines (no passed-through cells): the hot
+    /// path, inlined into the line loop. A table of the URL's own attributes is written
+    /// directly: each value is its getter's slice, pushed as it is; only the attributes
+    /// whose values may hold the format's special bytes are checked for them (a few
+    /// words), and only a row that holds one goes through the general formatter.
+    #[inline(always)]
+    pub fn url_line(&self, out: &mut String, input: &str, url: &UrlRef<'_>) {
+        if self.direct.is_empty() {
+            return self.url_row_general(out, &[], input, url);
+        }
+        let start = out.len();
+        let mut special = false;
+        if let Some((attr, check)) = self.one {
+            // One column (`--fields hostname`): no loop.
+            let value = attr.get(url);
+            special = self.needs_escaping(attr, check, value);
+            out.push_str(value);
+        } else {
+            self.direct_values(out, url, &mut special);
+        }
+        if special {
             // Rare: write the row again, with escaping.
             out.truncate(start);
+            return self.url_row_general(out, &[], input, url);
         }
-        self.url_row_general(out, cells, input, url);
+        // Each a constant: a store of one to three bytes, no call.
+        match self.row_end {
+            RowEnd::Lf => out.push('\n'),
+            RowEnd::TabLf => out.push_str("\t\n"),
+            RowEnd::CrLf => out.push_str("\r\n"),
+            RowEnd::CommaCrLf => out.push_str(",\r\n"),
+        }
+    }
+
+    /// The values of [`Self::url_line`]'s direct path, with separators; sets `special`
+    /// when one of them needs escaping.
+    #[inline(always)]
+    fn direct_values(&self, out: &mut String, url: &UrlRef<'_>, special: &mut bool) {
+        // The separator as a constant of each branch, so that pushing it is storing a
+        // byte (not encoding a `char` read from `self`).
+        let csv = self.format == Format::Csv;
+        for (i, &(attr, check)) in self.direct.iter().enumerate() {
+            if i > 0 {
+                out.push(if csv { ',' } else { '\t' });
+            }
+            let value = attr.get(url);
+            *special |= self.needs_escaping(attr, check, value);
+            out.push_str(value);
+        }
+    }
+
+    /// Whether `value`, of `attr`, needs escaping in this table format: looked for only
+    /// when `check` ([`Attr::may_need_escaping`]); debug builds look always, to hold the
+    /// reasoning there to the parser's output.
+    #[inline(always)]
+    fn needs_escaping(&self, attr: Attr, check: bool, value: &str) -> bool {
+        if check {
+            return needs_table_escaping(self.format, value);
+        }
+        debug_assert!(
+            !needs_table_escaping(self.format, value),
+            "{attr:?} {value:?} needs escaping in {:?}",
+            self.format
+        );
+        false
+    }
+
+    /// Appends the row of a parsed URL, with its passed-through cells.
+    #[inline(never)]
+    pub fn url_row(&self, out: &mut String, cells: &[Cell<'_>], input: &str, url: &UrlRef<'_>) {
+        if cells.is_empty() {
+            self.url_line(out, input, url);
+        } else {
+            self.url_row_general(out, cells, input, url);
+        }
     }
 
     /// [`Self::url_row`] for any columns and format.
+    #[inline(never)]
     fn url_row_general(&self, out: &mut String, cells: &[Cell<'_>], input: &str, url: &UrlRef<'_>) {
         // Every field but `origin` is a slice of `href` (the origin of a `blob:` URL is
         // that of the URL in its path, which may differ): when `href` needs no escaping,

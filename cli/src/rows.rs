@@ -96,13 +96,65 @@ pub enum Flow {
     Stop,
 }
 
+/// What a command does with rows.
+pub trait RowSink {
+    /// A row of plain lines whose URL parsed (the hot path, inlined into the line loop:
+    /// no [`Row`] is built unless the sink builds one): by default, [`Self::row`].
+    #[inline(always)]
+    fn line_url(&mut self, line: u64, index: usize, input: &str, url: &UrlRef<'_>) -> Flow {
+        self.row(&Row {
+            line,
+            index,
+            input,
+            url: Ok(*url),
+            cells: &[],
+        })
+    }
+
+    /// Any other row.
+    fn row(&mut self, row: &Row<'_>) -> Flow;
+}
+
+impl<F: FnMut(&Row<'_>) -> Flow> RowSink for F {
+    #[inline(always)]
+    fn row(&mut self, row: &Row<'_>) -> Flow {
+        self(row)
+    }
+}
+
+/// A line whose URL did not parse: its [`Row`], to `sink` (out of the line loop: such
+/// lines are rare). Offsets count bytes of the line as read (`raw`, when the line was
+/// decoded with U+FFFD; only the URL field is decoded when a base column splits it).
+#[cold]
+#[inline(never)]
+fn bad_line<S: RowSink>(
+    sink: &mut S,
+    plan: &Plan,
+    (line, index): (u64, usize),
+    input: &str,
+    raw: Option<&[u8]>,
+    e: ParseError,
+) -> Flow {
+    let e = match raw {
+        Some(raw) if plan.base.is_none() => e.in_raw_utf8(raw),
+        _ => e,
+    };
+    sink.row(&Row {
+        line,
+        index,
+        input,
+        url: Err(RowError::Parse(e)),
+        cells: &[],
+    })
+}
+
 /// A worker's reusable state: the arena of non-canonical URLs and the last base.
 #[derive(Default)]
 pub struct RowParser {
     arena: Bump,
     last_base: Option<(String, Result<Url, ParseError>)>,
-    /// The line ends of the block being read (lines), reused from block to block.
-    ends: Vec<usize>,
+    /// The line-feed masks of the block being read (lines), reused from block to block.
+    masks: Vec<u64>,
 }
 
 /// Arena bytes after which it is emptied between rows.
@@ -130,26 +182,28 @@ fn base_for<'s>(
 impl RowParser {
     /// Calls `each` on every row of `batch`; `Err` is a message naming the file, line
     /// and column of a record that cannot be read.
-    pub fn rows<F: FnMut(&Row<'_>) -> Flow>(
+    pub fn rows<S: RowSink>(
         &mut self,
         plan: &Plan,
         batch: &Batch,
-        each: &mut F,
+        sink: &mut S,
     ) -> Result<(), String> {
         let name = &plan.names[batch.input];
+        let first = batch.first_line;
+        let mut each = |row: &Row<'_>| sink.row(row);
         match &batch.data {
             Data::Fatal(msg) => Err(msg.clone()),
             Data::Arrow {
                 batch: rows,
                 row_group,
-            } => self.arrow_rows(plan, name, batch.first_line, rows, *row_group, each),
+            } => self.arrow_rows(plan, name, first, rows, *row_group, &mut each),
             Data::Text(bytes) => match plan.format {
                 InputFormat::Lines => {
-                    self.line_rows(plan, batch.first_line, bytes, each);
+                    self.line_rows(plan, first, bytes, sink);
                     Ok(())
                 }
-                InputFormat::Jsonl => self.json_rows(plan, name, batch.first_line, bytes, each),
-                _ => self.table_rows(plan, name, batch.first_line, bytes, each),
+                InputFormat::Jsonl => self.json_rows(plan, name, first, bytes, &mut each),
+                _ => self.table_rows(plan, name, first, bytes, &mut each),
             },
         }
     }
@@ -191,78 +245,36 @@ impl RowParser {
         flow
     }
 
-    /// One URL per line (the hot path: no cells, no copies of canonical lines; generic
-    /// over `each`, so that the command's row handling is compiled into the loop). Lines
-    /// end at `\n`, less one `\r`; a last line without `\n` counts. The line feeds are
-    /// found in one pass over the block ([`split::line_ends`]), and the block is checked for UTF-8
-    /// once (`simdutf8`); only when that fails is each line checked, and a line that is
-    /// not UTF-8 decoded with U+FFFD, its errors' offsets moved back to its raw bytes.
-    fn line_rows<F: FnMut(&Row<'_>) -> Flow>(
-        &mut self,
-        plan: &Plan,
-        first_line: u64,
-        bytes: &[u8],
-        each: &mut F,
-    ) {
-        let base = plan.base_url.as_ref().map(Url::as_ref_view);
-        let whole = simdutf8::basic::from_utf8(bytes).ok();
+    /// One URL per line (the hot path: no cells, no copies of canonical lines, no [`Row`]
+    /// for a line whose URL parses; generic over `sink`, so that the command's row
+    /// handling is compiled into the loop). Lines end at `\n`, less one `\r`; a last line
+    /// without `\n` counts. The line feeds are found in one vectorized pass over the block
+    /// ([`split::lines`]), which also says whether the block is ASCII; a block that is not
+    /// is checked for UTF-8 once (`simdutf8`), and only when that fails is each line
+    /// checked, and a line that is not UTF-8 decoded with U+FFFD, its errors' offsets
+    /// moved back to its raw bytes.
+    fn line_rows<S: RowSink>(&mut self, plan: &Plan, first_line: u64, bytes: &[u8], sink: &mut S) {
         let RowParser {
             arena,
             last_base,
-            ends,
+            masks,
         } = self;
-        split::line_ends(bytes, ends);
-        let mut start = 0usize;
-        for (index, &end) in ends.iter().enumerate() {
-            let raw = &bytes[start..end];
-            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-            let (line, lossy): (Cow<'_, str>, bool) = match whole {
-                Some(text) => (Cow::Borrowed(&text[start..start + raw.len()]), false),
-                None => match std::str::from_utf8(raw) {
-                    Ok(s) => (Cow::Borrowed(s), false),
-                    Err(_) => (String::from_utf8_lossy(raw), true),
-                },
-            };
-            start = end + 1;
-            let (url_text, row_base) = match plan.base {
-                // `--base-column N`: the line is tab-separated; the input shown is the
-                // whole line, as read.
-                Some(column) => {
-                    let (url, cell) = split_fields(&line, column);
-                    (
-                        url,
-                        base_for(last_base, cell, plan).map(|b| b.map(Url::as_ref_view)),
-                    )
-                }
-                None => (&*line, base.map(Ok)),
-            };
-            let url = match row_base {
-                None => rapidurl::parse_ref(url_text, arena),
-                Some(Ok(b)) => rapidurl::parse_ref_with_base(url_text, &b, arena),
-                Some(Err(e)) => Err(e),
-            };
-            let url = url.map_err(|e| {
-                // Offsets count bytes of the line as read (only the URL field is
-                // decoded with U+FFFD when a base column splits the line).
-                RowError::Parse(if lossy && plan.base.is_none() {
-                    e.in_raw_utf8(raw)
-                } else {
-                    e
-                })
-            });
-            let flow = each(&Row {
-                line: first_line + index as u64,
-                index,
-                input: &line,
-                url,
-                cells: &[],
-            });
-            if arena.allocated_bytes() > ARENA_LIMIT {
-                arena.reset();
-            }
-            if flow == Flow::Stop {
-                return;
-            }
+        let (ends, ascii) = split::lines(bytes, masks);
+        let whole = ascii.or_else(|| simdutf8::basic::from_utf8(bytes).ok());
+        let lines = Lines {
+            plan,
+            first_line,
+            bytes,
+            whole,
+        };
+        // The common case, compiled on its own: UTF-8 text, one URL per line, no base.
+        if whole.is_some() && plan.base.is_none() && plan.base_url.is_none() {
+            lines.each::<S, true>(ends, arena, last_base, sink);
+        } else {
+            lines.each::<S, false>(ends, arena, last_base, sink);
+        }
+        if arena.allocated_bytes() > ARENA_LIMIT {
+            arena.reset();
         }
     }
 
@@ -452,6 +464,89 @@ impl RowParser {
             }
         }
         Ok(())
+    }
+}
+
+/// A block of plain lines being parsed ([`RowParser::line_rows`]).
+struct Lines<'p> {
+    plan: &'p Plan,
+    first_line: u64,
+    bytes: &'p [u8],
+    /// The block as text, when it is UTF-8.
+    whole: Option<&'p str>,
+}
+
+impl Lines<'_> {
+    /// Parses every line and hands it to `sink`. `PLAIN`: the block is UTF-8 and there is
+    /// no base (the hot path, compiled without the branches of the other cases).
+    #[inline(always)]
+    fn each<S: RowSink, const PLAIN: bool>(
+        &self,
+        ends: split::LineEnds<'_>,
+        arena: &mut Bump,
+        last_base: &mut Option<(String, Result<Url, ParseError>)>,
+        sink: &mut S,
+    ) {
+        let Lines {
+            plan,
+            first_line,
+            bytes,
+            whole,
+        } = *self;
+        let base = plan.base_url.as_ref().map(Url::as_ref_view);
+        // The text not yet cut into lines (when the block is UTF-8), and where it starts.
+        let (mut rest, mut start) = (whole.unwrap_or(""), 0usize);
+        for (index, end) in ends.enumerate() {
+            let lossy_line;
+            let (line, raw) = if PLAIN || whole.is_some() {
+                // The line with its `\n` (which is ASCII: cutting after it stays on a char
+                // boundary), then without it and one `\r` (no boundary check for these).
+                let (line, after) = rest.split_at((end + 1 - start).min(rest.len()));
+                rest = after;
+                let line = line.strip_suffix('\n').unwrap_or(line);
+                (line.strip_suffix('\r').unwrap_or(line), None)
+            } else {
+                let raw = &bytes[start..end];
+                let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+                lossy_line = String::from_utf8_lossy(raw);
+                (&*lossy_line, Some(raw))
+            };
+            start = end + 1;
+            let line_no = first_line + index as u64;
+            let url = if PLAIN {
+                rapidurl::parse_ref(line, arena)
+            } else {
+                let (url_text, row_base) = match plan.base {
+                    // `--base-column N`: the line is tab-separated; the input shown is the
+                    // whole line, as read.
+                    Some(column) => {
+                        let (url, cell) = split_fields(line, column);
+                        (
+                            url,
+                            base_for(last_base, cell, plan).map(|b| b.map(Url::as_ref_view)),
+                        )
+                    }
+                    None => (line, base.map(Ok)),
+                };
+                match row_base {
+                    None => rapidurl::parse_ref(url_text, arena),
+                    Some(Ok(b)) => rapidurl::parse_ref_with_base(url_text, &b, arena),
+                    Some(Err(e)) => Err(e),
+                }
+            };
+            let flow = match &url {
+                Ok(url) => sink.line_url(line_no, index, line, url),
+                Err(e) => bad_line(sink, plan, (line_no, index), line, raw, *e),
+            };
+            // Every 64 lines (canonical lines, most of them, take nothing from the arena;
+            // 64 lines of a block hold at most the block's bytes).
+            if index % 64 == 63 && arena.allocated_bytes() > ARENA_LIMIT {
+                arena.reset();
+            }
+            if flow == Flow::Stop {
+                break;
+            }
+        }
     }
 }
 

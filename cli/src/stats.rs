@@ -47,7 +47,7 @@ pub fn run(
     let column = by.clone();
     let work = move |rows: &mut RowParser, batch: &crate::source::Batch| -> Result<Counts, Stop> {
         let mut c = Counts::default();
-        let result = rows.rows(&plan, batch, &mut |row| {
+        let result = rows.rows(&plan, batch, &mut |row: &crate::rows::Row<'_>| {
             c.rows += 1;
             if row.url.is_err() {
                 c.invalid += 1;

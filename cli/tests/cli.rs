@@ -1114,3 +1114,44 @@ fn parse_writes_display_valid_and_validation_errors() {
          https://example.org/x\ttrue\t\t\n"
     );
 }
+
+/// The direct path of plain lines checks for the table's special bytes only in the fields
+/// whose values may hold them: a host may hold `,` and `"` (an opaque host keeps both) but
+/// never `\`; a username keeps `,` (the userinfo set encodes `"` and `\`); a protocol or
+/// a port holds neither. One field alone and several together, CSV and TSV.
+#[test]
+fn direct_fields_are_escaped_exactly_where_their_values_need_it() {
+    let file = TempFile::new(b"foo://u,\"x@a\"b,c/p\\q\nhttp://h.example:81/\n");
+    let cases: [(&str, &str, &str); 6] = [
+        (
+            "csv",
+            "hostname",
+            "hostname,error\r\n\"a\"\"b,c\",\r\nh.example,\r\n",
+        ),
+        ("csv", "username", "username,error\r\n\"u,%22x\",\r\n,\r\n"),
+        (
+            "csv",
+            "protocol,port,host",
+            "protocol,port,host,error\r\nfoo:,,\"a\"\"b,c\",\r\nhttp:,81,h.example:81,\r\n",
+        ),
+        (
+            "tsv",
+            "hostname",
+            "hostname\terror\na\"b,c\t\nh.example\t\n",
+        ),
+        (
+            "tsv",
+            "username,hostname,pathname",
+            "username\thostname\tpathname\terror\nu,%22x\ta\"b,c\t/p\\\\q\t\n\th.example\t/\t\n",
+        ),
+        ("csv", "pathname", "pathname,error\r\n/p\\q,\r\n/,\r\n"),
+    ];
+    for (format, fields, want) in cases {
+        let out = run(
+            &["parse", "--format", format, "--fields", fields, file.path()],
+            b"",
+        );
+        assert_eq!(code(&out), 0, "stderr: {}", stderr(&out));
+        assert_eq!(stdout(&out), want, "{format} {fields}");
+    }
+}

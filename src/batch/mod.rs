@@ -32,7 +32,7 @@ mod column;
 mod lines;
 
 pub use self::column::{Iter, UrlColumn};
-pub use self::lines::{Lines, lines};
+pub use self::lines::{Lines, count_line_feeds, line_feeds, lines};
 
 use self::column::{BaseCache, Chunk, ChunkBuilder};
 use crate::error::ParseError;

@@ -36,6 +36,8 @@
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
+#[cfg(feature = "rayon")]
+pub(crate) mod lines;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
