@@ -63,7 +63,17 @@ fn proven_valid_with<K: Words>(b: &[u8], k: K) -> bool {
         return (host.is_empty() || last_label_is_not_numeric(host))
             && b.get(end).is_none_or(|&c| ends_authority(c, true));
     }
-    (last_label_is_not_numeric(host) && domain_then_end(b, end)) || valid_special_authority(&b[a..])
+    if last_label_is_not_numeric(host) {
+        // A `:` after a plain domain is the port's (as in `proven_valid_bytes`, which
+        // this pass must agree with: `user:pass@` is left to it).
+        if b.get(end) == Some(&b':') {
+            return valid_port(&b[end + 1..]);
+        }
+        if domain_then_end(b, end) {
+            return true;
+        }
+    }
+    valid_special_authority(&b[a..])
 }
 
 /// The common shape, read from `first` (the special mask of `b`'s first 64 bytes): a
