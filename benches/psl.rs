@@ -1,10 +1,13 @@
 //! Public suffix lookups on the hosts of the kasztp corpus (`../shared/corpora`, or
 //! `RAPIDURL_CORPORA_DIR`), in one run:
 //!
-//! - `psl/lookup`: the candidate structures on the same hosts: the built-in list (the `psl`
-//!   crate's compiled matcher, through `SuffixList`, and called directly), and a
-//!   `public_suffix_list.dat` loaded at run time (our label tree, and the `publicsuffix`
-//!   crate's) from the copy of the list the `publicsuffix` crate ships;
+//! - `psl/lookup`: the candidate structures on the same hosts: the built-in list (our table,
+//!   built from the `psl` crate's data; the `psl` crate's compiled matcher through
+//!   `SuffixList`, its fallback, and called directly), and a `public_suffix_list.dat`
+//!   loaded at run time (our table, and the `publicsuffix` crate's) from the copy of the
+//!   list the `publicsuffix` crate ships;
+//! - `psl/load`: reading and building that list (what a table built at first use from
+//!   embedded text would cost once);
 //! - `psl/kasztp`: `parse_ref` of every URL alone, then with `registrable_domain`, then with
 //!   the `psl` crate called directly on the hostname.
 //!
@@ -46,7 +49,7 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("psl/lookup");
     g.throughput(Throughput::Elements(hosts.len() as u64));
     g.sample_size(30);
-    g.bench_function("builtin SuffixList (psl crate matcher)", |b| {
+    g.bench_function("builtin SuffixList (table)", |b| {
         let list = SuffixList::builtin();
         b.iter(|| {
             hosts
@@ -66,6 +69,16 @@ fn bench(c: &mut Criterion) {
                 .sum::<usize>()
         })
     });
+    g.bench_function("SuffixList::psl_crate (the matcher, the fallback)", |b| {
+        let list = SuffixList::psl_crate();
+        b.iter(|| {
+            hosts
+                .iter()
+                .filter_map(|h| list.registrable_domain(h))
+                .map(str::len)
+                .sum::<usize>()
+        })
+    });
     g.bench_function("psl crate directly", |b| {
         b.iter(|| {
             hosts
@@ -75,7 +88,7 @@ fn bench(c: &mut Criterion) {
                 .sum::<usize>()
         })
     });
-    g.bench_function("loaded SuffixList (label tree)", |b| {
+    g.bench_function("loaded SuffixList (table)", |b| {
         b.iter(|| {
             hosts
                 .iter()
@@ -92,6 +105,13 @@ fn bench(c: &mut Criterion) {
                 .map(|d| d.as_bytes().len())
                 .sum::<usize>()
         })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("psl/load");
+    g.sample_size(10);
+    g.bench_function("SuffixList::parse (the publicsuffix crate's copy)", |b| {
+        b.iter(|| SuffixList::parse(black_box(&text)).map(|l| l.rule_count()))
     });
     g.finish();
 

@@ -76,6 +76,88 @@ fn the_standards_examples_table() {
     for &(host, suffix, registrable) in SPEC_TABLE {
         let want = (suffix.map(str::to_owned), registrable.map(str::to_owned));
         assert_eq!(psl_of(host), want, "host {host}");
+        // The same through the `psl` crate's matcher, the built-in list's fallback.
+        let url = Url::parse(&format!("http://{host}/")).unwrap();
+        let s = url.domain_suffix(SuffixList::psl_crate(), Sections::All);
+        let got = (
+            s.map(|s| s.as_str().to_owned()),
+            s.and_then(|s| s.registrable_domain()).map(str::to_owned),
+        );
+        assert_eq!(got, want, "host {host}, psl crate matcher");
+    }
+}
+
+/// The built-in list is the table that `build.rs` makes from the `psl` crate's
+/// `data/rules.txt`, of the version `Cargo.lock` holds: this fails when the build fell
+/// back to the matcher (the file not found, or not agreeing with the matcher).
+#[test]
+fn the_builtin_list_is_the_table_of_the_locked_psl_version() {
+    let lock = std::fs::read_to_string(common::workspace_root().join("Cargo.lock")).unwrap();
+    let locked = lock
+        .split("[[package]]")
+        .find(|p| p.contains("\nname = \"psl\"\n"))
+        .and_then(|p| p.split("\nversion = \"").nth(1))
+        .and_then(|v| v.split('"').next())
+        .expect("psl in Cargo.lock");
+    assert_eq!(SuffixList::builtin_table_version(), Some(locked));
+    assert!(SuffixList::builtin().is_builtin() && SuffixList::psl_crate().is_builtin());
+}
+
+/// Every field of a lookup, to compare two lists.
+fn answer(list: &SuffixList, host: &str, sections: Sections) -> Option<[Option<String>; 4]> {
+    let s = list.lookup(host, sections)?;
+    let owned = |x: Option<&str>| x.map(str::to_owned);
+    Some([
+        Some(s.as_str().to_owned()),
+        owned(s.registrable_domain()),
+        owned(s.subdomain()),
+        Some(format!("{:?} {}", s.section(), s.is_known())),
+    ])
+}
+
+/// The table and the `psl` crate's matcher give the same suffix, registrable domain,
+/// subdomain, section and known flag on the host of every URL of every corpus (and the
+/// sample), for the whole list and for the ICANN section.
+#[test]
+fn builtin_table_agrees_with_the_matcher_on_every_corpus_host() {
+    let dir = common::corpora_dir();
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    paths.push(common::workspace_root().join("corpora/sample.txt"));
+    let (table, matcher) = (SuffixList::builtin(), SuffixList::psl_crate());
+    let mut compared = 0;
+    for path in &paths {
+        let text = std::fs::read(path).unwrap();
+        for line in String::from_utf8_lossy(&text).lines() {
+            let Ok(url) = Url::parse(line) else { continue };
+            if url.host_kind() != rapidurl::HostKind::Domain {
+                continue;
+            }
+            let host = url.hostname();
+            for sections in [Sections::All, Sections::Icann] {
+                let ours = answer(table, host, sections);
+                assert_eq!(ours, answer(matcher, host, sections), "{host} {sections:?}");
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared > 50_000, "only {compared} hosts");
+    // And hosts under every rule of the publicsuffix crate's copy of the list, with
+    // siblings (a rule's labels, one and two more).
+    let text = std::fs::read_to_string(publicsuffix_dir().join("tests/public_suffix_list.dat"));
+    for host in hosts_from(&text.unwrap()) {
+        for sections in [Sections::All, Sections::Icann] {
+            let ours = answer(table, &host, sections);
+            assert_eq!(
+                ours,
+                answer(matcher, &host, sections),
+                "{host} {sections:?}"
+            );
+        }
     }
 }
 
@@ -145,6 +227,14 @@ fn run_vectors(registrable: impl Fn(&Url) -> Option<String>) {
 #[test]
 fn check_public_suffix_vectors_with_the_builtin_list() {
     run_vectors(|url| url.registrable_domain().map(str::to_owned));
+}
+
+#[test]
+fn check_public_suffix_vectors_with_the_psl_crate_matcher() {
+    run_vectors(|url| {
+        let s = url.domain_suffix(SuffixList::psl_crate(), Sections::All)?;
+        s.registrable_domain().map(str::to_owned)
+    });
 }
 
 fn shipped_list() -> SuffixList {

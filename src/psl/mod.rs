@@ -41,25 +41,51 @@
 //! ```
 
 mod rules;
+mod table;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use rules::Rules;
 
+/// The built-in table, built by `build.rs` from the `psl` crate's `data/rules.txt`:
+/// `TABLE` and `VERSION` (that crate's version).
+#[cfg(rapidurl_psl_table)]
+mod builtin {
+    use super::table::Table;
+    include!(concat!(env!("OUT_DIR"), "/psl_table.rs"));
+}
+
 /// A public suffix list: the built-in snapshot or one loaded at run time.
 #[derive(Clone, Debug)]
 pub struct SuffixList {
-    /// `None`: the built-in snapshot (the `psl` crate's compiled matcher).
-    rules: Option<Rules>,
+    kind: Kind,
 }
 
-static BUILTIN: SuffixList = SuffixList { rules: None };
+#[derive(Clone, Debug)]
+enum Kind {
+    /// The built-in snapshot: the table when the build script built it, else the `psl`
+    /// crate's matcher.
+    Builtin,
+    /// The `psl` crate's compiled matcher.
+    Matcher,
+    /// A list read at run time.
+    Loaded(Rules),
+}
+
+static BUILTIN: SuffixList = SuffixList {
+    kind: Kind::Builtin,
+};
+static MATCHER: SuffixList = SuffixList {
+    kind: Kind::Matcher,
+};
 
 impl Default for SuffixList {
     /// The built-in snapshot.
     fn default() -> Self {
-        SuffixList { rules: None }
+        SuffixList {
+            kind: Kind::Builtin,
+        }
     }
 }
 
@@ -164,20 +190,46 @@ impl fmt::Display for Suffix<'_> {
 }
 
 impl SuffixList {
-    /// The snapshot of the list compiled into the library (by the `psl` crate, whose
-    /// version in `Cargo.lock` says how recent it is).
+    /// The snapshot of the list compiled into the library: the `psl` crate's (whose
+    /// version in `Cargo.lock` says how recent it is), as a table built from that crate's
+    /// `data/rules.txt` when the library was built
+    /// ([`SuffixList::builtin_table_version`]), else that crate's compiled matcher
+    /// ([`SuffixList::psl_crate`]). Both give the same answers; the table is faster.
     pub fn builtin() -> &'static SuffixList {
         &BUILTIN
     }
 
-    /// Whether this is the built-in snapshot.
+    /// The `psl` crate's compiled matcher, the same snapshot as [`SuffixList::builtin`]
+    /// (which uses it when the table could not be built).
+    pub fn psl_crate() -> &'static SuffixList {
+        &MATCHER
+    }
+
+    /// The version of the `psl` crate whose `data/rules.txt` the built-in table was built
+    /// from; `None` when the build script could not find and check that file (offline
+    /// builds without `cargo metadata`, other build systems), so that
+    /// [`SuffixList::builtin`] is the `psl` crate's matcher. Set `RAPIDURL_PSL_RULES` to
+    /// the file's path when building to name it yourself; the build checks it against
+    /// the matcher either way.
+    pub fn builtin_table_version() -> Option<&'static str> {
+        #[cfg(rapidurl_psl_table)]
+        return Some(builtin::VERSION);
+        #[cfg(not(rapidurl_psl_table))]
+        None
+    }
+
+    /// Whether this is the built-in snapshot ([`SuffixList::builtin`] or
+    /// [`SuffixList::psl_crate`]).
     pub fn is_builtin(&self) -> bool {
-        self.rules.is_none()
+        !matches!(self.kind, Kind::Loaded(_))
     }
 
     /// The number of rules of a loaded list (`None` for the built-in snapshot).
     pub fn rule_count(&self) -> Option<usize> {
-        self.rules.as_ref().map(Rules::rule_count)
+        match &self.kind {
+            Kind::Loaded(rules) => Some(rules.rule_count()),
+            _ => None,
+        }
     }
 
     /// Reads a list in the format of `public_suffix_list.dat`: one rule per line (read up
@@ -197,7 +249,7 @@ impl SuffixList {
     /// ```
     pub fn parse(text: &str) -> Result<SuffixList, ListError> {
         Ok(SuffixList {
-            rules: Some(Rules::parse(text)?),
+            kind: Kind::Loaded(Rules::parse(text)?),
         })
     }
 
@@ -233,23 +285,27 @@ impl SuffixList {
     /// or a label of the public suffix is empty (`com..`); a registrable domain is `None`
     /// too when the label before the suffix is empty (`a..com`). The list's algorithm is
     /// defined on host names, which have no empty labels.
+    #[inline]
     pub fn lookup<'d>(&self, domain: &'d str, sections: Sections) -> Option<Suffix<'d>> {
-        let name = domain.strip_suffix('.').unwrap_or(domain);
-        let bytes = name.as_bytes();
-        if bytes.first().is_none_or(|&b| b == b'.') {
+        let bytes = domain.as_bytes();
+        let name = match bytes {
+            [name @ .., b'.'] => name,
+            _ => bytes,
+        };
+        if name.first().is_none_or(|&b| b == b'.') {
             return None;
         }
-        let (len, section, label_hint) = match &self.rules {
-            None => builtin_find(bytes, sections),
-            Some(rules) => {
-                let (len, section) = rules.find(name, sections);
-                (len, section, None)
-            }
+        let (start, section, label_hint) = match &self.kind {
+            #[cfg(rapidurl_psl_table)]
+            Kind::Builtin => from_found(builtin::TABLE.find(name, mask(sections))),
+            #[cfg(not(rapidurl_psl_table))]
+            Kind::Builtin => builtin_find(name, sections),
+            Kind::Matcher => builtin_find(name, sections),
+            Kind::Loaded(rules) => rules.find(name, sections),
         };
         // An empty label in the suffix can only be its first one (the walk stops at an
         // empty label unless a wildcard takes it).
-        let start = name.len() - len;
-        if len == 0 || bytes[start] == b'.' {
+        if name.get(start).is_none_or(|&b| b == b'.') {
             return None;
         }
         Some(Suffix {
@@ -269,6 +325,27 @@ impl SuffixList {
     pub fn registrable_domain<'d>(&self, domain: &'d str) -> Option<&'d str> {
         self.lookup(domain, Sections::All)?.registrable_domain()
     }
+}
+
+/// The rule flags of a table that a lookup over `sections` takes.
+#[inline]
+fn mask(sections: Sections) -> u8 {
+    match sections {
+        Sections::All => table::RULES | table::EXCEPTIONS,
+        Sections::Icann => table::ICANN,
+    }
+}
+
+/// A table's answer as [`builtin_find`] gives it: where the suffix starts, the section
+/// of the prevailing rule, where the label before it starts.
+#[inline(always)]
+fn from_found(found: table::Found) -> (usize, Option<Section>, Option<usize>) {
+    let section = match found.flag {
+        0 => None,
+        f if f & table::ICANN != 0 => Some(Section::Icann),
+        _ => Some(Section::Private),
+    };
+    (found.start, section, found.hint)
 }
 
 /// The labels of `name` from the right, noting where the first few start.
@@ -323,8 +400,8 @@ impl<'n> Iterator for &mut RevLabels<'n> {
     }
 }
 
-/// The built-in matcher: the length in bytes of the public suffix of `name` (no trailing
-/// dot, not starting with a dot), the section of the prevailing rule, and where the
+/// The built-in matcher: where the public suffix of `name` (no trailing dot, not starting
+/// with a dot) starts, the section of the prevailing rule, and where the
 /// label before the suffix starts when the matcher looked at it (it usually does).
 ///
 /// The `psl` crate answers for the whole list. For the ICANN section alone, when a
@@ -354,7 +431,7 @@ fn builtin_find(name: &[u8], sections: Sections) -> (usize, Option<Section>, Opt
         ::psl::Type::Icann => Section::Icann,
         ::psl::Type::Private => Section::Private,
     });
-    (info.len, section, hint)
+    (name.len() - info.len.min(name.len()), section, hint)
 }
 
 /// Why a list could not be read: the line (1-based) and the problem.
@@ -378,8 +455,12 @@ pub enum ListErrorKind {
     BadException(String),
     /// The rule is not a valid domain (UTS #46 processing failed); the error names why.
     InvalidDomain(String, crate::ParseError),
+    /// A label of the rule (in ASCII) is longer than 63 bytes, a DNS label's limit.
+    LabelTooLong(String),
     /// The text holds no rule (line 0).
     NoRules,
+    /// The list has more nodes or label bytes than the lookup table can address (line 0).
+    TooLarge,
 }
 
 impl ListError {
@@ -415,7 +496,11 @@ impl fmt::Display for ListError {
                  without wildcards"
             ),
             ListErrorKind::InvalidDomain(r, e) => write!(f, "rule {r:?} is not a domain: {e}"),
+            ListErrorKind::LabelTooLong(r) => {
+                write!(f, "rule {r:?} has a label longer than 63 bytes")
+            }
             ListErrorKind::NoRules => f.write_str("the list has no rule"),
+            ListErrorKind::TooLarge => f.write_str("the list is too large for the lookup table"),
         }
     }
 }

@@ -1,0 +1,559 @@
+//! Builds the built-in public suffix table (`src/psl/table.rs`) from the `psl` crate's
+//! `data/rules.txt`, the list its compiled matcher was generated from, so that the
+//! repository holds no copy of the list.
+//!
+//! A build script cannot see where a dependency's files are, so this one asks cargo
+//! (`cargo metadata --offline`, on this package's manifest with its `Cargo.lock`, else on
+//! a throw-away manifest in `OUT_DIR` that depends on `psl` alone), or takes the path in
+//! `RAPIDURL_PSL_RULES`. The file has no sections; each rule's section, and the file
+//! itself, are checked against the `psl` crate's matcher (a build-dependency, so the same
+//! version as the library links, and this script runs again when it changes): every rule
+//! must give, on a host made from it, the suffix and section the matcher gives. A file
+//! of another version, or one that cannot be found, is not used: the library then sets
+//! no `rapidurl_psl_table` cfg and its built-in list is the matcher itself
+//! (`SuffixList::builtin_table_version()` says which).
+
+#[allow(dead_code)]
+#[path = "src/psl/table.rs"]
+mod table;
+
+use psl::Psl;
+use std::env;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn main() {
+    println!("cargo:rustc-check-cfg=cfg(rapidurl_psl_table)");
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=src/psl/table.rs");
+    println!("cargo:rerun-if-env-changed=RAPIDURL_PSL_RULES");
+    let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let mut why = Vec::new();
+    for (version, path) in candidates(&out_dir, &mut why) {
+        // A bug here must not fail the build: it falls back to the matcher.
+        let built = std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| {
+                std::panic::catch_unwind(|| build(&text))
+                    .unwrap_or_else(|_| Err("the table's builder panicked".to_owned()))
+            });
+        match built {
+            Ok((table, rules)) => {
+                println!("cargo:rerun-if-changed={}", path.display());
+                let code = generate(&table, &version, rules);
+                std::fs::write(out_dir.join("psl_table.rs"), code).expect("OUT_DIR is writable");
+                println!("cargo:rustc-cfg=rapidurl_psl_table");
+                return;
+            }
+            Err(e) => why.push(format!("{}: {e}", path.display())),
+        }
+    }
+    println!(
+        "cargo:warning=rapidurl: the built-in public suffix list is the psl crate's matcher, \
+         not the faster table: {}",
+        why.join("; ")
+    );
+}
+
+/// Where `data/rules.txt` of the `psl` crate may be, with that crate's version: the
+/// versions `cargo metadata` names first, then other versions beside them (newest first).
+fn candidates(out_dir: &Path, why: &mut Vec<String>) -> Vec<(String, PathBuf)> {
+    if let Some(path) = env::var_os("RAPIDURL_PSL_RULES") {
+        return vec![("(RAPIDURL_PSL_RULES)".to_owned(), PathBuf::from(path))];
+    }
+    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let manifest_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
+    let mut found: Vec<(String, PathBuf)> = Vec::new();
+    let own = manifest_dir.join("Cargo.toml");
+    match metadata(&cargo, &own, &["--locked"]) {
+        Ok(f) => found.extend(f),
+        Err(e) => {
+            why.push(format!("cargo metadata on {}: {e}", own.display()));
+            // A manifest of our own, depending on psl alone, resolved from what cargo
+            // has downloaded (this package's own may need dev-dependencies it lacks).
+            let dir = out_dir.join("psl-probe");
+            let probe = dir.join("Cargo.toml");
+            let text = "[package]\nname = \"rapidurl-psl-probe\"\nversion = \"0.0.0\"\n\
+                        edition = \"2021\"\n[lib]\npath = \"lib.rs\"\n[dependencies]\n\
+                        psl = { version = \"2.1\", default-features = false }\n[workspace]\n";
+            let written = std::fs::create_dir_all(&dir)
+                .and_then(|()| std::fs::write(&probe, text))
+                .and_then(|()| std::fs::write(dir.join("lib.rs"), ""));
+            match written
+                .map_err(|e| e.to_string())
+                .and_then(|()| metadata(&cargo, &probe, &[]))
+            {
+                Ok(f) => found.extend(f),
+                Err(e) => why.push(format!("cargo metadata on {}: {e}", probe.display())),
+            }
+        }
+    }
+    // Other versions in the same folder (a registry's `psl-X.Y.Z`, a vendor folder).
+    let mut others: Vec<(Vec<u64>, String, PathBuf)> = Vec::new();
+    for (_, rules) in &found {
+        let Some(folder) = rules.parent().and_then(Path::parent).and_then(Path::parent) else {
+            continue;
+        };
+        let Ok(entries) = std::fs::read_dir(folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some(version) = name.strip_prefix("psl-") else {
+                continue;
+            };
+            if !version.starts_with("2.") {
+                continue;
+            }
+            let path = entry.path().join("data/rules.txt");
+            if path.is_file() && !found.iter().any(|(_, p)| *p == path) {
+                let key = version.split('.').map(|n| n.parse().unwrap_or(0)).collect();
+                others.push((key, version.to_owned(), path));
+            }
+        }
+    }
+    others.sort();
+    found.extend(others.into_iter().rev().map(|(_, v, p)| (v, p)));
+    if found.is_empty() {
+        why.push("no psl package found".to_owned());
+    }
+    found
+}
+
+/// `cargo metadata --offline` on `manifest`: the version and `data/rules.txt` of every
+/// `psl` 2.x package.
+fn metadata(
+    cargo: &std::ffi::OsStr,
+    manifest: &Path,
+    extra: &[&str],
+) -> Result<Vec<(String, PathBuf)>, String> {
+    let out = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--offline"])
+        .args(extra)
+        .arg("--manifest-path")
+        .arg(manifest)
+        .env("CARGO_NET_OFFLINE", "true")
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(err
+            .lines()
+            .find(|l| l.starts_with("error"))
+            .unwrap_or("failed")
+            .to_owned());
+    }
+    let text = String::from_utf8(out.stdout).map_err(|e| e.to_string())?;
+    let json = Json::parse(&text).ok_or("unreadable output")?;
+    let mut found = Vec::new();
+    for package in json.get("packages").map(Json::items).unwrap_or_default() {
+        let (Some(name), Some(version), Some(manifest)) = (
+            package.get("name").and_then(Json::str),
+            package.get("version").and_then(Json::str),
+            package.get("manifest_path").and_then(Json::str),
+        ) else {
+            continue;
+        };
+        if name == "psl" && version.starts_with("2.") {
+            let rules = Path::new(manifest).with_file_name("data").join("rules.txt");
+            found.push((version.to_owned(), rules));
+        }
+    }
+    if found.is_empty() {
+        return Err("no psl package in the output".to_owned());
+    }
+    Ok(found)
+}
+
+/// A rule of `rules.txt`, in ASCII: its labels from the right (`*` for a wildcard) and
+/// whether it is an exception.
+struct Rule {
+    labels: Vec<String>,
+    exception: bool,
+}
+
+impl Rule {
+    /// A host the rule matches, and the length of the public suffix it gives there.
+    fn probe(&self) -> (String, usize) {
+        let host: Vec<&str> = self
+            .labels
+            .iter()
+            .rev()
+            .map(|l| {
+                if l == "*" {
+                    "rapidurl-probe"
+                } else {
+                    l.as_str()
+                }
+            })
+            .collect();
+        let host = host.join(".");
+        let len = if self.exception {
+            host.len() - host.find('.').expect("two labels") - 1
+        } else {
+            host.len()
+        };
+        (host, len)
+    }
+}
+
+fn psl_find(host: &str) -> (usize, u8) {
+    let info = psl::List.find(host.rsplit('.').map(str::as_bytes));
+    let kind = match info.typ {
+        None => 0,
+        Some(psl::Type::Icann) => 1,
+        Some(psl::Type::Private) => 2,
+    };
+    (info.len, kind)
+}
+
+fn table_find(t: &table::Table<'_>, host: &str) -> (usize, u8) {
+    let found = t.find(host.as_bytes(), table::RULES | table::EXCEPTIONS);
+    let kind = match found.flag {
+        0 => 0,
+        f if f & table::ICANN != 0 => 1,
+        _ => 2,
+    };
+    (host.len() - found.start, kind)
+}
+
+/// Reads `rules.txt`, takes each rule's section from the `psl` crate's matcher, builds
+/// the table and checks it against the matcher on hosts made from every rule.
+fn build(text: &str) -> Result<(table::OwnedTable, usize), String> {
+    let mut rules = Vec::new();
+    for line in text.lines() {
+        let Some(rule) = line.split_whitespace().next() else {
+            continue;
+        };
+        if rule.starts_with("//") {
+            continue;
+        }
+        let (exception, body) = match rule.strip_prefix('!') {
+            Some(body) => (true, body),
+            None => (false, rule),
+        };
+        let mut labels = Vec::new();
+        for label in body.rsplit('.') {
+            let ascii = to_ascii(label).ok_or_else(|| format!("rule {rule:?}"))?;
+            if ascii.is_empty() || ascii.len() > table::MAX_LABEL {
+                return Err(format!("rule {rule:?}"));
+            }
+            labels.push(ascii);
+        }
+        rules.push(Rule { labels, exception });
+    }
+    if rules.len() < 1000 {
+        return Err(format!("only {} rules", rules.len()));
+    }
+    let mut builder = table::Builder::new();
+    for rule in &rules {
+        let (host, len) = rule.probe();
+        let (theirs, kind) = psl_find(&host);
+        if theirs != len || kind == 0 {
+            return Err(format!(
+                "the psl crate gives {host:?} a suffix of {theirs} bytes, not {len}: \
+                 another version of the list"
+            ));
+        }
+        let flag = match (kind, rule.exception) {
+            (1, false) => table::ICANN_RULE,
+            (1, true) => table::ICANN_EXCEPTION,
+            (_, false) => table::PRIVATE_RULE,
+            (_, true) => table::PRIVATE_EXCEPTION,
+        };
+        builder.add(rule.labels.iter().map(String::as_bytes), flag);
+    }
+    let owned = builder.finish().map_err(|e| format!("{e:?}"))?;
+    let t = owned.view();
+    for rule in &rules {
+        let (host, _) = rule.probe();
+        for host in [host.clone(), format!("rapidurl-probe.{host}")] {
+            let (ours, theirs) = (table_find(&t, &host), psl_find(&host));
+            if ours != theirs {
+                return Err(format!(
+                    "on {host:?} the table gives {ours:?}, the psl crate {theirs:?}"
+                ));
+            }
+        }
+    }
+    Ok((owned, builder.rule_count()))
+}
+
+/// The table as Rust source: static arrays and `TABLE`, `VERSION`, `RULES`.
+fn generate(t: &table::OwnedTable, version: &str, rules: usize) -> String {
+    let mut code = String::new();
+    let _ = writeln!(
+        code,
+        "// Generated by build.rs from the psl crate's data/rules.txt."
+    );
+    let _ = writeln!(code, "pub(super) const VERSION: &str = {version:?};");
+    let _ = writeln!(
+        code,
+        "#[allow(dead_code)]\npub(super) const RULES: usize = {rules};"
+    );
+    let _ = write!(code, "static SLOTS: [[u64; 2]; {}] = [", t.slots.len());
+    for (i, [a, b]) in t.slots.iter().enumerate() {
+        if i % 4 == 0 {
+            code.push('\n');
+        }
+        let _ = write!(code, "[{a:#x},{b:#x}],");
+    }
+    let _ = write!(code, "];\nstatic PILOTS: [u32; {}] = [", t.pilots.len());
+    for (i, p) in t.pilots.iter().enumerate() {
+        if i % 16 == 0 {
+            code.push('\n');
+        }
+        let _ = write!(code, "{p},");
+    }
+    let _ = write!(code, "];\nstatic TAILS: [u8; {}] = *b\"", t.tails.len());
+    for &b in &t.tails {
+        code.push(char::from(b));
+    }
+    let _ = writeln!(
+        code,
+        "\";\npub(super) static TABLE: Table<'static> = Table {{ slots: &SLOTS, pilots: &PILOTS, \
+         tails: &TAILS, seed: {:#x}, root_flags: {} }};",
+        t.seed, t.root_flags
+    );
+    code
+}
+
+/// A label in ASCII: lower case if it is ASCII, else `xn--` and its Punycode (RFC 3492).
+/// The list's Unicode rules are in the form UTS #46 keeps, so this is their ASCII form;
+/// the check against the `psl` crate catches any that are not.
+fn to_ascii(label: &str) -> Option<String> {
+    if label.is_ascii() {
+        return Some(label.to_ascii_lowercase());
+    }
+    const BASE: u32 = 36;
+    const T_MIN: u32 = 1;
+    const T_MAX: u32 = 26;
+    let adapt = |delta: u32, points: u32, first: bool| {
+        let mut delta = if first { delta / 700 } else { delta / 2 };
+        delta += delta / points;
+        let mut k = 0;
+        while delta > ((BASE - T_MIN) * T_MAX) / 2 {
+            delta /= BASE - T_MIN;
+            k += BASE;
+        }
+        k + (BASE - T_MIN + 1) * delta / (delta + 38)
+    };
+    let digit = |d: u32| {
+        char::from(if d < 26 {
+            b'a' + d as u8
+        } else {
+            b'0' + (d - 26) as u8
+        })
+    };
+    let input: Vec<u32> = label.chars().map(u32::from).collect();
+    let mut out: String = label.chars().filter(char::is_ascii).collect();
+    let basic = out.len() as u32;
+    if basic > 0 {
+        out.push('-');
+    }
+    let (mut n, mut delta, mut bias, mut h) = (128u32, 0u32, 72u32, basic);
+    while (h as usize) < input.len() {
+        let m = *input.iter().filter(|&&c| c >= n).min()?;
+        delta = delta.checked_add((m - n).checked_mul(h + 1)?)?;
+        n = m;
+        for &c in &input {
+            if c < n {
+                delta = delta.checked_add(1)?;
+            }
+            if c == n {
+                let mut q = delta;
+                let mut k = BASE;
+                loop {
+                    let t = if k <= bias {
+                        T_MIN
+                    } else if k >= bias + T_MAX {
+                        T_MAX
+                    } else {
+                        k - bias
+                    };
+                    if q < t {
+                        break;
+                    }
+                    out.push(digit(t + (q - t) % (BASE - t)));
+                    q = (q - t) / (BASE - t);
+                    k += BASE;
+                }
+                out.push(digit(q));
+                bias = adapt(delta, h + 1, h == basic);
+                delta = 0;
+                h += 1;
+            }
+        }
+        delta += 1;
+        n += 1;
+    }
+    Some(format!("xn--{out}"))
+}
+
+/// Just enough JSON for `cargo metadata`'s output.
+enum Json {
+    Null,
+    Bool,
+    Num,
+    Str(String),
+    Arr(Vec<Json>),
+    Obj(Vec<(String, Json)>),
+}
+
+impl Json {
+    fn parse(text: &str) -> Option<Json> {
+        let mut p = Parser {
+            b: text.as_bytes(),
+            i: 0,
+        };
+        p.value()
+    }
+
+    fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Obj(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    fn items(&self) -> Vec<&Json> {
+        match self {
+            Json::Arr(items) => items.iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn str(&self) -> Option<&str> {
+        match self {
+            Json::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+struct Parser<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn ws(&mut self) {
+        while self.b.get(self.i).is_some_and(u8::is_ascii_whitespace) {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, c: u8) -> bool {
+        self.ws();
+        let ok = self.b.get(self.i) == Some(&c);
+        self.i += usize::from(ok);
+        ok
+    }
+
+    fn value(&mut self) -> Option<Json> {
+        self.ws();
+        match *self.b.get(self.i)? {
+            b'{' => {
+                self.i += 1;
+                let mut fields = Vec::new();
+                if self.eat(b'}') {
+                    return Some(Json::Obj(fields));
+                }
+                loop {
+                    self.ws();
+                    let Json::Str(key) = self.string()? else {
+                        return None;
+                    };
+                    if !self.eat(b':') {
+                        return None;
+                    }
+                    fields.push((key, self.value()?));
+                    if self.eat(b'}') {
+                        return Some(Json::Obj(fields));
+                    }
+                    if !self.eat(b',') {
+                        return None;
+                    }
+                }
+            }
+            b'[' => {
+                self.i += 1;
+                let mut items = Vec::new();
+                if self.eat(b']') {
+                    return Some(Json::Arr(items));
+                }
+                loop {
+                    items.push(self.value()?);
+                    if self.eat(b']') {
+                        return Some(Json::Arr(items));
+                    }
+                    if !self.eat(b',') {
+                        return None;
+                    }
+                }
+            }
+            b'"' => self.string(),
+            b't' | b'f' | b'n' => {
+                let word = self.b[self.i..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphabetic())
+                    .count();
+                let v = match &self.b[self.i..self.i + word] {
+                    b"true" | b"false" => Json::Bool,
+                    b"null" => Json::Null,
+                    _ => return None,
+                };
+                self.i += word;
+                Some(v)
+            }
+            _ => {
+                let len = self.b[self.i..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_digit() || b"+-.eE".contains(c))
+                    .count();
+                if len == 0 {
+                    return None;
+                }
+                self.i += len;
+                Some(Json::Num)
+            }
+        }
+    }
+
+    fn string(&mut self) -> Option<Json> {
+        if self.b.get(self.i) != Some(&b'"') {
+            return None;
+        }
+        self.i += 1;
+        let mut out = Vec::new();
+        loop {
+            let c = *self.b.get(self.i)?;
+            self.i += 1;
+            match c {
+                b'"' => return String::from_utf8(out).ok().map(Json::Str),
+                b'\\' => {
+                    let e = *self.b.get(self.i)?;
+                    self.i += 1;
+                    match e {
+                        b'n' => out.push(b'\n'),
+                        b't' => out.push(b'\t'),
+                        b'r' => out.push(b'\r'),
+                        b'b' => out.push(8),
+                        b'f' => out.push(12),
+                        b'u' => {
+                            let hex = std::str::from_utf8(self.b.get(self.i..self.i + 4)?).ok()?;
+                            self.i += 4;
+                            let unit = u32::from_str_radix(hex, 16).ok()?;
+                            // Paths with surrogate pairs are not ours to find.
+                            let c = char::from_u32(unit).unwrap_or('\u{FFFD}');
+                            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                        }
+                        other => out.push(other),
+                    }
+                }
+                _ => out.push(c),
+            }
+        }
+    }
+}

@@ -1,0 +1,708 @@
+//! The Public Suffix List as data: every node of the list's label tree (a rule, or a
+//! label on the way to one) in one table of 16-byte slots, placed by a perfect hash of
+//! the node's path, so that finding a label's child is one hash, one two-byte read and
+//! one slot read, compared in two `u64` operations (plus the label's bytes past the
+//! eighth, on a hit).
+//!
+//! This file is also compiled into the library's build script (`build.rs`), which builds
+//! the built-in table from the `psl` crate's `data/rules.txt` and writes it out as static
+//! arrays; loaded lists ([`super::SuffixList::parse`]) build the same structure at run
+//! time. It uses nothing outside itself and `std`.
+//!
+//! A slot is `[label's first 8 bytes, zero-padded (LE); meta]`, `meta` being the parent's
+//! slot (bits 0–23, [`ROOT`] for a top-level label), the label's length (24–31), the
+//! node's flags (32–39) and, for labels longer than 8 bytes, where the rest of the label
+//! starts in the tails (40–63). A node's id is its slot. The hash of a node is computed
+//! from its parent's hash and its label, so a walk from the right carries it along; the
+//! slot of a hash `h` is given by a "pilot" per bucket of hashes (PTHash-style), found at
+//! build time so that no two nodes share a slot. A label that is no child of the node
+//! lands on some slot whose parent or label differs.
+
+use std::collections::HashMap;
+
+/// Rule flags of a node: a rule, an exception, per section.
+pub(crate) const ICANN_RULE: u8 = 1;
+pub(crate) const ICANN_EXCEPTION: u8 = 2;
+pub(crate) const PRIVATE_RULE: u8 = 4;
+pub(crate) const PRIVATE_EXCEPTION: u8 = 8;
+/// The node has children other than `*`.
+const CHILDREN: u8 = 16;
+/// The node has a `*` child.
+const WILDCARD: u8 = 32;
+
+pub(crate) const RULES: u8 = ICANN_RULE | PRIVATE_RULE;
+pub(crate) const EXCEPTIONS: u8 = ICANN_EXCEPTION | PRIVATE_EXCEPTION;
+/// Every rule flag of the ICANN section.
+pub(crate) const ICANN: u8 = ICANN_RULE | ICANN_EXCEPTION;
+
+/// The parent field of a top-level label's slot.
+pub(crate) const ROOT: u32 = 0xFF_FFFF;
+/// The longest label a rule may have (a DNS label).
+pub(crate) const MAX_LABEL: usize = 63;
+const MAX_SLOTS: usize = ROOT as usize;
+const MAX_TAILS: usize = 1 << 24;
+const PILOT_K: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// A table, borrowed: the built-in one is static arrays, a loaded one a [`OwnedTable`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Table<'a> {
+    pub(crate) slots: &'a [[u64; 2]],
+    /// Per bucket, the pilot's 32-bit mix that the bucket's hashes are XORed with.
+    pub(crate) pilots: &'a [u32],
+    pub(crate) tails: &'a [u8],
+    /// The hash of the root (the seed the pilots were found for).
+    pub(crate) seed: u64,
+    /// The root's [`CHILDREN`] and [`WILDCARD`] flags.
+    pub(crate) root_flags: u8,
+}
+
+/// A table built at run time.
+#[derive(Clone, Debug)]
+pub(crate) struct OwnedTable {
+    pub(crate) slots: Vec<[u64; 2]>,
+    pub(crate) pilots: Vec<u32>,
+    pub(crate) tails: Vec<u8>,
+    pub(crate) seed: u64,
+    pub(crate) root_flags: u8,
+}
+
+impl OwnedTable {
+    pub(crate) fn view(&self) -> Table<'_> {
+        Table {
+            slots: &self.slots,
+            pilots: &self.pilots,
+            tails: &self.tails,
+            seed: self.seed,
+            root_flags: self.root_flags,
+        }
+    }
+}
+
+/// The outcome of [`Table::find`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Found {
+    /// Where the public suffix starts in the name.
+    pub(crate) start: usize,
+    /// The flag of the prevailing rule (one of the four rule flags); 0 for the implicit `*`.
+    pub(crate) flag: u8,
+    /// Where the label before the suffix starts, when the walk saw it.
+    pub(crate) hint: Option<usize>,
+}
+
+#[inline(always)]
+fn load8(b: &[u8], i: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[i..i + 8]);
+    u64::from_le_bytes(w)
+}
+
+#[inline(always)]
+fn fold(a: u64, b: u64) -> u64 {
+    let r = u128::from(a) * u128::from(b);
+    (r as u64) ^ ((r >> 64) as u64)
+}
+
+/// The first eight bytes of `name[start..end]`, little-endian, zero-padded.
+#[inline(always)]
+fn first8(name: &[u8], start: usize, end: usize) -> u64 {
+    let len = end - start;
+    if len >= 8 {
+        load8(name, start)
+    } else if len == 0 {
+        0
+    } else if end >= 8 {
+        load8(name, end - 8) >> (64 - 8 * len)
+    } else if name.len() >= start + 8 {
+        load8(name, start) & ((1u64 << (8 * len)) - 1)
+    } else {
+        name[start..end]
+            .iter()
+            .rev()
+            .fold(0, |w, &b| (w << 8) | u64::from(b))
+    }
+}
+
+/// The hash of the child labelled `name[start..end]` (whose first eight bytes are
+/// `first`, and last eight `last` if it is longer than 8 bytes, else 0) of the node whose
+/// hash is `parent`: depends on every byte of the label.
+#[inline(always)]
+fn child_hash(parent: u64, name: &[u8], start: usize, end: usize, first: u64, last: u64) -> u64 {
+    const K_LEN: u64 = 0xD6E8_FEB8_6659_FD93;
+    const K_A: u64 = 0xA076_1D64_78BD_642F;
+    const K_B: u64 = 0xE703_7ED1_A0B4_28DB;
+    let len = end - start;
+    let mut a = parent ^ first;
+    if len > 16 {
+        let mut i = start + 8;
+        while i + 8 < end {
+            a = fold(a ^ load8(name, i), K_A);
+            i += 8;
+        }
+    }
+    fold(a ^ K_A, last ^ (len as u64).wrapping_mul(K_LEN) ^ K_B)
+}
+
+/// The start of the label of `name` that ends at `end` (after the last dot before it).
+#[inline(always)]
+pub(crate) fn label_start(name: &[u8], end: usize) -> usize {
+    let mut e = end;
+    while e >= 8 {
+        let d = dots(load8(name, e - 8));
+        if d != 0 {
+            return e - 8 + (63 - d.leading_zeros() as usize) / 8 + 1;
+        }
+        e -= 8;
+    }
+    if e == 0 {
+        return 0;
+    }
+    if name.len() >= 8 {
+        // Bytes 0..e of the first word.
+        let d = dots(load8(name, 0)) & ((1u64 << (8 * e)) - 1);
+        return if d == 0 {
+            0
+        } else {
+            (63 - d.leading_zeros() as usize) / 8 + 1
+        };
+    }
+    name[..e]
+        .iter()
+        .rposition(|&b| b == b'.')
+        .map_or(0, |dot| dot + 1)
+}
+
+/// The start of the label of `name` (at least 8 bytes long) that ends at `end` (not 0),
+/// its first eight bytes, and its last eight if it is longer than 8 bytes (else 0): most
+/// often from the one read of the eight bytes that end at `end`.
+#[inline(always)]
+fn label_words(name: &[u8], end: usize) -> (usize, u64, u64) {
+    // The eight bytes that end at `end`; the bytes before the name read as zeros.
+    let w = if end >= 8 {
+        load8(name, end - 8)
+    } else {
+        load8(name, 0) << (8 * (8 - end))
+    };
+    let d = dots(w);
+    if d != 0 {
+        // The byte of the last dot in `w`; the label is the bytes above it.
+        let dot = (63 - d.leading_zeros() as usize) / 8;
+        return (end + dot - 7, (w >> (8 * dot)) >> 8, 0);
+    }
+    if end <= 8 {
+        return (0, w >> (8 * (8 - end)), 0);
+    }
+    let start = label_start(name, end - 8);
+    let last = if end - start > 8 { w } else { 0 };
+    (start, load8(name, start), last)
+}
+
+/// The high bit of each byte of `w` that is a dot (exact: no carries between bytes).
+#[inline(always)]
+fn dots(w: u64) -> u64 {
+    const DOTS: u64 = 0x2E2E_2E2E_2E2E_2E2E;
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let x = w ^ DOTS;
+    !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
+}
+
+/// The longest matching rule and exception met so far, by depth (labels from the right).
+struct Best {
+    rule: (usize, usize, u8),
+    exception: (usize, usize, u8),
+    /// A suffix start, and where the label before it starts.
+    hint: (usize, usize),
+}
+
+impl Table<'_> {
+    #[inline(always)]
+    fn slot_of(&self, h: u64) -> usize {
+        let buckets = self.pilots.len() as u64;
+        let bucket = (((h >> 32) * buckets) >> 32) as usize;
+        let x = u64::from(h as u32 ^ self.pilots[bucket]);
+        ((x * self.slots.len() as u64) >> 32) as usize
+    }
+
+    /// The child of the node at slot `parent` (hash `ph`) labelled `name[start..end]`:
+    /// its slot, hash and flags.
+    #[inline(always)]
+    fn child(
+        &self,
+        parent: u32,
+        ph: u64,
+        name: &[u8],
+        start: usize,
+        end: usize,
+    ) -> Option<(u32, u64, u8)> {
+        self.child_of(parent, ph, name, start, end, first8(name, start, end))
+    }
+
+    /// [`Table::child`], given the label's first eight bytes.
+    #[inline(always)]
+    fn child_of(
+        &self,
+        parent: u32,
+        ph: u64,
+        name: &[u8],
+        start: usize,
+        end: usize,
+        first: u64,
+    ) -> Option<(u32, u64, u8)> {
+        let len = end - start;
+        if len > MAX_LABEL {
+            return None;
+        }
+        let last = if len > 8 { load8(name, end - 8) } else { 0 };
+        let h = child_hash(ph, name, start, end, first, last);
+        let s = self.slot_of(h);
+        let [key, meta] = self.slots[s];
+        if key != first || meta as u32 != parent | (len as u32) << 24 {
+            return None;
+        }
+        if len > 8 {
+            let at = (meta >> 40) as usize;
+            if self.tails[at..at + len - 8] != name[start + 8..end] {
+                return None;
+            }
+        }
+        Some((s as u32, h, (meta >> 32) as u8))
+    }
+
+    /// The public suffix of `name` (ASCII, no trailing dot, not empty, not starting with
+    /// a dot) by the list's formal algorithm, over the rules whose flags are in `mask`
+    /// (every rule flag, or [`ICANN`]).
+    ///
+    /// Down a path of the tree with no `*` child and no exception rule (nearly every
+    /// host), the longest matching rule is the deepest node matched that is a rule: this
+    /// walk keeps that alone, and hands any other path to [`Table::find_general`].
+    #[inline(always)]
+    pub(crate) fn find(&self, name: &[u8], mask: u8) -> Found {
+        let n = name.len();
+        if n < 8 || self.root_flags & WILDCARD != 0 {
+            return self.find_general(name, mask);
+        }
+        let (mut parent, mut ph, mut flags) = (ROOT, self.seed, self.root_flags);
+        let mut end = n;
+        let (mut start, mut first, mut last) = label_words(name, end);
+        // The deepest rule matched: where its suffix starts, and its flags.
+        let (mut suffix, mut flag) = (start, 0u8);
+        loop {
+            if flags & (WILDCARD | CHILDREN) != CHILDREN {
+                if flags & WILDCARD != 0 {
+                    return self.find_general(name, mask);
+                }
+                break;
+            }
+            let len = end - start;
+            if len > MAX_LABEL {
+                break;
+            }
+            let h = child_hash(ph, name, start, end, first, last);
+            let s = self.slot_of(h);
+            let [key, meta] = self.slots[s];
+            if key != first || meta as u32 != parent | (len as u32) << 24 {
+                break;
+            }
+            if len > 8 {
+                let at = (meta >> 40) as usize;
+                if self.tails[at..at + len - 8] != name[start + 8..end] {
+                    break;
+                }
+            }
+            let f = (meta >> 32) as u8;
+            if f & EXCEPTIONS != 0 {
+                return self.find_general(name, mask);
+            }
+            if f & mask != 0 {
+                (suffix, flag) = (start, f & mask);
+            }
+            if start == 0 {
+                return Found {
+                    start: suffix,
+                    flag,
+                    hint: None,
+                };
+            }
+            (parent, ph, flags) = (s as u32, h, f);
+            end = start - 1;
+            (start, first, last) = label_words(name, end);
+        }
+        // `start..end` is the label before the last node matched.
+        let hint = (suffix == end + 1).then_some(start);
+        Found {
+            start: suffix,
+            flag,
+            hint,
+        }
+    }
+
+    /// [`Table::find`] by the formal algorithm on every path: the rules of `*` children
+    /// and exceptions too.
+    #[inline(never)]
+    fn find_general(&self, name: &[u8], mask: u8) -> Found {
+        let mut best = Best {
+            rule: (0, 0, 0),
+            exception: (0, 0, 0),
+            hint: (usize::MAX, 0),
+        };
+        let last = self.walk(
+            name,
+            ROOT,
+            self.seed,
+            self.root_flags,
+            name.len(),
+            1,
+            mask,
+            &mut best,
+        );
+        let (start, flag) = if best.exception.0 > 0 {
+            (best.exception.1, best.exception.2)
+        } else if best.rule.0 > 0 {
+            (best.rule.1, best.rule.2)
+        } else {
+            (last, 0)
+        };
+        let hint = (best.hint.0 == start && best.hint.1 != usize::MAX).then_some(best.hint.1);
+        Found { start, flag, hint }
+    }
+
+    /// Matches the labels of `name` that end at `end` and before, the first of them
+    /// (the `depth`-th from the right) under the node at slot `node` (hash `ph`, flags
+    /// `flags`), noting rules in `best`. Returns the start of that first label.
+    #[allow(clippy::too_many_arguments)] // the walk's state, kept in registers
+    fn walk(
+        &self,
+        name: &[u8],
+        mut node: u32,
+        mut ph: u64,
+        mut flags: u8,
+        mut end: usize,
+        mut depth: usize,
+        mask: u8,
+        best: &mut Best,
+    ) -> usize {
+        let first_start = label_start(name, end);
+        let mut start = first_start;
+        loop {
+            if best.hint.0 == end + 1 {
+                best.hint.1 = start;
+            }
+            if flags & WILDCARD != 0 {
+                self.wildcard(name, node, ph, start, end, depth, mask, best);
+            }
+            if flags & CHILDREN == 0 {
+                return first_start;
+            }
+            let Some((s, h, f)) = self.child(node, ph, name, start, end) else {
+                return first_start;
+            };
+            note(f, start, end, depth, mask, best);
+            if start == 0 {
+                return first_start;
+            }
+            (node, ph, flags) = (s, h, f);
+            end = start - 1;
+            start = label_start(name, end);
+            depth += 1;
+        }
+    }
+
+    /// The `*` child of the node at `node` matches `name[start..end]`: notes its rules
+    /// and follows its children (no rule of the list has any).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    #[cold]
+    fn wildcard(
+        &self,
+        name: &[u8],
+        node: u32,
+        ph: u64,
+        start: usize,
+        end: usize,
+        depth: usize,
+        mask: u8,
+        best: &mut Best,
+    ) {
+        let Some((s, h, f)) = self.child(node, ph, b"*", 0, 1) else {
+            return;
+        };
+        note(f, start, end, depth, mask, best);
+        if f & (CHILDREN | WILDCARD) != 0 && start > 0 {
+            self.walk(name, s, h, f, start - 1, depth + 1, mask, best);
+        }
+    }
+}
+
+/// Notes the rules of a node (flags `f`) matched by the label `start..end`, the
+/// `depth`-th from the right. At equal depth the node noted last prevails (the exact
+/// child after the wildcard).
+#[inline(always)]
+fn note(f: u8, start: usize, end: usize, depth: usize, mask: u8, best: &mut Best) {
+    let f = f & mask;
+    if f == 0 {
+        return;
+    }
+    if f & RULES != 0 && best.rule.0 <= depth {
+        // The section: ICANN if the node is an ICANN rule, else private.
+        let flag = if f & ICANN_RULE != 0 {
+            ICANN_RULE
+        } else {
+            PRIVATE_RULE
+        };
+        best.rule = (depth, start, flag);
+        best.hint = (start, usize::MAX);
+    }
+    if f & EXCEPTIONS != 0 && best.exception.0 <= depth {
+        let flag = if f & ICANN_EXCEPTION != 0 {
+            ICANN_EXCEPTION
+        } else {
+            PRIVATE_EXCEPTION
+        };
+        // The suffix is the rule less this label: it starts after `end`'s dot.
+        best.exception = (depth, end + 1, flag);
+        best.hint = (end + 1, start);
+    }
+}
+
+/// Why a table could not be built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BuildError {
+    /// More nodes, or more bytes of long labels, than a slot can address.
+    TooLarge,
+}
+
+/// Builds a table from rules.
+#[derive(Default)]
+pub(crate) struct Builder {
+    /// (parent, label, flags); node 0 is the root.
+    nodes: Vec<(u32, Vec<u8>, u8)>,
+    edges: HashMap<(u32, Vec<u8>), u32>,
+    rules: usize,
+}
+
+impl Builder {
+    pub(crate) fn new() -> Builder {
+        Builder {
+            nodes: vec![(0, Vec::new(), 0)],
+            edges: HashMap::new(),
+            rules: 0,
+        }
+    }
+
+    /// The number of distinct rules added.
+    pub(crate) fn rule_count(&self) -> usize {
+        self.rules
+    }
+
+    /// Adds a rule: its labels from the right (ASCII, none empty or longer than
+    /// [`MAX_LABEL`]; `*` for a wildcard), and its flag (one of the four rule flags).
+    pub(crate) fn add<'l>(&mut self, labels: impl Iterator<Item = &'l [u8]>, flag: u8) {
+        let mut node = 0u32;
+        for label in labels {
+            let key = (node, label.to_vec());
+            node = match self.edges.get(&key) {
+                Some(&id) => id,
+                None => {
+                    let id = self.nodes.len() as u32;
+                    let parent = &mut self.nodes[node as usize].2;
+                    *parent |= if label == b"*" { WILDCARD } else { CHILDREN };
+                    self.nodes.push((node, label.to_vec(), 0));
+                    self.edges.insert(key, id);
+                    id
+                }
+            };
+        }
+        let flags = &mut self.nodes[node as usize].2;
+        if *flags & flag == 0 {
+            self.rules += 1;
+        }
+        *flags |= flag;
+    }
+
+    /// Places every node in a table.
+    pub(crate) fn finish(&self) -> Result<OwnedTable, BuildError> {
+        let n = self.nodes.len() - 1;
+        let tail_bytes: usize = self
+            .nodes
+            .iter()
+            .map(|(_, l, _)| l.len().saturating_sub(8))
+            .sum();
+        // A few more slots than nodes; a bucket of about four hashes per pilot.
+        let m = (n + n / 8 + 1).max(2);
+        if m >= MAX_SLOTS || tail_bytes >= MAX_TAILS {
+            return Err(BuildError::TooLarge);
+        }
+        let buckets = n / 4 + 1;
+        for attempt in 0u64.. {
+            let seed = fold(0x243F_6A88_85A3_08D3 ^ attempt, PILOT_K);
+            if let Some(table) = self.place(seed, m + attempt as usize, buckets) {
+                return Ok(table);
+            }
+        }
+        unreachable!("the loop above only ends by returning")
+    }
+
+    fn place(&self, seed: u64, m: usize, nb: usize) -> Option<OwnedTable> {
+        let mut table = OwnedTable {
+            slots: vec![[0, u64::MAX]; m],
+            pilots: vec![0; nb],
+            tails: Vec::new(),
+            seed,
+            root_flags: self.nodes[0].2,
+        };
+        // The hash of every node, parents first (a node is added after its parent).
+        let mut hashes = vec![seed; self.nodes.len()];
+        for (id, (parent, label, _)) in self.nodes.iter().enumerate().skip(1) {
+            let first = first8(label, 0, label.len());
+            let last = if label.len() > 8 {
+                load8(label, label.len() - 8)
+            } else {
+                0
+            };
+            hashes[id] = child_hash(hashes[*parent as usize], label, 0, label.len(), first, last);
+        }
+        let mut sorted = hashes[1..].to_vec();
+        sorted.sort_unstable();
+        if sorted.windows(2).any(|w| w[0] == w[1]) {
+            return None;
+        }
+        let view = |t: &OwnedTable, h: u64| t.view().slot_of(h);
+        let mut by_bucket: Vec<Vec<usize>> = vec![Vec::new(); nb];
+        for (id, &h) in hashes.iter().enumerate().skip(1) {
+            let bucket = (((h >> 32) * nb as u64) >> 32) as usize;
+            by_bucket[bucket].push(id);
+        }
+        let mut order: Vec<usize> = (0..nb).collect();
+        order.sort_by_key(|&b| std::cmp::Reverse(by_bucket[b].len()));
+        let mut slot_of = vec![usize::MAX; self.nodes.len()];
+        let mut taken = vec![false; m];
+        let mut chosen = Vec::new();
+        for b in order {
+            let ids = &by_bucket[b];
+            if ids.is_empty() {
+                break;
+            }
+            let mut placed = false;
+            for pilot in 0..=u64::from(u16::MAX) {
+                table.pilots[b] = (pilot.wrapping_mul(PILOT_K) >> 32) as u32;
+                chosen.clear();
+                for &id in ids {
+                    let s = view(&table, hashes[id]);
+                    if taken[s] || chosen.contains(&s) {
+                        break;
+                    }
+                    chosen.push(s);
+                }
+                if chosen.len() == ids.len() {
+                    for (&id, &s) in ids.iter().zip(&chosen) {
+                        taken[s] = true;
+                        slot_of[id] = s;
+                    }
+                    placed = true;
+                    break;
+                }
+            }
+            if !placed {
+                return None;
+            }
+        }
+        for (id, (parent, label, flags)) in self.nodes.iter().enumerate().skip(1) {
+            let parent_slot = if *parent == 0 {
+                ROOT as u64
+            } else {
+                slot_of[*parent as usize] as u64
+            };
+            let mut meta = parent_slot | (label.len() as u64) << 24 | u64::from(*flags) << 32;
+            if label.len() > 8 {
+                meta |= (table.tails.len() as u64) << 40;
+                table.tails.extend_from_slice(&label[8..]);
+            }
+            table.slots[slot_of[id]] = [first8(label, 0, label.len()), meta];
+        }
+        Some(table)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn label_starts_and_first_bytes() {
+        let names: &[&[u8]] = &[
+            b"a",
+            b"a.b",
+            b"www.example.com",
+            b"abcdefgh.ijklmnop.q",
+            b"x.abcdefghijklmnopqrstuvwxyz.abcdefghijklmnopq",
+            b"..a.",
+            b"1234567.9",
+        ];
+        for name in names {
+            for end in 0..=name.len() {
+                let expected = name[..end]
+                    .iter()
+                    .rposition(|&b| b == b'.')
+                    .map_or(0, |d| d + 1);
+                assert_eq!(label_start(name, end), expected, "{name:?} {end}");
+                let mut w = [0u8; 8];
+                let take = (end - expected).min(8);
+                w[..take].copy_from_slice(&name[expected..expected + take]);
+                if name.len() >= 8 && end > 0 {
+                    let last = if end - expected > 8 {
+                        load8(name, end - 8)
+                    } else {
+                        0
+                    };
+                    let want = (expected, u64::from_le_bytes(w), last);
+                    assert_eq!(label_words(name, end), want, "{name:?} {end}");
+                }
+                for start in 0..=end {
+                    let mut w = [0u8; 8];
+                    let take = (end - start).min(8);
+                    w[..take].copy_from_slice(&name[start..start + take]);
+                    assert_eq!(first8(name, start, end), u64::from_le_bytes(w));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn children_are_found_and_others_are_not() {
+        let mut b = Builder::new();
+        let rules: &[&str] = &[
+            "com",
+            "example.com",
+            "a-label-longer-than-sixteen.com",
+            "*.ck",
+            "abcdefghi.com",
+        ];
+        for rule in rules {
+            b.add(rule.rsplit('.').map(str::as_bytes), ICANN_RULE);
+        }
+        let owned = b.finish().unwrap();
+        let t = owned.view();
+        let kinds = |host: &'static str| {
+            let f = t.find(host.as_bytes(), RULES | EXCEPTIONS);
+            (&host[f.start..], f.flag)
+        };
+        assert_eq!(kinds("x.example.com"), ("example.com", ICANN_RULE));
+        assert_eq!(kinds("x.examplf.com"), ("com", ICANN_RULE));
+        assert_eq!(
+            kinds("a-label-longer-than-sixteen.com"),
+            ("a-label-longer-than-sixteen.com", ICANN_RULE)
+        );
+        assert_eq!(
+            kinds("a-label-longer-than-sixteeN.com"),
+            ("com", ICANN_RULE)
+        );
+        assert_eq!(
+            kinds("a-label-longer-thaN-sixteen.com"),
+            ("com", ICANN_RULE)
+        );
+        assert_eq!(kinds("abcdefghi.com"), ("abcdefghi.com", ICANN_RULE));
+        assert_eq!(kinds("abcdefghj.com"), ("com", ICANN_RULE));
+        assert_eq!(kinds("a.b.ck"), ("b.ck", ICANN_RULE));
+        assert_eq!(kinds("ck"), ("ck", 0));
+        assert_eq!(kinds("example"), ("example", 0));
+    }
+}
