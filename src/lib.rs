@@ -81,7 +81,9 @@ pub use crate::origin::{OpaqueOrigin, Origin};
 pub use crate::search_params::SearchParams;
 pub use crate::url::{ParseOptions, SearchParamsMut, Url, can_parse};
 pub use crate::validation::{ValidationError, ValidationErrorKind, parse_with_validation_errors};
-pub use crate::view::{UrlRef, parse_ref, parse_ref_with_base};
+pub use crate::view::{
+    UrlRef, parse_hostname, parse_hostname_with_base, parse_ref, parse_ref_with_base,
+};
 pub use crate::writing::{is_valid_url_port_string, is_valid_url_string};
 pub use bumpalo;
 
@@ -106,6 +108,12 @@ pub mod __testing {
     /// The check `can_parse` runs first: `true` only when the input is proven to parse.
     pub fn proven_valid(input: &str) -> bool {
         testing::proven_valid(input)
+    }
+
+    /// The check `parse_hostname` runs first: the host's range and whether it holds upper
+    /// case, only when the input is proven to parse and its hostname is those bytes.
+    pub fn proven_hostname(input: &str) -> Option<(std::ops::Range<usize>, bool)> {
+        crate::parser::proven_hostname(input)
     }
 
     /// The state machine alone.

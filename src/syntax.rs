@@ -93,6 +93,41 @@ impl SchemeKind {
         }
     }
 
+    /// [`from_bytes_ignoring_case`](Self::from_bytes_ignoring_case) of `b[..len]`, the
+    /// scheme bytes at the start of `b`, read as one 8-byte word when `b` has 8 bytes: no
+    /// loop over the scheme (the can_parse proof's first step).
+    #[inline(always)]
+    pub(crate) fn from_prefix_ignoring_case(b: &[u8], len: usize) -> SchemeKind {
+        let Some(word) = b.get(..8) else {
+            return SchemeKind::from_bytes_ignoring_case(&b[..len.min(b.len())]);
+        };
+        if len == 0 || len > 5 {
+            return SchemeKind::NotSpecial;
+        }
+        let word = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+        // As above, OR-ing 0x20 lower-cases the letters; the bytes past the scheme are
+        // masked off. Keys are little-endian here.
+        let key = (word | 0x2020_2020_2020_2020) & ((1u64 << (8 * len)) - 1);
+        const fn k(s: &[u8]) -> u64 {
+            let mut key = 0u64;
+            let mut i = 0;
+            while i < s.len() {
+                key |= (s[i] as u64) << (8 * i);
+                i += 1;
+            }
+            key
+        }
+        match key {
+            x if x == k(b"http") => SchemeKind::Http,
+            x if x == k(b"https") => SchemeKind::Https,
+            x if x == k(b"ws") => SchemeKind::Ws,
+            x if x == k(b"wss") => SchemeKind::Wss,
+            x if x == k(b"ftp") => SchemeKind::Ftp,
+            x if x == k(b"file") => SchemeKind::File,
+            _ => SchemeKind::NotSpecial,
+        }
+    }
+
     /// Whether the scheme is special (§4.1): ftp, file, http, https, ws, wss.
     #[inline]
     pub const fn is_special(self) -> bool {
@@ -320,6 +355,23 @@ mod tests {
                         assert_eq!(any_below_0e(&b), b.iter().any(|&c| c < 0x0E), "{b:?}");
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn scheme_kinds_from_a_prefix_as_from_the_bytes() {
+        for scheme in [
+            "http", "HTTPS", "Ws", "wss", "fTp", "file", "FILE", "htt", "httpss", "h", "ftq",
+            "a+b", "x-y.z", "w", "fil", "https1",
+        ] {
+            for rest in ["", ":", "://x", "://example.com/", ":/x"] {
+                let b = format!("{scheme}{rest}");
+                assert_eq!(
+                    SchemeKind::from_prefix_ignoring_case(b.as_bytes(), scheme.len()),
+                    SchemeKind::from_bytes_ignoring_case(scheme.as_bytes()),
+                    "{b:?}"
+                );
             }
         }
     }

@@ -6,7 +6,8 @@
 
 mod common;
 
-use rapidurl::__testing::{parse_fast, parse_slow, proven_valid};
+use rapidurl::__testing::{parse_fast, parse_slow, proven_hostname, proven_valid};
+use rapidurl::bumpalo::Bump;
 use std::path::PathBuf;
 
 /// Checks one input; returns whether the fast path took it.
@@ -38,6 +39,37 @@ fn check(input: &str) -> bool {
     true
 }
 
+/// `parse_hostname` is `parse_ref`'s hostname (or its error), without a base and against
+/// two bases; when the proof reads the hostname off the input, it is the input's host
+/// bytes lower-cased. Returns whether the proof did.
+fn check_hostname(input: &str) -> bool {
+    let arena = Bump::new();
+    let expected = rapidurl::parse_ref(input, &arena).map(|u| u.hostname());
+    let got = rapidurl::parse_hostname(input, &arena);
+    assert_eq!(got, expected, "parse_hostname({input:?})");
+    for base in ["https://base.example/dir/file", "file:///C:/dir/"] {
+        let base = rapidurl::parse_ref(base, &arena).expect("base");
+        let expected = rapidurl::parse_ref_with_base(input, &base, &arena).map(|u| u.hostname());
+        let got = rapidurl::parse_hostname_with_base(input, &base, &arena);
+        assert_eq!(got, expected, "parse_hostname_with_base({input:?}, {base})");
+    }
+    let Some((range, upper)) = proven_hostname(input) else {
+        return false;
+    };
+    let host = &input[range];
+    assert_eq!(
+        expected,
+        Ok(host.to_ascii_lowercase().as_str()),
+        "proven_hostname({input:?})"
+    );
+    assert_eq!(
+        upper,
+        host.bytes().any(|c| c.is_ascii_uppercase()),
+        "{input:?}"
+    );
+    true
+}
+
 fn lines_of(path: &PathBuf) -> Vec<String> {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     String::from_utf8_lossy(&bytes)
@@ -52,7 +84,7 @@ fn wpt_inputs() {
         &std::fs::read_to_string(common::wpt_file("urltestdata.json")).expect("read"),
     )
     .expect("json");
-    let (mut total, mut fast) = (0, 0);
+    let (mut total, mut fast, mut hosts) = (0, 0, 0);
     for case in data
         .as_array()
         .expect("array")
@@ -63,11 +95,12 @@ fn wpt_inputs() {
             if let Some(s) = case.get(key).and_then(|v| v.as_str()) {
                 total += 1;
                 fast += check(s) as usize;
+                hosts += check_hostname(s) as usize;
             }
         }
     }
-    println!("WPT inputs, bases and hrefs: {total}, fast path took {fast}");
-    assert!(total > 1000 && fast > 100);
+    println!("WPT inputs, bases and hrefs: {total}, fast path took {fast}, hostname proof {hosts}");
+    assert!(total > 1000 && fast > 100 && hosts > 100);
 }
 
 #[test]
@@ -88,14 +121,24 @@ fn corpora_lines() {
         "expected the shared corpora and corpora/sample.txt, found {files:?}"
     );
     for file in files {
-        let (mut total, mut fast) = (0, 0);
+        let (mut total, mut fast, mut hosts) = (0, 0, 0);
         for line in lines_of(&file) {
             for field in line.split('\t') {
                 total += 1;
                 fast += check(field) as usize;
+                hosts += check_hostname(field) as usize;
             }
         }
-        println!("{}: {total} inputs, fast path took {fast}", file.display());
+        println!(
+            "{}: {total} inputs, fast path took {fast}, hostname proof {hosts}",
+            file.display()
+        );
+        if file.ends_with("kasztp.txt") {
+            assert!(
+                hosts > total * 9 / 10,
+                "the proof should read most web URLs"
+            );
+        }
     }
 }
 
@@ -171,7 +214,7 @@ fn random_mutations() {
         state ^= state << 17;
         (state % n as u64) as usize
     };
-    let (mut total, mut fast) = (0, 0);
+    let (mut total, mut fast, mut hosts) = (0, 0, 0);
     // RAPIDURL_MUTATIONS raises the count for a longer local run.
     let rounds = std::env::var("RAPIDURL_MUTATIONS")
         .ok()
@@ -197,10 +240,11 @@ fn random_mutations() {
         }
         total += 1;
         fast += check(&s) as usize;
+        hosts += check_hostname(&s) as usize;
     }
-    println!("random mutations: {total}, fast path took {fast}");
+    println!("random mutations: {total}, fast path took {fast}, hostname proof {hosts}");
     assert!(
-        fast > 1000,
+        fast > 1000 && hosts > 1000,
         "the mutations should leave many URLs canonical"
     );
 }

@@ -218,6 +218,18 @@ proptest! {
         }
     }
 
+    /// `parse_hostname` is `parse_ref`'s hostname or error, with or without a base.
+    #[test]
+    fn parse_hostname_is_parse_ref_hostname(text in input(), base in input()) {
+        let arena = rapidurl::bumpalo::Bump::new();
+        let expected = rapidurl::parse_ref(&text, &arena).map(|u| u.hostname());
+        prop_assert_eq!(rapidurl::parse_hostname(&text, &arena), expected);
+        if let Ok(base) = rapidurl::parse_ref(&base, &arena) {
+            let expected = rapidurl::parse_ref_with_base(&text, &base, &arena).map(|u| u.hostname());
+            prop_assert_eq!(rapidurl::parse_hostname_with_base(&text, &base, &arena), expected);
+        }
+    }
+
     /// `parse_bytes` on bytes that are not UTF-8 is `parse` of the lossy decoding, except
     /// that an error's offset counts bytes of the input: decoding the bytes before it gives
     /// the decoded string up to the offset `parse` reports.

@@ -15,6 +15,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use arrow_array::builder::StringBuilder;
+use arrow_array::cast::AsArray;
 use arrow_array::{
     Array, ArrayRef, BinaryArray, BinaryViewArray, GenericBinaryArray, LargeBinaryArray,
     OffsetSizeTrait, RecordBatch, StringArray,
@@ -45,12 +46,17 @@ pub enum Strings {
 }
 
 impl Strings {
-    /// Wraps an imported array; `Err` names the type when it is not a string type.
-    pub fn new(array: &ArrayRef) -> Result<Strings, String> {
+    /// Wraps an imported array; `Err` names the type when it is not a string type, or
+    /// the problem when its offsets or views do not fit its buffers (the C-data import
+    /// does not check them). With `check_offsets` false, offsets (utf8, large_utf8,
+    /// binary) are left to [`Strings::for_each`], which checks each task's own in
+    /// parallel: the whole column is then never walked by one thread. Views are always
+    /// checked here.
+    pub fn new(array: &ArrayRef, check_offsets: bool) -> Result<Strings, String> {
         let data = array.to_data();
         let as_type = |dt: DataType| {
-            // Rebuilding as binary validates offsets (or views) against the buffers, which
-            // the C-data import does not; UTF-8 is checked when the rows are read.
+            // Rebuilding as binary validates offsets (or views) against the buffers;
+            // UTF-8 is checked when the rows are read.
             data.clone()
                 .into_builder()
                 .data_type(dt)
@@ -58,10 +64,17 @@ impl Strings {
                 .map_err(|e| format!("invalid Arrow string array: {e}"))
         };
         Ok(match array.data_type() {
-            DataType::Utf8 | DataType::Binary => Strings::Small(as_type(DataType::Binary)?.into()),
-            DataType::LargeUtf8 | DataType::LargeBinary => {
+            DataType::Utf8 | DataType::Binary if check_offsets => {
+                Strings::Small(as_type(DataType::Binary)?.into())
+            }
+            DataType::LargeUtf8 | DataType::LargeBinary if check_offsets => {
                 Strings::Large(as_type(DataType::LargeBinary)?.into())
             }
+            // The same buffers seen as binary (no pass over them).
+            DataType::Utf8 => Strings::Small(array.as_string::<i32>().clone().into()),
+            DataType::Binary => Strings::Small(array.as_binary::<i32>().clone()),
+            DataType::LargeUtf8 => Strings::Large(array.as_string::<i64>().clone().into()),
+            DataType::LargeBinary => Strings::Large(array.as_binary::<i64>().clone()),
             DataType::Utf8View | DataType::BinaryView => {
                 Strings::View(as_type(DataType::BinaryView)?.into())
             }
@@ -111,10 +124,14 @@ impl Strings {
     /// Calls `f(i, row)` for each row `i` of `range` in order, `row` being `None` for a
     /// null row; a row that is not valid UTF-8 is decoded lossily (U+FFFD), as
     /// `Url::parse_bytes` does. One loop per layout, so the per-row work is a few loads.
-    fn for_each(&self, range: Range<usize>, mut f: impl FnMut(usize, Option<&str>)) {
+    fn for_each(
+        &self,
+        range: Range<usize>,
+        mut f: impl FnMut(usize, Option<&str>),
+    ) -> Result<(), ColumnError> {
         match self {
-            Strings::Small(a) => offset_rows(a, range, f),
-            Strings::Large(a) => offset_rows(a, range, f),
+            Strings::Small(a) => return offset_rows(a, range, f),
+            Strings::Large(a) => return offset_rows(a, range, f),
             Strings::View(a) => {
                 for i in range {
                     match a.is_null(i) {
@@ -125,6 +142,7 @@ impl Strings {
             }
             Strings::Null(_) => range.for_each(|i| f(i, None)),
         }
+        Ok(())
     }
 
     /// Row `i` as text (see [`Strings::for_each`]).
@@ -133,8 +151,8 @@ impl Strings {
             return None;
         }
         Some(match self {
-            Strings::Small(a) => lossy(a.value(i)),
-            Strings::Large(a) => lossy(a.value(i)),
+            Strings::Small(a) => lossy(offset_value(a, i)),
+            Strings::Large(a) => lossy(offset_value(a, i)),
             Strings::View(a) => lossy(a.value(i)),
             Strings::Null(_) => return None,
         })
@@ -155,27 +173,54 @@ fn offset_ranges<O: OffsetSizeTrait>(a: &GenericBinaryArray<O>) -> Vec<Range<usi
     let o = a.value_offsets();
     let first = o[0].as_usize();
     // Rows weigh their length plus one, as with `row_ranges`; found by binary search.
-    rapidurl::batch::row_ranges_cumulative(a.len(), |i| o[i].as_usize() - first + i)
+    // Offsets not checked yet (see `offset_rows`) may run backwards: wrapping arithmetic
+    // then gives unbalanced ranges, never a panic, and the task reports them.
+    rapidurl::batch::row_ranges_cumulative(a.len(), |i| {
+        o[i].as_usize().wrapping_sub(first).wrapping_add(i)
+    })
 }
 
 /// [`Strings::span_bytes`] for an offsets layout.
 fn offset_span<O: OffsetSizeTrait>(a: &GenericBinaryArray<O>, range: Range<usize>) -> usize {
     let o = a.value_offsets();
-    o[range.end].as_usize() - o[range.start].as_usize()
+    let span = o[range.end]
+        .as_usize()
+        .saturating_sub(o[range.start].as_usize());
+    span.min(a.value_data().len())
 }
 
-/// [`Strings::for_each`] for an offsets layout: the task's bytes are checked as UTF-8 in
-/// one pass, after which a row is a slice of them (`str::get` still refuses a row whose
-/// offsets split a code point of the whole).
+/// Row `i` of an offsets layout, checked against the buffer (the offsets may not have
+/// been checked as a whole): an empty row when they do not fit.
+fn offset_value<O: OffsetSizeTrait>(a: &GenericBinaryArray<O>, i: usize) -> &[u8] {
+    let o = a.value_offsets();
+    a.value_data()
+        .get(o[i].as_usize()..o[i + 1].as_usize())
+        .unwrap_or_default()
+}
+
+/// [`Strings::for_each`] for an offsets layout. The task's offsets are checked first
+/// (they must not run backwards or past the values: the C-data import does not check
+/// them), then its bytes as UTF-8 in one pass, after which a row is a slice of them
+/// (`str::get` still refuses a row whose offsets split a code point of the whole).
 fn offset_rows<O: OffsetSizeTrait>(
     a: &GenericBinaryArray<O>,
     range: Range<usize>,
     mut f: impl FnMut(usize, Option<&str>),
-) {
+) -> Result<(), ColumnError> {
     let offsets = a.value_offsets();
+    let own = &offsets[range.start..=range.end];
+    let fits = own.windows(2).all(|w| w[0] <= w[1])
+        && own[0] >= O::zero()
+        && own[own.len() - 1].as_usize() <= a.value_data().len();
+    if !fits {
+        return Err(ColumnError::Input(format!(
+            "invalid Arrow string array: the offsets of rows {}..{} do not fit the values",
+            range.start, range.end
+        )));
+    }
     let nulls = a.nulls();
-    let first = offsets[range.start].as_usize();
-    let bytes = &a.value_data()[first..offsets[range.end].as_usize()];
+    let first = own[0].as_usize();
+    let bytes = &a.value_data()[first..own[own.len() - 1].as_usize()];
     let text = simdutf8::basic::from_utf8(bytes).ok();
     for i in range {
         if nulls.is_some_and(|n| n.is_null(i)) {
@@ -191,6 +236,7 @@ fn offset_rows<O: OffsetSizeTrait>(
             None => f(i, Some(&lossy(&bytes[start..end]))),
         }
     }
+    Ok(())
 }
 
 fn lossy(bytes: &[u8]) -> Cow<'_, str> {
@@ -257,6 +303,8 @@ pub fn schema(fields: &[Field]) -> SchemaRef {
 pub enum ColumnError {
     /// An output column would need more than 2 GiB in one record batch.
     TooLarge,
+    /// The input is not a valid Arrow array (its offsets do not fit its values).
+    Input(String),
     Arrow(String),
 }
 
@@ -268,14 +316,37 @@ pub fn parse(
     fields: &[Field],
     schema: &SchemaRef,
 ) -> Result<Vec<RecordBatch>, ColumnError> {
-    // One field with a getter (e.g. `hostname`, the common call): a loop of its own, in
-    // which the getter is inlined.
+    // The hostname alone (the common call): `parse_hostname`, which reads it off the
+    // input when the URL is proven valid, without building the view.
+    if let [Field::Hostname] = fields {
+        return run(
+            input,
+            base,
+            fields,
+            schema,
+            |out: &mut Output, row: Row<'_>, arena: &Bump| {
+                let host = match row.base {
+                    None => rapidurl::parse_hostname(row.input, arena),
+                    Some(b) => rapidurl::parse_hostname_with_base(row.input, &b, arena),
+                };
+                match host {
+                    Ok(host) => out.push_one(host),
+                    Err(err) => out.push_missing(Some(&err)),
+                }
+            },
+        );
+    }
+    // One field with a getter (e.g. `href`): a loop of its own, in which the getter is
+    // inlined.
     macro_rules! one_getter {
         ($($field:ident => $get:ident),*) => {
             match fields {
                 $([Field::$field] => {
-                    return run(input, base, fields, schema, |out: &mut Output, url: &UrlRef<'_>, _: &str| {
-                        out.push_one(url.$get())
+                    return run(input, base, fields, schema, |out: &mut Output, row: Row<'_>, arena: &Bump| {
+                        match row.parse(arena) {
+                            Ok(url) => out.push_one(url.$get()),
+                            Err(err) => out.push_missing(Some(&err)),
+                        }
                     });
                 })*
                 _ => {}
@@ -290,19 +361,47 @@ pub fn parse(
             base,
             fields,
             schema,
-            |out: &mut Output, url: &UrlRef<'_>, _: &str| out.push_plain(url, &getters),
+            |out: &mut Output, row: Row<'_>, arena: &Bump| match row.parse(arena) {
+                Ok(url) => out.push_plain(&url, &getters),
+                Err(err) => out.push_missing(Some(&err)),
+            },
         ),
         None => run(
             input,
             base,
             fields,
             schema,
-            |out: &mut Output, url: &UrlRef<'_>, text: &str| out.push_url(url, text, fields),
+            |out: &mut Output, row: Row<'_>, arena: &Bump| match row.parse(arena) {
+                Ok(url) => out.push_url(&url, row.input, fields),
+                Err(err) => out.push_missing(Some(&err)),
+            },
         ),
     }
 }
 
-/// [`parse`] with `write` putting a parsed row's fields into a task's output.
+/// One non-null row: its text and the base it is resolved against.
+#[derive(Clone, Copy)]
+struct Row<'r> {
+    input: &'r str,
+    base: Option<UrlRef<'r>>,
+}
+
+impl<'r> Row<'r> {
+    /// The row parsed (`parse_ref`, borrowed when canonical, else in `arena`).
+    #[inline(always)]
+    fn parse<'a>(self, arena: &'a Bump) -> Result<UrlRef<'a>, ParseError>
+    where
+        'r: 'a,
+    {
+        match self.base {
+            None => rapidurl::parse_ref(self.input, arena),
+            Some(b) => rapidurl::parse_ref_with_base(self.input, &b, arena),
+        }
+    }
+}
+
+/// [`parse`] with `write` parsing a row and putting its fields (or its error) into a
+/// task's output.
 fn run<W>(
     input: &Column,
     base: &Base,
@@ -311,7 +410,7 @@ fn run<W>(
     write: W,
 ) -> Result<Vec<RecordBatch>, ColumnError>
 where
-    W: Fn(&mut Output, &UrlRef<'_>, &str) -> Result<(), ColumnError> + Sync,
+    W: Fn(&mut Output, Row<'_>, &Bump) + Sync,
 {
     // Tasks: (array, rows of it, first row in the whole column).
     let mut tasks = Vec::new();
@@ -331,6 +430,27 @@ where
             parse_task(task, base, fields.len(), schema, &write)
         })
         .collect()
+}
+
+/// One row of [`parse_task`]: a null row, or `write` with the row and its base; the arena
+/// is emptied when it has grown. Inlined into each of the task's row loops.
+#[inline(always)]
+fn each<W>(
+    write: &W,
+    arena: &mut Bump,
+    base: Option<UrlRef<'_>>,
+    input: Option<&str>,
+    out: &mut Output,
+) where
+    W: Fn(&mut Output, Row<'_>, &Bump),
+{
+    match input {
+        None => out.push_missing(None),
+        Some(input) => write(out, Row { input, base }, arena),
+    }
+    if arena.allocated_bytes() > ARENA_RESET_BYTES {
+        arena.reset();
+    }
 }
 
 /// One task's rows: `range` of `array`, whose first row is row `start` of the column.
@@ -374,30 +494,49 @@ fn getter(field: &Field) -> Option<Getter> {
 
 /// One output utf8 column of a task: Arrow's builder, which writes the values and
 /// offsets buffers directly (its validity bitmap is only made at the first null, and
-/// nulls are rare: invalid and null rows) and finishes without a validation pass.
-struct Values(StringBuilder);
+/// nulls are rare: invalid and null rows) and finishes without a validation pass (its
+/// `append_value` costs less than writing two `Vec`s and having Arrow check them at the
+/// end, measured). A column that would pass 2 GiB (32-bit offsets) stops growing and
+/// fails at the end, so no row needs a `Result`.
+struct Values {
+    builder: StringBuilder,
+    too_large: bool,
+}
 
 impl Values {
     fn with_capacity(rows: usize, bytes: usize) -> Self {
-        Values(StringBuilder::with_capacity(rows, bytes))
-    }
-
-    /// Appends `value`; `Err` when the column would pass 2 GiB (32-bit offsets).
-    #[inline]
-    fn push(&mut self, value: &str) -> Result<(), ColumnError> {
-        if self.0.values_slice().len() + value.len() > i32::MAX as usize {
-            return Err(ColumnError::TooLarge);
+        Values {
+            builder: StringBuilder::with_capacity(rows, bytes),
+            too_large: false,
         }
-        self.0.append_value(value);
-        Ok(())
     }
 
+    /// Appends `value`.
+    #[inline(always)]
+    fn push(&mut self, value: &str) {
+        if self.builder.values_slice().len() + value.len() > i32::MAX as usize {
+            self.too_large = true;
+            return;
+        }
+        self.builder.append_value(value);
+    }
+
+    /// Appends a null.
     fn push_null(&mut self) {
-        self.0.append_null();
+        self.builder.append_null();
     }
 
-    fn finish(mut self) -> ArrayRef {
-        Arc::new(self.0.finish())
+    /// Appends `n` nulls.
+    fn push_nulls(&mut self, n: usize) {
+        self.builder.append_nulls(n);
+    }
+
+    /// The utf8 array; `Err` when it would have passed 2 GiB.
+    fn finish(mut self) -> Result<ArrayRef, ColumnError> {
+        match self.too_large {
+            true => Err(ColumnError::TooLarge),
+            false => Ok(Arc::new(self.builder.finish())),
+        }
     }
 }
 
@@ -432,45 +571,41 @@ impl Output {
     }
 
     /// A parsed row of a one-field output: its value.
-    #[inline]
-    fn push_one(&mut self, value: &str) -> Result<(), ColumnError> {
-        self.fields[0].push(value)?;
+    #[inline(always)]
+    fn push_one(&mut self, value: &str) {
+        self.fields[0].push(value);
         self.rows += 1;
-        Ok(())
     }
 
     /// A parsed row whose fields all have getters (`getters[k]` is field `k`'s).
     #[inline]
-    fn push_plain(&mut self, url: &UrlRef<'_>, getters: &[Getter]) -> Result<(), ColumnError> {
+    fn push_plain(&mut self, url: &UrlRef<'_>, getters: &[Getter]) {
         for (get, f) in getters.iter().zip(&mut self.fields) {
-            f.push(get(url))?;
+            f.push(get(url));
         }
         self.rows += 1;
-        Ok(())
     }
 
     /// A parsed row, any fields; `input` is its text, for the fields that are values of
     /// the input (`valid`, `validation_errors`).
-    fn push_url(
-        &mut self,
-        url: &UrlRef<'_>,
-        input: &str,
-        fields: &[Field],
-    ) -> Result<(), ColumnError> {
+    fn push_url(&mut self, url: &UrlRef<'_>, input: &str, fields: &[Field]) {
         let cx = FieldContext::new().input(input);
         for (field, f) in fields.iter().zip(&mut self.fields) {
             match field.value_with(url, &cx) {
-                Some(v) => f.push(&v)?,
+                Some(v) => f.push(&v),
                 None => f.push_null(),
             }
         }
         self.rows += 1;
-        Ok(())
     }
 
     fn finish(self, schema: &SchemaRef) -> Result<RecordBatch, ColumnError> {
         let rows = self.rows as usize;
-        let mut columns: Vec<ArrayRef> = self.fields.into_iter().map(Values::finish).collect();
+        let mut columns = self
+            .fields
+            .into_iter()
+            .map(Values::finish)
+            .collect::<Result<Vec<ArrayRef>, ColumnError>>()?;
         columns.push(error_column(rows, &self.errors)?);
         RecordBatch::try_new(schema.clone(), columns).map_err(|e| ColumnError::Arrow(e.to_string()))
     }
@@ -486,12 +621,12 @@ fn error_column(rows: usize, errors: &[(u32, &str)]) -> Result<ArrayRef, ColumnE
     // The rows between two failed ones are appended as one run of nulls.
     let mut done = 0;
     for &(r, name) in errors {
-        out.0.append_nulls(r as usize - done);
-        out.push(name)?;
+        out.push_nulls(r as usize - done);
+        out.push(name);
         done = r as usize + 1;
     }
-    out.0.append_nulls(rows - done);
-    Ok(out.finish())
+    out.push_nulls(rows - done);
+    out.finish()
 }
 
 /// The last base string a task parsed, and its result: rows that share a base (the
@@ -518,7 +653,7 @@ fn parse_task<W>(
     write: &W,
 ) -> Result<RecordBatch, ColumnError>
 where
-    W: Fn(&mut Output, &UrlRef<'_>, &str) -> Result<(), ColumnError>,
+    W: Fn(&mut Output, Row<'_>, &Bump),
 {
     let Task {
         array,
@@ -527,37 +662,29 @@ where
     } = task;
     let mut out = Output::new(n_fields, range.len(), array.span_bytes(range.clone()));
     let mut arena = Bump::new();
-    let mut bases = BaseCache { last: None };
-    let mut failure = None;
-    array.for_each(range, |i, row| {
-        if failure.is_some() {
-            return;
+    // One loop per kind of base, so that `write` is compiled for it (no base: the row
+    // loop holds nothing but the parse and the push).
+    let arena = &mut arena;
+    match base {
+        Base::None => array.for_each(range, |_, row| each(write, arena, None, row, &mut out))?,
+        Base::One(url) => {
+            let one = url.as_ref_view();
+            array.for_each(range, |_, row| each(write, arena, Some(one), row, &mut out))?;
         }
-        let Some(input) = row else {
-            out.push_missing(None);
-            return;
-        };
-        let parsed = match base {
-            Base::None => rapidurl::parse_ref(input, &arena),
-            Base::One(base) => rapidurl::parse_ref_with_base(input, &base.as_ref_view(), &arena),
-            Base::PerRow(column) => match column.row(start + i) {
-                None => rapidurl::parse_ref(input, &arena),
+        Base::PerRow(column) => {
+            let mut bases = BaseCache { last: None };
+            array.for_each(range, |i, row| match column.row(start + i) {
+                None => each(write, arena, None, row, &mut out),
                 Some(b) => match bases.get(&b) {
-                    Ok(base) => rapidurl::parse_ref_with_base(input, &base.as_ref_view(), &arena),
-                    Err(err) => Err(*err),
+                    Ok(base) => each(write, arena, Some(base.as_ref_view()), row, &mut out),
+                    // A null input row stays null; any other row fails with the base.
+                    Err(err) => match row {
+                        None => out.push_missing(None),
+                        Some(_) => out.push_missing(Some(err)),
+                    },
                 },
-            },
-        };
-        match parsed {
-            Ok(url) => failure = write(&mut out, &url, input).err(),
-            Err(err) => out.push_missing(Some(&err)),
+            })?;
         }
-        if arena.allocated_bytes() > ARENA_RESET_BYTES {
-            arena.reset();
-        }
-    });
-    match failure {
-        Some(err) => Err(err),
-        None => out.finish(schema),
     }
+    out.finish(schema)
 }

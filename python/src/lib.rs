@@ -139,7 +139,10 @@ fn on_pool<R: Send>(pool: Option<&rayon::ThreadPool>, f: impl FnOnce() -> R + Se
 
 /// A column from `obj`: the Arrow PyCapsule interface when it has it, else a sequence of
 /// `str` or `None` (copied into an Arrow array with the GIL held).
-fn column(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Column> {
+///
+/// `check_offsets`: whether offset arrays are checked here, in one pass (`base`, whose
+/// rows are read one by one), or by each task over its own rows (`urls`).
+fn column(obj: &Bound<'_, PyAny>, what: &str, check_offsets: bool) -> PyResult<Column> {
     let arrays: Vec<ArrayRef> = match import_arrays(obj)? {
         Some(arrays) => arrays,
         None => {
@@ -175,7 +178,9 @@ fn column(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Column> {
     };
     let strings = arrays
         .iter()
-        .map(|a| Strings::new(a).map_err(|e| PyTypeError::new_err(format!("{what}: {e}"))))
+        .map(|a| {
+            Strings::new(a, check_offsets).map_err(|e| PyTypeError::new_err(format!("{what}: {e}")))
+        })
         .collect::<PyResult<Vec<_>>>()?;
     Ok(Column::new(strings))
 }
@@ -208,7 +213,7 @@ fn parse_column(
     guard(|| {
         let fields = self::fields(fields)?;
         let pool = pool(threads)?;
-        let input = column(urls, "urls")?;
+        let input = column(urls, "urls", false)?;
         let base = match base {
             None => Base::None,
             Some(b) if b.is_none() => Base::None,
@@ -232,7 +237,7 @@ fn parse_column(
                     Base::One(url)
                 }
                 Err(_) => {
-                    let bases = column(b, "base")?;
+                    let bases = column(b, "base", true)?;
                     if bases.len() != input.len() {
                         return Err(PyValueError::new_err(format!(
                             "base has {} rows, urls has {}",
@@ -258,6 +263,9 @@ fn parse_column(
                 return Err(PyValueError::new_err(
                     "an output column would exceed 2 GiB in one Arrow batch (utf8 offsets are 32-bit)",
                 ));
+            }
+            Ok(Err(ColumnError::Input(e))) => {
+                return Err(PyTypeError::new_err(format!("urls: {e}")));
             }
             Ok(Err(ColumnError::Arrow(e))) => return Err(PyRuntimeError::new_err(e)),
             Err(payload) => std::panic::resume_unwind(payload),

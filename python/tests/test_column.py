@@ -1,6 +1,8 @@
 """parse_column: equal to the per-URL results, every Arrow string type, bases, threads,
 bad input."""
 
+import array
+
 import pyarrow as pa
 import pytest
 
@@ -125,6 +127,25 @@ def test_non_string_arrow_column_and_invalid_utf8_binary():
     table = parse_column(pa.array([b"https://example.com/\xff", None], type=pa.binary()), ["pathname"])
     assert table["pathname"].to_pylist() == ["/%EF%BF%BD", None]
     assert parse_column(pa.nulls(3), ["href"]).to_pylist() == [{"href": None, "error": None}] * 3
+
+
+def test_offsets_that_do_not_fit_the_values_are_refused():
+    # Offsets that run backwards: pyarrow's `from_buffers` checks only the first and the
+    # last against the values, and the C-data import checks nothing.
+    data = pa.py_buffer(b"https://a.example/https://b.example/")
+    cases = [[0, 18, 9], [0, 30, 18], [9, 0, 36]]
+    for offsets in cases:
+        for typ, width in [(pa.string(), "i4"), (pa.large_string(), "i8")]:
+            buf = pa.py_buffer(array.array("i" if width == "i4" else "q", offsets).tobytes())
+            bad = pa.Array.from_buffers(typ, 2, [None, buf, data])
+            with pytest.raises(TypeError, match="invalid Arrow string array"):
+                parse_column(bad, ["hostname"])
+            with pytest.raises(TypeError, match="invalid Arrow string array"):
+                parse_column(["https://x/", "https://y/"], ["hostname"], base=bad)
+    good = pa.Array.from_buffers(
+        pa.string(), 2, [None, pa.py_buffer(array.array("i", [0, 18, 36]).tobytes()), data]
+    )
+    assert parse_column(good, ["hostname"])["hostname"].to_pylist() == ["a.example", "b.example"]
 
 
 def test_empty_input():

@@ -33,6 +33,11 @@ use std::borrow::Cow;
 /// The fast path's answer ([`fast::parse_canonical`]) for `input`: callers that can
 /// borrow the input ask [`borrowed`] first, then hand it to [`write_into`].
 pub(crate) use fast::{Canonical, parse_canonical};
+/// The hostname read off the input when the proof shows it is that (see [`view`]'s
+/// `parse_hostname`).
+///
+/// [`view`]: crate::view
+pub(crate) use proof::proven_hostname;
 
 /// Parses `input` (against `base`, with the encoding override `encoding`) and appends its
 /// serialization to the caller's buffer, returning its components (offsets from where it

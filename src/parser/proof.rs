@@ -7,6 +7,8 @@
 //! what it adds is the reasoning in [`proven_valid`]'s documentation about which parts can
 //! make a parse fail.
 
+use std::ops::Range;
+
 use crate::components::SchemeKind;
 use crate::scan::{self, Task, Words};
 use crate::syntax::{
@@ -50,35 +52,100 @@ impl Task for Prove<'_> {
 /// decided by [`proven_valid_bytes`], the byte-by-byte version.
 #[inline(always)]
 fn proven_valid_with<K: Words>(b: &[u8], k: K) -> bool {
-    let n = b.len();
     let (first, _) = k.word(b, 0);
-    let colon = first.trailing_zeros() as usize;
-    if colon >= n || b[colon] != b':' {
+    let Some((kind, a, end)) = plain_authority(b, k, first) else {
         return proven_valid_bytes(b);
-    }
-    let kind = SchemeKind::from_bytes_ignoring_case(&b[..colon]);
-    if kind == SchemeKind::NotSpecial || b.get(colon + 1..colon + 3) != Some(b"//") {
-        return proven_valid_bytes(b);
-    }
-    let a = colon + 3;
-    let end = next_special(b, k, first, a);
+    };
     let host = &b[a..end];
-    let after = b.get(end);
     if kind == SchemeKind::File {
         // As `proven_valid_bytes`: an empty host, or a plain domain, then the end of the
         // authority.
         return (host.is_empty() || last_label_is_not_numeric(host))
-            && after.is_none_or(|&c| ends_authority(c, true));
+            && b.get(end).is_none_or(|&c| ends_authority(c, true));
     }
     if last_label_is_not_numeric(host) {
-        match after {
-            None => return true,
-            Some(b':') => return valid_port(&b[end + 1..]),
-            Some(&c) if ends_authority(c, true) => return true,
-            _ => {}
+        // A `:` after a plain domain is the port's (as in `proven_valid_bytes`, which
+        // this pass must agree with: `user:pass@` is left to it).
+        if b.get(end) == Some(&b':') {
+            return valid_port(&b[end + 1..]);
+        }
+        if domain_then_end(b, end) {
+            return true;
         }
     }
     valid_special_authority(&b[a..])
+}
+
+/// The common shape, read from `first` (the special mask of `b`'s first 64 bytes): a
+/// special scheme in any case (its bytes are all letters, so it is a scheme), `//`, then a
+/// run of plain bytes from `a` to `end` (the first special byte, or the end of `b`): the
+/// host, when what follows ends it. `None`: another shape.
+#[inline(always)]
+fn plain_authority<K: Words>(b: &[u8], k: K, first: u64) -> Option<(SchemeKind, usize, usize)> {
+    let colon = first.trailing_zeros() as usize;
+    if colon >= b.len() || b[colon] != b':' {
+        return None;
+    }
+    let kind = SchemeKind::from_prefix_ignoring_case(b, colon);
+    if kind == SchemeKind::NotSpecial || b.get(colon + 1..colon + 3) != Some(b"//") {
+        return None;
+    }
+    let a = colon + 3;
+    Some((kind, a, next_special(b, k, first, a)))
+}
+
+/// Whether what follows a plain domain of a special URL, at `b[end..]`, completes the
+/// authority: the end of the input, a port of at most 65535, or a byte that ends the
+/// authority.
+#[inline(always)]
+fn domain_then_end(b: &[u8], end: usize) -> bool {
+    match b.get(end) {
+        None => true,
+        Some(b':') => valid_port(&b[end + 1..]),
+        Some(&c) => ends_authority(c, true),
+    }
+}
+
+/// Where the hostname of `input` is, when the one-pass proof shows that `input` parses
+/// (against any base, or none) and that its hostname is its host bytes as they are, but
+/// ASCII lower-cased: a special scheme other than `file` (whose `localhost` becomes the
+/// empty host), `//`, a plain domain (see [`plain_domain_prefix`]), then the end of the
+/// input, a port or the end of the authority. Returns the host's range and whether it
+/// holds upper case; `None` means "not proven": parse. Inlined, so that its callers call
+/// the classifier's task directly.
+#[inline(always)]
+pub(crate) fn proven_hostname(input: &str) -> Option<(Range<usize>, bool)> {
+    if input.is_empty() || input.len() > u32::MAX as usize / 3 {
+        return None;
+    }
+    scan::run(ProveHost(input.as_bytes()))
+}
+
+/// [`proven_hostname`] as a [`Task`] of the classifier.
+struct ProveHost<'a>(&'a [u8]);
+
+impl Task for ProveHost<'_> {
+    type Out = Option<(Range<usize>, bool)>;
+    #[inline(always)]
+    fn run<K: Words>(self, k: K) -> Self::Out {
+        let b = self.0;
+        let (first, upper) = k.word(b, 0);
+        let (kind, a, end) = plain_authority(b, k, first)?;
+        if kind == SchemeKind::File
+            || !last_label_is_not_numeric(&b[a..end])
+            || !domain_then_end(b, end)
+        {
+            return None;
+        }
+        // `a` is at most 8 (`https://`); a host within the first word has its upper-case
+        // bits there.
+        let upper = if end <= 64 {
+            (upper >> a) & ((1u64 << (end - a)) - 1) != 0
+        } else {
+            b[a..end].iter().any(u8::is_ascii_uppercase)
+        };
+        Some((a..end, upper))
+    }
 }
 
 /// The first special byte of `b` at or after `from` (`b.len()` when there is none), given
