@@ -52,6 +52,8 @@ pub(crate) struct Parser<'i, 'b, 'o, O: Output + ?Sized, R: Report = Silent> {
     /// Only the verdict is wanted (`can_parse`): stop, successfully, where the path,
     /// query and fragment states would start ([`Parser::done_validating`]).
     validate_only: bool,
+    /// A validating parser stopped there (then `finish` has nothing to check).
+    stopped: bool,
 }
 
 /// The path percent-encode set, with what ends a segment: `/`, `\\` in special URLs, and
@@ -129,6 +131,7 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
             r: Silent,
             units_from: 0,
             validate_only: false,
+            stopped: false,
         }
     }
 
@@ -161,6 +164,7 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
             r,
             units_from: self.units_from,
             validate_only: self.validate_only,
+            stopped: self.stopped,
         }
     }
 }
@@ -179,13 +183,16 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
     /// would write cannot take the serialization past the `u32` offsets (`finish`'s only
     /// failure): each byte left becomes at most four (`%XX`, or a legacy encoding's
     /// `&#N;` escapes), plus a `/` and the serializer's `/.`.
+    /// When it did not stop (the input was too long for that), the states run to the end
+    /// and `finish` checks the length as in a full parse.
     #[inline]
-    fn done_validating(&self, pos: usize) -> bool {
-        self.validate_only
+    fn done_validating(&mut self, pos: usize) -> bool {
+        self.stopped = self.validate_only
             && (self.out.len() - self.start)
                 .saturating_add(4 * (self.bytes.len() - pos.min(self.bytes.len())))
                 .saturating_add(8)
-                <= u32::MAX as usize
+                <= u32::MAX as usize;
+        self.stopped
     }
 
     /// Sets the encoding override.
@@ -208,7 +215,7 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
             }
             return Err(e);
         }
-        if self.validate_only {
+        if self.stopped {
             return Ok(self.c);
         }
         self.finish()
