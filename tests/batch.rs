@@ -447,6 +447,29 @@ fn row_ranges_cumulative_matches_row_ranges() {
                 assert_eq!(expected.first().unwrap().start, 0);
                 assert_eq!(expected.last().unwrap().end, n);
             }
+            // A target chosen by the caller: both searches agree, the ranges tile
+            // `0..n`, and every range but the last weighs at least the target and
+            // would weigh less without its last row.
+            for target in [0, 1, 9, 16 * 1024, 1 << 20] {
+                let by = batch::row_ranges_by(n, target, |i| lens[i]);
+                assert_eq!(
+                    batch::row_ranges_cumulative_by(n, target, |i| sums[i]),
+                    by,
+                    "n {n}, spread {spread}, target {target}"
+                );
+                let mut next = 0;
+                for (k, r) in by.iter().enumerate() {
+                    assert_eq!(r.start, next);
+                    assert!(r.end > r.start);
+                    let weight = sums[r.end] - sums[r.start];
+                    if k + 1 < by.len() {
+                        assert!(weight >= target.max(1), "n {n}, target {target}, {r:?}");
+                        assert!(weight - (lens[r.end - 1] + 1) < target.max(1));
+                    }
+                    next = r.end;
+                }
+                assert_eq!(next, n);
+            }
         }
     }
 }

@@ -1,14 +1,16 @@
 //! `parse_column`'s engine: string columns in (Arrow arrays, read in place), one Arrow
-//! utf8 column per field plus an `error` column out, parsed in parallel on a rayon pool
-//! with no Python object per row and the GIL released.
+//! utf8 column per field plus an `error` column out, parsed in parallel with no Python
+//! object per row and the GIL released.
 //!
-//! Rows are split into tasks with `rapidurl::batch::row_ranges` (the library's batch
-//! split); each task parses its rows with `parse_ref` (zero-copy for canonical input,
-//! an arena for the rest) and appends each field's value straight to that column's Arrow
-//! values and offsets buffers (for the URL API's string attributes, through a plain
-//! getter: one call and one copy a row), so a task's output is one record batch and
-//! nothing is concatenated. Errors are rare: they are kept as a list of rows and become
-//! the `error` column when the task ends.
+//! Rows are split into small chunks with `rapidurl::batch::row_ranges_by` (rows weighed
+//! by length, about 64 per thread), which the threads claim as [`crate::work`]
+//! describes; each thread parses its chunks' rows with `parse_ref` (zero-copy for
+//! canonical input, an arena for the rest) or `parse_hostname`, and appends each field's
+//! value straight to that column's Arrow values and offsets buffers (for the URL API's
+//! string attributes, through a plain getter: one call and one copy a row). A run of
+//! consecutive chunks makes one output, which becomes one record batch: nothing is
+//! concatenated, and a call returns about one batch per thread. Errors are rare: they
+//! are kept as a list of rows and become the `error` column when the output ends.
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -24,13 +26,26 @@ use arrow_schema::{DataType, Field as ArrowField, Schema, SchemaRef};
 use rapidurl::bumpalo::Bump;
 use rapidurl::field::{Field, FieldContext};
 use rapidurl::{ErrorKind, ParseError, Url, UrlRef};
-use rayon::prelude::*;
+
+use crate::work::{self, Threads, Work};
 
 /// The name of the column that holds each invalid row's error name.
 pub const ERROR_COLUMN: &str = "error";
 
 /// The arena is emptied when it holds more than this after a row.
 const ARENA_RESET_BYTES: usize = 1 << 20;
+
+/// Chunks per thread: the unit a thread claims at a time, small enough that the threads
+/// finish within a chunk of each other (outputs are per run of chunks, not per chunk).
+const CHUNKS_PER_THREAD: usize = 64;
+/// Bounds on a chunk's input bytes.
+const MIN_CHUNK_BYTES: usize = 8 * 1024;
+const MAX_CHUNK_BYTES: usize = 1 << 20;
+/// An output (a record batch) is finished once a column holds this many bytes or it
+/// holds this many rows, so that no batch comes near utf8's 2 GiB (a chunk's output is
+/// far smaller), and its pre-sized buffers are bounded.
+const FULL_BYTES: usize = 64 << 20;
+const FULL_ROWS: usize = 1 << 24;
 
 /// One imported array of strings, seen as bytes: its offsets (or views) have been
 /// validated by `arrow-data`, so reading a row is safe; UTF-8 is checked here, per task.
@@ -96,18 +111,30 @@ impl Strings {
         }
     }
 
-    /// The tasks' row ranges (`rapidurl::batch::row_ranges`, rows weighed by length).
-    fn ranges(&self) -> Vec<Range<usize>> {
-        use rapidurl::batch::row_ranges;
+    /// The weight of the rows, as `rapidurl::batch::row_ranges` counts it: their bytes
+    /// plus one per row.
+    fn weight(&self) -> usize {
         match self {
-            Strings::Small(a) => offset_ranges(a),
-            Strings::Large(a) => offset_ranges(a),
+            Strings::Small(a) => offset_weight(a, a.len()),
+            Strings::Large(a) => offset_weight(a, a.len()),
+            Strings::View(a) => a.views().iter().map(|&v| v as u32 as usize + 1).sum(),
+            Strings::Null(n) => *n,
+        }
+    }
+
+    /// The chunks' row ranges (`rapidurl::batch::row_ranges_by`: consecutive rows
+    /// weighing `target` each).
+    fn ranges(&self, target: usize) -> Vec<Range<usize>> {
+        use rapidurl::batch::{row_ranges_by, row_ranges_cumulative_by};
+        match self {
+            Strings::Small(a) => row_ranges_cumulative_by(a.len(), target, |i| offset_weight(a, i)),
+            Strings::Large(a) => row_ranges_cumulative_by(a.len(), target, |i| offset_weight(a, i)),
             Strings::View(a) => {
                 // The low 32 bits of a view are the value's length.
                 let v = a.views();
-                row_ranges(a.len(), |i| v[i] as u32 as usize)
+                row_ranges_by(a.len(), target, |i| v[i] as u32 as usize)
             }
-            Strings::Null(n) => row_ranges(*n, |_| 0),
+            Strings::Null(n) => row_ranges_by(*n, target, |_| 0),
         }
     }
 
@@ -168,16 +195,15 @@ impl Strings {
     }
 }
 
-/// [`Strings::ranges`] for an offsets layout.
-fn offset_ranges<O: OffsetSizeTrait>(a: &GenericBinaryArray<O>) -> Vec<Range<usize>> {
+/// The weight of rows `0..i` of an offsets layout (their bytes plus one per row), for
+/// [`Strings::ranges`] and [`Strings::weight`]. Offsets not checked yet (see
+/// `offset_rows`) may run backwards: wrapping arithmetic then gives unbalanced chunks,
+/// never a panic, and the chunk reports them.
+fn offset_weight<O: OffsetSizeTrait>(a: &GenericBinaryArray<O>, i: usize) -> usize {
     let o = a.value_offsets();
-    let first = o[0].as_usize();
-    // Rows weigh their length plus one, as with `row_ranges`; found by binary search.
-    // Offsets not checked yet (see `offset_rows`) may run backwards: wrapping arithmetic
-    // then gives unbalanced ranges, never a panic, and the task reports them.
-    rapidurl::batch::row_ranges_cumulative(a.len(), |i| {
-        o[i].as_usize().wrapping_sub(first).wrapping_add(i)
-    })
+    o[i].as_usize()
+        .wrapping_sub(o[0].as_usize())
+        .wrapping_add(i)
 }
 
 /// [`Strings::span_bytes`] for an offsets layout.
@@ -308,13 +334,14 @@ pub enum ColumnError {
     Arrow(String),
 }
 
-/// Parses every row of `input` (against `base`) on the current rayon pool and returns
-/// one record batch per task, in row order.
+/// Parses every row of `input` (against `base`) on `threads` and returns the record
+/// batches, in row order (about one per thread: see [`crate::work`]).
 pub fn parse(
     input: &Column,
     base: &Base,
     fields: &[Field],
     schema: &SchemaRef,
+    threads: &Threads,
 ) -> Result<Vec<RecordBatch>, ColumnError> {
     // The hostname alone (the common call): `parse_hostname`, which reads it off the
     // input when the URL is proven valid, without building the view.
@@ -324,6 +351,7 @@ pub fn parse(
             base,
             fields,
             schema,
+            threads,
             |out: &mut Output, row: Row<'_>, arena: &Bump| {
                 let host = match row.base {
                     None => rapidurl::parse_hostname(row.input, arena),
@@ -342,7 +370,7 @@ pub fn parse(
         ($($field:ident => $get:ident),*) => {
             match fields {
                 $([Field::$field] => {
-                    return run(input, base, fields, schema, |out: &mut Output, row: Row<'_>, arena: &Bump| {
+                    return run(input, base, fields, schema, threads, |out: &mut Output, row: Row<'_>, arena: &Bump| {
                         match row.parse(arena) {
                             Ok(url) => out.push_one(url.$get()),
                             Err(err) => out.push_missing(Some(&err)),
@@ -361,6 +389,7 @@ pub fn parse(
             base,
             fields,
             schema,
+            threads,
             |out: &mut Output, row: Row<'_>, arena: &Bump| match row.parse(arena) {
                 Ok(url) => out.push_plain(&url, &getters),
                 Err(err) => out.push_missing(Some(&err)),
@@ -371,6 +400,7 @@ pub fn parse(
             base,
             fields,
             schema,
+            threads,
             |out: &mut Output, row: Row<'_>, arena: &Bump| match row.parse(arena) {
                 Ok(url) => out.push_url(&url, row.input, fields),
                 Err(err) => out.push_missing(Some(&err)),
@@ -400,36 +430,121 @@ impl<'r> Row<'r> {
     }
 }
 
-/// [`parse`] with `write` parsing a row and putting its fields (or its error) into a
-/// task's output.
+/// [`parse`] with `write` parsing a row and putting its fields (or its error) into an
+/// output.
 fn run<W>(
     input: &Column,
     base: &Base,
     fields: &[Field],
     schema: &SchemaRef,
+    threads: &Threads,
     write: W,
 ) -> Result<Vec<RecordBatch>, ColumnError>
 where
     W: Fn(&mut Output, Row<'_>, &Bump) + Sync,
 {
-    // Tasks: (array, rows of it, first row in the whole column).
-    let mut tasks = Vec::new();
+    // Chunks of about 1/CHUNKS_PER_THREAD of a thread's share, within bounds.
+    let total: usize = input
+        .arrays
+        .iter()
+        .map(Strings::weight)
+        .fold(0, usize::saturating_add);
+    let target = (total / (threads.n.max(1) * CHUNKS_PER_THREAD))
+        .clamp(MIN_CHUNK_BYTES, MAX_CHUNK_BYTES)
+        .max(total >> 30);
+    let mut chunks = Vec::new();
     for (k, array) in input.arrays.iter().enumerate() {
-        for range in array.ranges() {
-            tasks.push((k, range, input.starts[k]));
+        for range in array.ranges(target) {
+            chunks.push(Task {
+                array,
+                range,
+                start: input.starts[k],
+            });
         }
     }
-    tasks
-        .into_par_iter()
-        .map(|(k, range, start)| {
-            let task = Task {
-                array: &input.arrays[k],
-                range,
-                start,
-            };
-            parse_task(task, base, fields.len(), schema, &write)
-        })
-        .collect()
+    // Per chunk: its weight, and running sums of rows and bytes (to pre-size outputs).
+    let weights: Vec<usize> = chunks
+        .iter()
+        .map(|c| c.array.span_bytes(c.range.clone()) + c.range.len())
+        .collect();
+    let mut rows_before = Vec::with_capacity(chunks.len() + 1);
+    let mut bytes_before = Vec::with_capacity(chunks.len() + 1);
+    let (mut rows, mut bytes) = (0, 0);
+    for (c, w) in chunks.iter().zip(&weights) {
+        rows_before.push(rows);
+        bytes_before.push(bytes);
+        rows += c.range.len();
+        bytes += w - c.range.len();
+    }
+    rows_before.push(rows);
+    bytes_before.push(bytes);
+    let job = Job {
+        chunks,
+        rows_before,
+        bytes_before,
+        base,
+        n_fields: fields.len(),
+        schema,
+        write,
+    };
+    work::run(threads, &weights, &job)
+}
+
+/// The rows of one call, in chunks, and what to do with each row.
+struct Job<'a, W> {
+    chunks: Vec<Task<'a>>,
+    /// Rows and bytes of the chunks before chunk `c` (one more entry than chunks).
+    rows_before: Vec<usize>,
+    bytes_before: Vec<usize>,
+    base: &'a Base,
+    n_fields: usize,
+    schema: &'a SchemaRef,
+    write: W,
+}
+
+/// An output being filled by one thread, with the thread's arena and base cache.
+struct Open {
+    out: Output,
+    arena: Bump,
+    bases: BaseCache,
+}
+
+impl<W> Work for Job<'_, W>
+where
+    W: Fn(&mut Output, Row<'_>, &Bump) + Sync,
+{
+    type Output = Open;
+    type Done = RecordBatch;
+    type Error = ColumnError;
+
+    fn start(&self, chunks: Range<usize>) -> Open {
+        // Sized for the whole region (the first thread to touch the memory is the one
+        // that fills it), capped at what one output may hold.
+        let rows = self.rows_before[chunks.end] - self.rows_before[chunks.start];
+        let bytes = self.bytes_before[chunks.end] - self.bytes_before[chunks.start];
+        Open {
+            out: Output::new(self.n_fields, rows.min(FULL_ROWS), bytes.min(FULL_BYTES)),
+            arena: Bump::new(),
+            bases: BaseCache { last: None },
+        }
+    }
+
+    fn step(&self, open: &mut Open, chunk: usize) -> Result<(), ColumnError> {
+        parse_chunk(&self.chunks[chunk], self.base, open, &self.write)
+    }
+
+    fn full(&self, open: &Open) -> bool {
+        open.out.rows as usize >= FULL_ROWS
+            || open
+                .out
+                .fields
+                .iter()
+                .any(|f| f.builder.values_slice().len() >= FULL_BYTES)
+    }
+
+    fn finish(&self, open: Open) -> Result<RecordBatch, ColumnError> {
+        open.out.finish(self.schema)
+    }
 }
 
 /// One row of [`parse_task`]: a null row, or `write` with the row and its base; the arena
@@ -453,7 +568,7 @@ fn each<W>(
     }
 }
 
-/// One task's rows: `range` of `array`, whose first row is row `start` of the column.
+/// One chunk's rows: `range` of `array`, whose first row is row `start` of the column.
 struct Task<'a> {
     array: &'a Strings,
     range: Range<usize>,
@@ -645,13 +760,13 @@ impl BaseCache {
     }
 }
 
-fn parse_task<W>(
-    task: Task<'_>,
+/// Parses one chunk into `open` (the output of the thread that claimed it).
+fn parse_chunk<W>(
+    task: &Task<'_>,
     base: &Base,
-    n_fields: usize,
-    schema: &SchemaRef,
+    open: &mut Open,
     write: &W,
-) -> Result<RecordBatch, ColumnError>
+) -> Result<(), ColumnError>
 where
     W: Fn(&mut Output, Row<'_>, &Bump),
 {
@@ -660,31 +775,26 @@ where
         range,
         start,
     } = task;
-    let mut out = Output::new(n_fields, range.len(), array.span_bytes(range.clone()));
-    let mut arena = Bump::new();
+    let (range, start) = (range.clone(), *start);
+    let Open { out, arena, bases } = open;
     // One loop per kind of base, so that `write` is compiled for it (no base: the row
     // loop holds nothing but the parse and the push).
-    let arena = &mut arena;
     match base {
-        Base::None => array.for_each(range, |_, row| each(write, arena, None, row, &mut out))?,
+        Base::None => array.for_each(range, |_, row| each(write, arena, None, row, out)),
         Base::One(url) => {
             let one = url.as_ref_view();
-            array.for_each(range, |_, row| each(write, arena, Some(one), row, &mut out))?;
+            array.for_each(range, |_, row| each(write, arena, Some(one), row, out))
         }
-        Base::PerRow(column) => {
-            let mut bases = BaseCache { last: None };
-            array.for_each(range, |i, row| match column.row(start + i) {
-                None => each(write, arena, None, row, &mut out),
-                Some(b) => match bases.get(&b) {
-                    Ok(base) => each(write, arena, Some(base.as_ref_view()), row, &mut out),
-                    // A null input row stays null; any other row fails with the base.
-                    Err(err) => match row {
-                        None => out.push_missing(None),
-                        Some(_) => out.push_missing(Some(err)),
-                    },
+        Base::PerRow(column) => array.for_each(range, |i, row| match column.row(start + i) {
+            None => each(write, arena, None, row, out),
+            Some(b) => match bases.get(&b) {
+                Ok(base) => each(write, arena, Some(base.as_ref_view()), row, out),
+                // A null input row stays null; any other row fails with the base.
+                Err(err) => match row {
+                    None => out.push_missing(None),
+                    Some(_) => out.push_missing(Some(err)),
                 },
-            })?;
-        }
+            },
+        }),
     }
-    out.finish(schema)
 }

@@ -14,6 +14,7 @@
 mod arrow_io;
 mod column;
 mod url;
+mod work;
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -104,15 +105,17 @@ fn can_parse(url: &Bound<'_, PyString>, base: Option<&Bound<'_, PyString>>) -> P
     })
 }
 
+fn threads_error() -> PyErr {
+    PyValueError::new_err("threads must be at least 1 (or None: every core)")
+}
+
 /// The rayon pool for `threads`: the global pool (every core) for `None`, else one pool
 /// per thread count, built once.
 fn pool(threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
     static POOLS: Mutex<Option<HashMap<usize, Arc<rayon::ThreadPool>>>> = Mutex::new(None);
     let Some(n) = threads else { return Ok(None) };
     if n == 0 {
-        return Err(PyValueError::new_err(
-            "threads must be at least 1 (or None: every core)",
-        ));
+        return Err(threads_error());
     }
     let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
     let pools = pools.get_or_insert_with(HashMap::new);
@@ -135,6 +138,21 @@ fn on_pool<R: Send>(pool: Option<&rayon::ThreadPool>, f: impl FnOnce() -> R + Se
         Some(p) => p.install(f),
         None => f(),
     }
+}
+
+/// The threads of a `parse_column` call: the calling thread and `threads - 1` helpers
+/// (every core for `None`: as many threads as rayon's global pool has).
+fn threads(threads: Option<usize>) -> PyResult<work::Threads> {
+    let n = match threads {
+        Some(0) => return Err(threads_error()),
+        Some(n) => n,
+        None => rayon::current_num_threads(),
+    };
+    let helpers = match n {
+        0 | 1 => None,
+        n => pool(Some(n - 1))?,
+    };
+    Ok(work::Threads { n, helpers })
 }
 
 /// A column from `obj`: the Arrow PyCapsule interface when it has it, else a sequence of
@@ -212,7 +230,7 @@ fn parse_column(
 ) -> PyResult<ArrowTable> {
     guard(|| {
         let fields = self::fields(fields)?;
-        let pool = pool(threads)?;
+        let threads = self::threads(threads)?;
         let input = column(urls, "urls", false)?;
         let base = match base {
             None => Base::None,
@@ -252,9 +270,7 @@ fn parse_column(
         let schema = column::schema(&fields);
         let result = py.detach(|| {
             catch_unwind(AssertUnwindSafe(|| {
-                on_pool(pool.as_deref(), || {
-                    column::parse(&input, &base, &fields, &schema)
-                })
+                column::parse(&input, &base, &fields, &schema, &threads)
             }))
         });
         let batches = match result {

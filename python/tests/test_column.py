@@ -104,6 +104,37 @@ def test_threads():
         parse_column(arr, ["href"], threads=0)
 
 
+def test_threads_make_about_one_batch_each():
+    # Each thread fills one output per run of consecutive chunks it claims: one batch
+    # with one thread, a few per thread with more (one per steal), never one per chunk
+    # (kasztp makes 128 chunks at two threads, 268 at eight).
+    arr = pa.array(corpus("kasztp.txt"))
+    one = parse_column(arr, ["hostname"], threads=1)
+    assert one.column("hostname").num_chunks == 1
+    for n in (2, 3, 8):
+        table = parse_column(arr, ["hostname"], threads=n)
+        assert table.equals(one)
+        assert 1 <= table.column("hostname").num_chunks <= 10 * n
+
+
+def test_threads_over_many_arrays_with_errors_and_bases():
+    # Chunks span arrays and outputs span chunks: failed rows, null rows and per-row
+    # bases must land on their own rows whatever the split.
+    lines = corpus("userbait.txt")[:6000]
+    inputs = [None if i % 211 == 0 else (line if i % 97 else "no scheme " + line) for i, line in enumerate(lines)]
+    bases = [
+        None if i % 5 == 0 else ("not a base" if i % 331 == 0 else "https://b.example/p/q")
+        for i in range(len(inputs))
+    ]
+    expected = expected_rows(inputs, bases)
+    assert any(r["error"] == "base-URL-invalid" for r in expected)
+    assert any(r["error"] not in (None, "base-URL-invalid") for r in expected)
+    arrays = pa.chunked_array([pa.array(inputs[i : i + 700]) for i in range(0, len(inputs), 700)])
+    for n in (1, 2, 3):
+        table = parse_column(arrays, GETTERS, base=pa.array(bases), threads=n)
+        assert table.to_pylist() == expected
+
+
 def test_bad_rows_in_a_sequence():
     inputs = ["https://example.com/\ud800", "http://a\x00b/", None, "https://x.example/" + "a" * 2_000_000]
     table = parse_column(inputs, ["pathname", "hostname"])

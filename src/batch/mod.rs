@@ -66,8 +66,25 @@ fn chunk_target(total: usize) -> usize {
 /// ```
 pub fn row_ranges(n: usize, weight: impl Fn(usize) -> usize) -> Vec<Range<usize>> {
     let total: usize = (0..n).map(|i| weight(i) + 1).sum();
-    let target = chunk_target(total);
-    let mut ranges = Vec::with_capacity(total / target + 1);
+    row_ranges_by(n, chunk_target(total), weight)
+}
+
+/// [`row_ranges`] with the chunk size chosen by the caller: consecutive ranges of rows
+/// `0..n`, each closed as soon as it weighs at least `target` (row `i` weighing
+/// `weight(i)` plus one), the last one possibly lighter. For front ends that schedule
+/// the chunks themselves (the Python package hands out small chunks to its threads).
+///
+/// ```
+/// let ranges = rapidurl::batch::row_ranges_by(5, 22, |_| 10);
+/// assert_eq!(ranges, [0..2, 2..4, 4..5]);
+/// ```
+pub fn row_ranges_by(
+    n: usize,
+    target: usize,
+    weight: impl Fn(usize) -> usize,
+) -> Vec<Range<usize>> {
+    let target = target.max(1);
+    let mut ranges = Vec::new();
     let (mut start, mut bytes) = (0, 0);
     for i in 0..n {
         bytes += weight(i) + 1;
@@ -96,9 +113,27 @@ pub fn row_ranges(n: usize, weight: impl Fn(usize) -> usize) -> Vec<Range<usize>
 /// assert_eq!(row_ranges_cumulative(lens.len(), cumulative), row_ranges(lens.len(), |i| lens[i]));
 /// ```
 pub fn row_ranges_cumulative(n: usize, cumulative: impl Fn(usize) -> usize) -> Vec<Range<usize>> {
+    row_ranges_cumulative_by(n, chunk_target(cumulative(n)), cumulative)
+}
+
+/// [`row_ranges_by`] when the rows' weights are known as running sums (see
+/// [`row_ranges_cumulative`]): the same ranges, found by binary search.
+///
+/// ```
+/// use rapidurl::batch::{row_ranges_by, row_ranges_cumulative_by};
+/// let lens = [3, 40, 0, 7, 7, 100, 1];
+/// let cumulative = |i: usize| lens[..i].iter().map(|l| l + 1).sum::<usize>();
+/// assert_eq!(row_ranges_cumulative_by(lens.len(), 16, cumulative), row_ranges_by(lens.len(), 16, |i| lens[i]));
+/// ```
+pub fn row_ranges_cumulative_by(
+    n: usize,
+    target: usize,
+    cumulative: impl Fn(usize) -> usize,
+) -> Vec<Range<usize>> {
     let total = cumulative(n);
-    let target = chunk_target(total);
-    let mut ranges = Vec::with_capacity(total / target + 1);
+    let target = target.max(1);
+    // Every range holds a row: at most `n` of them, whatever the weights say.
+    let mut ranges = Vec::with_capacity((total / target + 1).min(n));
     let mut start = 0;
     while start < n {
         // The first row end `e` whose range `start..e` weighs at least `target`.
