@@ -3,7 +3,7 @@
 //! object per row and the GIL released.
 //!
 //! Rows are split into small chunks with `rapidurl::batch::row_ranges_by` (rows weighed
-//! by length, about 64 per thread), which the threads claim as [`crate::work`]
+//! by length, about 32 per thread), which the threads claim as [`crate::work`]
 //! describes; each thread parses its chunks' rows with `parse_ref` (zero-copy for
 //! canonical input, an arena for the rest) or `parse_hostname`, and appends each field's
 //! value straight to that column's Arrow values and offsets buffers (for the URL API's
@@ -37,7 +37,7 @@ const ARENA_RESET_BYTES: usize = 1 << 20;
 
 /// Chunks per thread: the unit a thread claims at a time, small enough that the threads
 /// finish within a chunk of each other (outputs are per run of chunks, not per chunk).
-const CHUNKS_PER_THREAD: usize = 64;
+const CHUNKS_PER_THREAD: usize = 32;
 /// Bounds on a chunk's input bytes.
 const MIN_CHUNK_BYTES: usize = 8 * 1024;
 const MAX_CHUNK_BYTES: usize = 1 << 20;
@@ -449,7 +449,7 @@ where
         .iter()
         .map(Strings::weight)
         .fold(0, usize::saturating_add);
-    let target = (total / (threads.n.max(1) * CHUNKS_PER_THREAD))
+    let target = (total / (threads.count() * CHUNKS_PER_THREAD))
         .clamp(MIN_CHUNK_BYTES, MAX_CHUNK_BYTES)
         .max(total >> 30);
     let mut chunks = Vec::new();

@@ -152,7 +152,7 @@ fn threads(threads: Option<usize>) -> PyResult<work::Threads> {
         0 | 1 => None,
         n => pool(Some(n - 1))?,
     };
-    Ok(work::Threads { n, helpers })
+    Ok(work::Threads::new(n, helpers))
 }
 
 /// A column from `obj`: the Arrow PyCapsule interface when it has it, else a sequence of
@@ -231,6 +231,7 @@ fn parse_column(
     guard(|| {
         let fields = self::fields(fields)?;
         let threads = self::threads(threads)?;
+        threads.wake();
         let input = column(urls, "urls", false)?;
         let base = match base {
             None => Base::None,

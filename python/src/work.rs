@@ -24,10 +24,57 @@ use std::time::{Duration, Instant};
 /// The threads of one call: the calling thread plus the workers of `helpers`.
 pub struct Threads {
     /// Threads in all, the calling one included (at least 1).
-    pub n: usize,
+    n: usize,
     /// A pool of `n - 1` threads (`None` when `n` is 1).
-    pub helpers: Option<Arc<rayon::ThreadPool>>,
+    helpers: Option<Arc<rayon::ThreadPool>>,
+    /// Set when the helpers have their work (or the call ends): see [`Threads::wake`].
+    ready: Arc<AtomicBool>,
 }
+
+impl Threads {
+    /// `n` threads (at least 1): the calling one and the workers of `helpers`, a pool of
+    /// `n - 1` threads (`None` when `n` is 1).
+    pub fn new(n: usize, helpers: Option<Arc<rayon::ThreadPool>>) -> Self {
+        Threads {
+            n: n.max(1),
+            helpers,
+            ready: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Threads in all, the calling one included.
+    pub fn count(&self) -> usize {
+        self.n
+    }
+
+    /// Wakes the helpers now, so that they are running when [`run`] hands them their
+    /// chunks: a sleeping thread takes tens of µs to wake on an idle virtual machine,
+    /// which the call's serial start (importing the column, planning the chunks) then
+    /// hides. Each helper yields in a loop until [`run`] has its work ready, the
+    /// `Threads` is dropped, or `WAKE_SPIN` has passed.
+    pub fn wake(&self) {
+        let Some(pool) = &self.helpers else { return };
+        for _ in 1..self.n {
+            let ready = self.ready.clone();
+            pool.spawn(move || {
+                let since = Instant::now();
+                while !ready.load(Ordering::Acquire) && since.elapsed() < WAKE_SPIN {
+                    std::thread::yield_now();
+                }
+            });
+        }
+    }
+}
+
+impl Drop for Threads {
+    fn drop(&mut self) {
+        self.ready.store(true, Ordering::Release);
+    }
+}
+
+/// How long a helper woken by [`Threads::wake`] waits for its work before it goes back
+/// to rayon's pool (where the work wakes it again when it comes).
+const WAKE_SPIN: Duration = Duration::from_millis(1);
 
 /// How long the calling thread, done with the chunks, spins for the helpers to finish
 /// theirs (at most a chunk each) before it sleeps until they do: a sleeping thread
@@ -227,6 +274,9 @@ pub fn run<W: Work>(
                     shared.finished.fetch_add(1, Ordering::Release);
                 });
             }
+            // Helpers spinning since `Threads::wake` may go back to the pool: the work
+            // is in its queue.
+            threads.ready.store(true, Ordering::Release);
             let own = shared.run(0);
             // The helpers are at most a chunk from done (or not started: then the
             // scope's end waits for them anyway, which costs no more than before).
@@ -301,7 +351,7 @@ mod tests {
                     .unwrap(),
             )
         });
-        Threads { n, helpers }
+        Threads::new(n, helpers)
     }
 
     /// Every chunk is in exactly one output, outputs come back in chunk order, and there

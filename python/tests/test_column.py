@@ -107,7 +107,7 @@ def test_threads():
 def test_threads_make_about_one_batch_each():
     # Each thread fills one output per run of consecutive chunks it claims: one batch
     # with one thread, a few per thread with more (one per steal), never one per chunk
-    # (kasztp makes 128 chunks at two threads, 268 at eight).
+    # (kasztp makes 64 chunks at two threads, 256 at eight).
     arr = pa.array(corpus("kasztp.txt"))
     one = parse_column(arr, ["hostname"], threads=1)
     assert one.column("hostname").num_chunks == 1
