@@ -286,7 +286,11 @@ pub fn run<W: Work>(
             }
             own
         }),
-        _ => shared.run(0),
+        _ => {
+            // No helper works in this call: let those `Threads::wake` woke go.
+            threads.ready.store(true, Ordering::Release);
+            shared.run(0)
+        }
     };
     let mut all = own?;
     for r in shared
