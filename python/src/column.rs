@@ -3,13 +3,14 @@
 //! object per row and the GIL released.
 //!
 //! Rows are split into small chunks with `rapidurl::batch::row_ranges_by` (rows weighed
-//! by length, about 32 per thread), which the threads claim as [`crate::work`]
-//! describes; each thread parses its chunks' rows with `parse_ref` (zero-copy for
-//! canonical input, an arena for the rest) or `parse_hostname`, and appends each field's
-//! value straight to that column's Arrow values and offsets buffers (for the URL API's
-//! string attributes, through a plain getter: one call and one copy a row). A run of
-//! consecutive chunks makes one output, which becomes one record batch: nothing is
-//! concatenated, and a call returns about one batch per thread. Errors are rare: they
+//! by length, about 32 per thread), which the threads claim as
+//! `rapidurl::batch::schedule` describes; each thread parses its chunks' rows with
+//! `parse_ref` (zero-copy for canonical input, an arena for the rest) or
+//! `parse_hostname`, and appends each field's value straight to that column's Arrow
+//! values and offsets buffers (for the URL API's string attributes, through a plain
+//! getter: one call and one copy a row). A run of consecutive chunks makes one output,
+//! which becomes one record batch: nothing is concatenated, and a call returns about one
+//! batch per thread. Errors are rare: they
 //! are kept as a list of rows and become the `error` column when the output ends.
 
 use std::borrow::Cow;
@@ -27,7 +28,7 @@ use rapidurl::bumpalo::Bump;
 use rapidurl::field::{Field, FieldContext};
 use rapidurl::{ErrorKind, ParseError, Url, UrlRef};
 
-use crate::work::{self, Threads, Work};
+use rapidurl::batch::schedule::{self as work, Threads, Work};
 
 /// The name of the column that holds each invalid row's error name.
 pub const ERROR_COLUMN: &str = "error";
@@ -335,7 +336,7 @@ pub enum ColumnError {
 }
 
 /// Parses every row of `input` (against `base`) on `threads` and returns the record
-/// batches, in row order (about one per thread: see [`crate::work`]).
+/// batches, in row order (about one per thread: see `rapidurl::batch::schedule`).
 pub fn parse(
     input: &Column,
     base: &Base,

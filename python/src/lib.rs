@@ -14,7 +14,6 @@
 mod arrow_io;
 mod column;
 mod url;
-mod work;
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -25,6 +24,7 @@ use arrow_array::builder::StringBuilder;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
+use rapidurl::batch::schedule::Threads;
 use rapidurl::field::Field;
 
 use crate::arrow_io::{ArrowTable, import_arrays};
@@ -142,7 +142,7 @@ fn on_pool<R: Send>(pool: Option<&rayon::ThreadPool>, f: impl FnOnce() -> R + Se
 
 /// The threads of a `parse_column` call: the calling thread and `threads - 1` helpers
 /// (every core for `None`: as many threads as rayon's global pool has).
-fn threads(threads: Option<usize>) -> PyResult<work::Threads> {
+fn threads(threads: Option<usize>) -> PyResult<Threads> {
     let n = match threads {
         Some(0) => return Err(threads_error()),
         Some(n) => n,
@@ -152,7 +152,7 @@ fn threads(threads: Option<usize>) -> PyResult<work::Threads> {
         0 | 1 => None,
         n => pool(Some(n - 1))?,
     };
-    Ok(work::Threads::new(n, helpers))
+    Ok(Threads::new(n, helpers))
 }
 
 /// A column from `obj`: the Arrow PyCapsule interface when it has it, else a sequence of

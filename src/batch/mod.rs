@@ -30,6 +30,7 @@
 
 mod column;
 mod lines;
+pub mod schedule;
 
 pub use self::column::{Iter, UrlColumn};
 pub use self::lines::{Lines, count_line_feeds, line_feeds, lines};

@@ -1,27 +1,55 @@
-//! How `parse_column` spreads its chunks of rows over threads: the calling thread works
+//! Spreading chunks of work over threads for a front end that writes its own output
+//! (the Python package's `parse_column` writes Arrow columns): the calling thread works
 //! too, helpers come from a rayon pool, and each thread claims chunks one at a time from
-//! a contiguous region of its own, so that consecutive chunks go to one output (one
-//! record batch) and a call returns about one batch per thread.
+//! a contiguous region of its own, so that consecutive chunks go to one output and a call
+//! makes about one output per thread.
 //!
 //! The chunks are split into one region per thread, balanced by weight. A thread takes
-//! the next chunk from the front of its region; when its region is empty it steals the
-//! back half of the largest region left (a single chunk when only one is left) and goes
-//! on from there with a new output. The balance is that of chunk-sized steps (a chunk is
-//! small: see `column::CHUNKS_PER_THREAD`), while the outputs stay few: one per region,
-//! i.e. the thread count plus the number of steals.
+//! the next chunk from the front of its region (one compare-and-swap on a word holding
+//! the region's front and end); when its region is empty it steals the back half of the
+//! largest region left (a single chunk when only one is left) and goes on from there
+//! with a new output. The balance is that of chunk-sized steps (make chunks small, e.g.
+//! with [`row_ranges_by`](super::row_ranges_by)), while the outputs stay few: one per
+//! region, i.e. the thread count plus the number of steals.
 //!
-//! Why not one rayon task per chunk, as before: every task made a record batch (pyarrow
-//! imports each one, serially, a few µs each), the calling thread slept while the pool
-//! worked (two wake-ups per call on the critical path, and on an idle virtual machine a
-//! wake-up costs tens of µs), and with one thread the pool added a wake-up and a hand-off
-//! for nothing: `threads=1` now runs on the calling thread alone.
+//! Why not one rayon task per chunk: each task would make an output (for Python, a record
+//! batch that pyarrow imports serially, a few µs each); the calling thread would sleep
+//! while the pool worked (a wake-up to hand the work over and one to get it back, and on
+//! an idle virtual machine a wake-up costs tens of µs); and with one thread the pool
+//! would add both for nothing: here one thread means the calling thread alone.
+//!
+//! ```
+//! use rapidurl::batch::schedule::{run, Threads, Work};
+//! use std::ops::Range;
+//!
+//! /// Sums chunk numbers; an output is the list of (chunk, sum) it saw.
+//! struct Sum;
+//! impl Work for Sum {
+//!     type Output = Vec<usize>;
+//!     type Done = Vec<usize>;
+//!     type Error = ();
+//!     fn start(&self, _region: Range<usize>) -> Vec<usize> { Vec::new() }
+//!     fn step(&self, out: &mut Vec<usize>, chunk: usize) -> Result<(), ()> {
+//!         out.push(chunk);
+//!         Ok(())
+//!     }
+//!     fn full(&self, _out: &Vec<usize>) -> bool { false }
+//!     fn finish(&self, out: Vec<usize>) -> Result<Vec<usize>, ()> { Ok(out) }
+//! }
+//!
+//! let helpers = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+//! let threads = Threads::new(2, Some(std::sync::Arc::new(helpers)));
+//! let outputs = run(&threads, &[1; 10], &Sum).unwrap();
+//! let chunks: Vec<usize> = outputs.into_iter().flatten().collect();
+//! assert_eq!(chunks, (0..10).collect::<Vec<_>>());
+//! ```
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The threads of one call: the calling thread plus the workers of `helpers`.
+/// The threads of one [`run`]: the calling thread plus the workers of a rayon pool.
 pub struct Threads {
     /// Threads in all, the calling one included (at least 1).
     n: usize,
@@ -49,8 +77,8 @@ impl Threads {
 
     /// Wakes the helpers now, so that they are running when [`run`] hands them their
     /// chunks: a sleeping thread takes tens of µs to wake on an idle virtual machine,
-    /// which the call's serial start (importing the column, planning the chunks) then
-    /// hides. Each helper yields in a loop until [`run`] has its work ready, the
+    /// which the caller's serial start (for Python: importing the column, planning the
+    /// chunks) then hides. Each helper yields in a loop until [`run`] has its work ready, the
     /// `Threads` is dropped, or `WAKE_SPIN` has passed.
     pub fn wake(&self) {
         let Some(pool) = &self.helpers else { return };
@@ -241,6 +269,10 @@ fn split(weights: &[usize], n: usize) -> Vec<Range<usize>> {
 /// Runs `work` over chunks `0..weights.len()` (chunk `c` weighing `weights[c]`) on
 /// `threads`, and returns the finished outputs in chunk order; the first error when a
 /// step or a finish fails. Panics in any thread reach the caller.
+///
+/// # Panics
+///
+/// With 2³² − 1 chunks or more (chunk numbers are packed two to a 64-bit word).
 pub fn run<W: Work>(
     threads: &Threads,
     weights: &[usize],
