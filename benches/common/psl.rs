@@ -47,13 +47,17 @@ pub enum Beside {
     RegistrableDomain,
     /// The `psl` crate's `List.domain` on the hostname.
     PslCrate,
+    /// `UrlRef::top_level_domain` (the last label): what finding one label costs, a
+    /// floor for any lookup.
+    TopLevelDomain,
 }
 
 impl Beside {
-    pub const ALL: [Beside; 3] = [
+    pub const ALL: [Beside; 4] = [
         Beside::Hostname,
         Beside::RegistrableDomain,
         Beside::PslCrate,
+        Beside::TopLevelDomain,
     ];
 
     pub fn name(self) -> &'static str {
@@ -61,6 +65,7 @@ impl Beside {
             Beside::Hostname => "parse_ref",
             Beside::RegistrableDomain => "parse_ref + registrable_domain()",
             Beside::PslCrate => "parse_ref + psl crate on hostname",
+            Beside::TopLevelDomain => "parse_ref + top_level_domain()",
         }
     }
 }
@@ -80,6 +85,9 @@ pub fn parse_pass(lines: &[&str], arena: &mut rapidurl::bumpalo::Bump, what: Bes
                 .domain(u.hostname().as_bytes())
                 .map_or(0, |d| d.as_bytes().len())
         }),
+        Beside::TopLevelDomain => {
+            each_url(lines, arena, |u| u.top_level_domain().map_or(0, str::len))
+        }
     }
 }
 
