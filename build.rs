@@ -310,6 +310,13 @@ fn generate(t: &table::OwnedTable, version: &str, rules: usize) -> String {
         }
         let _ = write!(code, "{p},");
     }
+    let _ = write!(code, "];\nstatic FILTER: [u64; {}] = [", t.filter.len());
+    for (i, w) in t.filter.iter().enumerate() {
+        if i % 8 == 0 {
+            code.push('\n');
+        }
+        let _ = write!(code, "{w:#x},");
+    }
     let _ = write!(code, "];\nstatic TAILS: [u8; {}] = *b\"", t.tails.len());
     for &b in &t.tails {
         code.push(char::from(b));
@@ -317,7 +324,7 @@ fn generate(t: &table::OwnedTable, version: &str, rules: usize) -> String {
     let _ = writeln!(
         code,
         "\";\npub(super) static TABLE: Table<'static> = Table {{ slots: &SLOTS, pilots: &PILOTS, \
-         tails: &TAILS, seed: {:#x}, root_flags: {} }};",
+         tails: &TAILS, filter: &FILTER, seed: {:#x}, root_flags: {} }};",
         t.seed, t.root_flags
     );
     code
