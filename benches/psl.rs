@@ -8,8 +8,9 @@
 //!   list the `publicsuffix` crate ships;
 //! - `psl/load`: reading and building that list (what a table built at first use from
 //!   embedded text would cost once);
-//! - `psl/kasztp`: `parse_ref` of every URL alone, then with `registrable_domain`, then with
-//!   the `psl` crate called directly on the hostname.
+//! - `psl/kasztp`: `parse_ref` of every URL alone, then with `registrable_domain`, with
+//!   the `psl` crate called directly on the hostname, and with `top_level_domain` (finding
+//!   one label: the floor of any lookup).
 //!
 //! ```sh
 //! cargo bench --bench psl
