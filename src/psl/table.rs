@@ -255,11 +255,18 @@ impl Table<'_> {
         start: usize,
         end: usize,
     ) -> Option<(u32, u64, u8)> {
-        self.child_of(parent, ph, name, start, end, first8(name, start, end))
+        let last = if end - start > 8 {
+            load8(name, end - 8)
+        } else {
+            0
+        };
+        self.child_of(parent, ph, name, start, end, first8(name, start, end), last)
     }
 
-    /// [`Table::child`], given the label's first eight bytes.
+    /// [`Table::child`], given the label's first eight bytes and its last eight (0 when
+    /// it is not longer than 8 bytes).
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // the walk's state, kept in registers
     fn child_of(
         &self,
         parent: u32,
@@ -268,12 +275,12 @@ impl Table<'_> {
         start: usize,
         end: usize,
         first: u64,
+        last: u64,
     ) -> Option<(u32, u64, u8)> {
         let len = end - start;
         if len > MAX_LABEL {
             return None;
         }
-        let last = if len > 8 { load8(name, end - 8) } else { 0 };
         let h = child_hash(ph, name, start, end, first, last);
         if !self.may_hold(h) {
             return None;
@@ -317,26 +324,9 @@ impl Table<'_> {
                 }
                 break;
             }
-            let len = end - start;
-            if len > MAX_LABEL {
+            let Some((s, h, f)) = self.child_of(parent, ph, name, start, end, first, last) else {
                 break;
-            }
-            let h = child_hash(ph, name, start, end, first, last);
-            if !self.may_hold(h) {
-                break;
-            }
-            let s = self.slot_of(h);
-            let [key, meta] = self.slots[s];
-            if key != first || meta as u32 != parent | (len as u32) << 24 {
-                break;
-            }
-            if len > 8 {
-                let at = (meta >> 40) as usize;
-                if self.tails[at..at + len - 8] != name[start + 8..end] {
-                    break;
-                }
-            }
-            let f = (meta >> 32) as u8;
+            };
             if f & EXCEPTIONS != 0 {
                 return self.find_general(name, mask);
             }
@@ -350,7 +340,7 @@ impl Table<'_> {
                     hint: None,
                 };
             }
-            (parent, ph, flags) = (s as u32, h, f);
+            (parent, ph, flags) = (s, h, f);
             end = start - 1;
             (start, first, last) = label_words(name, end);
         }
