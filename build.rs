@@ -17,6 +17,9 @@
 #[path = "src/psl/table.rs"]
 mod table;
 
+#[path = "src/host/punycode.rs"]
+mod punycode;
+
 use psl::Psl;
 use std::env;
 use std::fmt::Write as _;
@@ -27,6 +30,7 @@ fn main() {
     println!("cargo:rustc-check-cfg=cfg(rapidurl_psl_table)");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/psl/table.rs");
+    println!("cargo:rerun-if-changed=src/host/punycode.rs");
     println!("cargo:rerun-if-env-changed=RAPIDURL_PSL_RULES");
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let mut why = Vec::new();
@@ -306,6 +310,13 @@ fn generate(t: &table::OwnedTable, version: &str, rules: usize) -> String {
         }
         let _ = write!(code, "{p},");
     }
+    let _ = write!(code, "];\nstatic FILTER: [u64; {}] = [", t.filter.len());
+    for (i, w) in t.filter.iter().enumerate() {
+        if i % 8 == 0 {
+            code.push('\n');
+        }
+        let _ = write!(code, "{w:#x},");
+    }
     let _ = write!(code, "];\nstatic TAILS: [u8; {}] = *b\"", t.tails.len());
     for &b in &t.tails {
         code.push(char::from(b));
@@ -313,7 +324,7 @@ fn generate(t: &table::OwnedTable, version: &str, rules: usize) -> String {
     let _ = writeln!(
         code,
         "\";\npub(super) static TABLE: Table<'static> = Table {{ slots: &SLOTS, pilots: &PILOTS, \
-         tails: &TAILS, seed: {:#x}, root_flags: {} }};",
+         tails: &TAILS, filter: &FILTER, seed: {:#x}, root_flags: {} }};",
         t.seed, t.root_flags
     );
     code
@@ -326,69 +337,10 @@ fn to_ascii(label: &str) -> Option<String> {
     if label.is_ascii() {
         return Some(label.to_ascii_lowercase());
     }
-    const BASE: u32 = 36;
-    const T_MIN: u32 = 1;
-    const T_MAX: u32 = 26;
-    let adapt = |delta: u32, points: u32, first: bool| {
-        let mut delta = if first { delta / 700 } else { delta / 2 };
-        delta += delta / points;
-        let mut k = 0;
-        while delta > ((BASE - T_MIN) * T_MAX) / 2 {
-            delta /= BASE - T_MIN;
-            k += BASE;
-        }
-        k + (BASE - T_MIN + 1) * delta / (delta + 38)
-    };
-    let digit = |d: u32| {
-        char::from(if d < 26 {
-            b'a' + d as u8
-        } else {
-            b'0' + (d - 26) as u8
-        })
-    };
-    let input: Vec<u32> = label.chars().map(u32::from).collect();
-    let mut out: String = label.chars().filter(char::is_ascii).collect();
-    let basic = out.len() as u32;
-    if basic > 0 {
-        out.push('-');
-    }
-    let (mut n, mut delta, mut bias, mut h) = (128u32, 0u32, 72u32, basic);
-    while (h as usize) < input.len() {
-        let m = *input.iter().filter(|&&c| c >= n).min()?;
-        delta = delta.checked_add((m - n).checked_mul(h + 1)?)?;
-        n = m;
-        for &c in &input {
-            if c < n {
-                delta = delta.checked_add(1)?;
-            }
-            if c == n {
-                let mut q = delta;
-                let mut k = BASE;
-                loop {
-                    let t = if k <= bias {
-                        T_MIN
-                    } else if k >= bias + T_MAX {
-                        T_MAX
-                    } else {
-                        k - bias
-                    };
-                    if q < t {
-                        break;
-                    }
-                    out.push(digit(t + (q - t) % (BASE - t)));
-                    q = (q - t) / (BASE - t);
-                    k += BASE;
-                }
-                out.push(digit(q));
-                bias = adapt(delta, h + 1, h == basic);
-                delta = 0;
-                h += 1;
-            }
-        }
-        delta += 1;
-        n += 1;
-    }
-    Some(format!("xn--{out}"))
+    let chars: Vec<char> = label.chars().collect();
+    let mut out = String::from("xn--");
+    punycode::encode(&chars, |c| out.push(c))?;
+    Some(out)
 }
 
 /// Just enough JSON for `cargo metadata`'s output.

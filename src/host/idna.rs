@@ -248,84 +248,18 @@ fn common_domain_to_ascii_into<O: Output + ?Sized>(domain: &str, out: &mut O) ->
             return false;
         }
         out.push_str("xn--");
-        punycode_encode_into(&label[..n], out);
+        if !punycode_encode_into(&label[..n], out) {
+            out.truncate(start);
+            return false;
+        }
     }
     true
 }
 
-/// RFC 3492 Punycode encoding of `label` (at most [`COMMON_LABEL_MAX`] code points, so
-/// no overflow), appended to `out`.
-fn punycode_encode_into<O: Output + ?Sized>(label: &[char], out: &mut O) {
-    const BASE: u32 = 36;
-    const T_MIN: u32 = 1;
-    const T_MAX: u32 = 26;
-    const DIGITS: &[u8; 36] = b"abcdefghijklmnopqrstuvwxyz0123456789";
-    fn digit<O: Output + ?Sized>(d: u32, out: &mut O) {
-        out.push(DIGITS[d as usize] as char);
-    }
-    fn adapt(mut delta: u32, points: u32, first: bool) -> u32 {
-        delta /= if first { 700 } else { 2 };
-        delta += delta / points;
-        let mut k = 0;
-        while delta > ((BASE - T_MIN) * T_MAX) / 2 {
-            delta /= BASE - T_MIN;
-            k += BASE;
-        }
-        k + (BASE - T_MIN + 1) * delta / (delta + 38)
-    }
-    let mut basic = 0u32;
-    for &c in label {
-        if c.is_ascii() {
-            out.push(c);
-            basic += 1;
-        }
-    }
-    if basic > 0 {
-        out.push('-');
-    }
-    let (mut n, mut delta, mut bias) = (0x80u32, 0u32, 72u32);
-    let mut handled = basic;
-    let total = label.len() as u32;
-    while handled < total {
-        let m = label
-            .iter()
-            .map(|&c| c as u32)
-            .filter(|&c| c >= n)
-            .min()
-            .expect("a code point not yet handled is left");
-        delta += (m - n) * (handled + 1);
-        n = m;
-        for &c in label {
-            let c = c as u32;
-            if c < n {
-                delta += 1;
-            } else if c == n {
-                let mut q = delta;
-                let mut k = BASE;
-                loop {
-                    let t = if k <= bias {
-                        T_MIN
-                    } else if k >= bias + T_MAX {
-                        T_MAX
-                    } else {
-                        k - bias
-                    };
-                    if q < t {
-                        break;
-                    }
-                    digit(t + (q - t) % (BASE - t), out);
-                    q = (q - t) / (BASE - t);
-                    k += BASE;
-                }
-                digit(q, out);
-                bias = adapt(delta, handled + 1, handled == basic);
-                delta = 0;
-                handled += 1;
-            }
-        }
-        delta += 1;
-        n += 1;
-    }
+/// RFC 3492 Punycode encoding of `label`, appended to `out`; false on overflow (which a
+/// label of at most [`COMMON_LABEL_MAX`] code points cannot reach).
+fn punycode_encode_into<O: Output + ?Sized>(label: &[char], out: &mut O) -> bool {
+    super::punycode::encode(label, |c| out.push(c)).is_some()
 }
 
 #[cfg(test)]
@@ -443,7 +377,7 @@ mod tests {
         for label in ["ü", "bücher", "ñandú", "日本語", "abcー", "ÿà-é", "ßßßßß"] {
             let chars: Vec<char> = label.chars().collect();
             let mut out = String::new();
-            punycode_encode_into(&chars, &mut out);
+            assert!(punycode_encode_into(&chars, &mut out));
             assert_eq!(Some(out), idna::punycode::encode_str(label), "{label:?}");
         }
     }

@@ -9,6 +9,7 @@
 mod idna;
 mod ipv4;
 mod ipv6;
+mod punycode;
 
 pub use self::idna::{domain_to_ascii, domain_to_unicode};
 pub(crate) use self::ipv4::is_canonical_ipv4;

@@ -47,6 +47,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use rules::Rules;
+pub(crate) use table::label_start;
 
 /// The built-in table, built by `build.rs` from the `psl` crate's `data/rules.txt`:
 /// `TABLE` and `VERSION` (that crate's version).
@@ -165,12 +166,9 @@ impl<'d> Suffix<'d> {
         }
         // The label before the suffix; none when it is empty (`a..com`).
         let label_end = self.start - 1;
-        let label_start = self.label_hint.unwrap_or_else(|| {
-            let head = &self.domain.as_bytes()[..label_end];
-            head.iter()
-                .rposition(|&b| b == b'.')
-                .map_or(0, |dot| dot + 1)
-        });
+        let label_start = self
+            .label_hint
+            .unwrap_or_else(|| table::label_start(self.domain.as_bytes(), label_end));
         (label_start < label_end).then_some(label_start)
     }
 }
