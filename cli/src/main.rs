@@ -33,7 +33,7 @@ use crossbeam_channel::{Receiver, Sender, unbounded};
 use rapidurl::Url;
 use rapidurl::field::Field;
 
-use crate::output::{Column, Format, RowFormat};
+use crate::output::{Column, Format, RowFormat, RowText};
 use crate::pipeline::{Collector, Done, Stop};
 use crate::progress::Progress;
 use crate::rows::{Flow, Plan, RowError, RowParser};
@@ -590,8 +590,8 @@ fn stdout_file() -> Result<Box<dyn Write + Send>, Failure> {
 
 /// What a `parse` worker makes of a batch.
 struct Formatted {
-    /// Rows as text, or as an Arrow record batch.
-    text: String,
+    /// Rows for the writer to copy out, or as an Arrow record batch.
+    rows: RowText,
     arrow: Option<arrow_array::RecordBatch>,
     /// The diagnostics of its bad rows.
     diagnostics: String,
@@ -651,7 +651,7 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
         RowFormat::new(format, pass_names.clone(), columns.clone(), error_auto)
             .with_suffix_list(suffix_list.clone()),
     );
-    let (pool_tx, pool_rx) = unbounded::<String>();
+    let (pool_tx, pool_rx) = unbounded::<RowText>();
 
     let work = {
         let plan = plan.clone();
@@ -662,6 +662,10 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
             let name = &plan.names[batch.input];
             let mut text = state.pool.try_recv().unwrap_or_default();
             text.clear();
+            let block = match &batch.data {
+                source::Data::Text(bytes) => bytes.as_slice(),
+                _ => &[],
+            };
             let mut diagnostics = String::new();
             let mut stop = None;
             let mut arrow = (format == Format::Parquet).then(|| {
@@ -682,7 +686,8 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
                         batch,
                         &mut TextRows {
                             format: &row_format,
-                            text: &mut text,
+                            rows: &mut text,
+                            block,
                             bad: &mut bad,
                         },
                     ),
@@ -721,7 +726,7 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
                 }
             };
             Ok(Formatted {
-                text,
+                rows: text,
                 arrow,
                 diagnostics,
                 stop,
@@ -751,6 +756,8 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
         }
         let mut sink = TextSink {
             out,
+            format: row_format,
+            bytes: Vec::new(),
             progress: &progress,
             pool: pool_tx,
         };
@@ -761,29 +768,37 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `parse`'s rows as text: a parsed line's row formatted in the line loop, any other row
-/// through [`RowFormat::url_row`], a bad row through `bad` (out of line).
+/// `parse`'s rows as text: a parsed line's row left for the writer in the line loop
+/// ([`RowFormat::url_line_spans`]), any other row formatted through
+/// [`RowFormat::url_row`], a bad row through `bad` (out of line).
 struct TextRows<'s, B> {
     format: &'s RowFormat,
-    text: &'s mut String,
+    rows: &'s mut RowText,
+    /// The batch's input block (empty when it is not text).
+    block: &'s [u8],
     bad: &'s mut B,
 }
 
 impl<B: FnMut(&rows::Row<'_>, &RowError, Sink<'_>) -> Flow> rows::RowSink for TextRows<'_, B> {
     #[inline(always)]
     fn line_url(&mut self, _: u64, _: usize, input: &str, url: &rapidurl::UrlRef<'_>) -> Flow {
-        self.format.url_line(self.text, input, url);
+        self.format
+            .url_line_spans(self.rows, self.block, input, url);
         Flow::Go
     }
 
     fn row(&mut self, row: &rows::Row<'_>) -> Flow {
-        match &row.url {
+        let from = self.rows.side.len();
+        let flow = match &row.url {
             Ok(url) => {
-                self.format.url_row(self.text, row.cells, row.input, url);
+                self.format
+                    .url_row(&mut self.rows.side, row.cells, row.input, url);
                 Flow::Go
             }
-            Err(err) => (self.bad)(row, err, Sink::Text(self.format, self.text)),
-        }
+            Err(err) => (self.bad)(row, err, Sink::Text(self.format, &mut self.rows.side)),
+        };
+        self.rows.rows_from(from);
+        flow
     }
 }
 
@@ -827,7 +842,7 @@ fn bad_row(
 struct WorkerState {
     rows: RowParser,
     /// Output buffers written by the collector, to reuse.
-    pool: Receiver<String>,
+    pool: Receiver<RowText>,
 }
 
 /// Writes a formatted batch's diagnostics (with the bar hidden) and says whether to stop.
@@ -842,18 +857,24 @@ fn finish_batch(progress: &Progress, done: &mut Done<Formatted>) -> Result<(), S
     }
 }
 
-/// `parse`'s collector for text formats.
+/// `parse`'s collector for text formats: copies each batch's rows out of its input
+/// block and the worker's text ([`RowFormat::write`]) and writes them.
 struct TextSink<'p> {
     out: BufWriter<Box<dyn Write + Send>>,
+    format: Arc<RowFormat>,
+    /// The rows of a batch, reused from batch to batch.
+    bytes: Vec<u8>,
     progress: &'p Progress,
-    pool: Sender<String>,
+    pool: Sender<RowText>,
 }
 
 impl Collector<Formatted> for TextSink<'_> {
-    fn collect(&mut self, mut done: Done<Formatted>) -> Result<(), Stop> {
-        self.out.write_all(done.value.text.as_bytes())?;
-        let text = std::mem::take(&mut done.value.text);
-        let _ = self.pool.send(text);
+    fn collect(&mut self, mut done: Done<Formatted>, input: &[u8]) -> Result<(), Stop> {
+        self.bytes.clear();
+        self.format.write(&mut self.bytes, &done.value.rows, input);
+        self.out.write_all(&self.bytes)?;
+        let rows = std::mem::take(&mut done.value.rows);
+        let _ = self.pool.send(rows);
         if done.value.stop.is_some() {
             // Rows before the stop are written before it is reported.
             self.out.flush()?;
@@ -886,7 +907,7 @@ impl ParquetSink<'_> {
 }
 
 impl Collector<Formatted> for ParquetSink<'_> {
-    fn collect(&mut self, mut done: Done<Formatted>) -> Result<(), Stop> {
+    fn collect(&mut self, mut done: Done<Formatted>, _: &[u8]) -> Result<(), Stop> {
         if let (Some(w), Some(batch)) = (&mut self.writer, &done.value.arrow) {
             if batch.num_rows() > 0 {
                 w.write(batch)
@@ -960,7 +981,7 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
         progress: &'p Progress,
     }
     impl Collector<Checked> for Sink<'_> {
-        fn collect(&mut self, done: Done<Checked>) -> Result<(), Stop> {
+        fn collect(&mut self, done: Done<Checked>, _: &[u8]) -> Result<(), Stop> {
             self.progress.inc(done.bytes);
             let c = done.value;
             self.total.rows += c.rows;

@@ -186,6 +186,57 @@ enum RowEnd {
     CommaCrLf,
 }
 
+impl RowEnd {
+    /// The bytes.
+    #[inline(always)]
+    fn bytes(self) -> &'static [u8] {
+        match self {
+            RowEnd::Lf => b"\n",
+            RowEnd::TabLf => b"\t\n",
+            RowEnd::CrLf => b"\r\n",
+            RowEnd::CommaCrLf => b",\r\n",
+        }
+    }
+}
+
+/// The tag of a [`RowText::spans`] entry that stands for text of [`RowText::side`].
+const SIDE: u32 = u32::MAX;
+
+/// A batch's rows as a worker leaves them for the writer, which copies them out in
+/// [`RowFormat::write`]: the values of the direct path of [`RowFormat::url_line`] that
+/// lie in the input block as ranges of it (the worker does not copy them), every other
+/// row as text.
+#[derive(Default)]
+pub struct RowText {
+    /// In row order: a value of the direct path as `start, end` in the input block, or
+    /// [`SIDE`] and the length of the next piece of `side`, which is whole rows.
+    spans: Vec<(u32, u32)>,
+    /// The rows written as text, in order.
+    pub side: String,
+}
+
+impl RowText {
+    /// Empties it for the next batch, keeping its memory.
+    pub fn clear(&mut self) {
+        self.spans.clear();
+        self.side.clear();
+    }
+
+    /// Takes `side[from..]` (whole rows just written) as the next rows.
+    #[inline]
+    pub fn rows_from(&mut self, from: usize) {
+        let mut len = self.side.len() - from;
+        while len > 0 {
+            let piece = len.min(SIDE as usize - 1);
+            match self.spans.last_mut() {
+                // Joined to the piece before when it is also side text.
+                Some((SIDE, n)) if (*n as usize) + piece < SIDE as usize => *n += piece as u32,
+                _ => self.spans.push((SIDE, piece as u32)),
+            }
+            len -= piece;
+        }
+    }
+}
 /// Eight copies of byte `b`.
 const fn splat(b: u8) -> u64 {
     u64::from_ne_bytes([b; 8])
@@ -386,6 +437,94 @@ impl RowFormat {
             RowEnd::TabLf => out.push_str("\t\n"),
             RowEnd::CrLf => out.push_str("\r\n"),
             RowEnd::CommaCrLf => out.push_str(",\r\n"),
+        }
+    }
+
+    /// [`Self::url_line`] for the writer: a row of the direct path whose values all lie in
+    /// `block` (the input block, below 4 GiB) is left as their ranges; any other row is
+    /// written as text into `rows.side`.
+    #[inline(always)]
+    pub fn url_line_spans(&self, rows: &mut RowText, block: &[u8], input: &str, url: &UrlRef<'_>) {
+        // The range of `value` in `block`, if it lies there.
+        let range = |value: &str| -> Option<(u32, u32)> {
+            let start = (value.as_ptr() as usize).wrapping_sub(block.as_ptr() as usize);
+            let end = start.wrapping_add(value.len());
+            (start <= end && end <= block.len()).then_some((start as u32, end as u32))
+        };
+        if block.len() < SIDE as usize {
+            if let Some((attr, check)) = self.one {
+                let value = attr.get(url);
+                if let Some(span) = range(value) {
+                    if !self.needs_escaping(attr, check, value) {
+                        rows.spans.push(span);
+                        return;
+                    }
+                }
+            } else if !self.direct.is_empty() {
+                let mark = rows.spans.len();
+                let mut direct = true;
+                for &(attr, check) in &self.direct {
+                    let value = attr.get(url);
+                    match range(value) {
+                        Some(span) if !self.needs_escaping(attr, check, value) => {
+                            rows.spans.push(span);
+                        }
+                        _ => {
+                            direct = false;
+                            break;
+                        }
+                    }
+                }
+                if direct {
+                    return;
+                }
+                rows.spans.truncate(mark);
+            }
+        }
+        let from = rows.side.len();
+        self.url_line(&mut rows.side, input, url);
+        rows.rows_from(from);
+    }
+
+    /// Appends the rows of `rows` to `out`, copying the values left as ranges from
+    /// `block`, the input block they were made from.
+    pub fn write(&self, out: &mut Vec<u8>, rows: &RowText, block: &[u8]) {
+        let side = rows.side.as_bytes();
+        let end = self.row_end.bytes();
+        let mut at = 0usize;
+        if self.direct.len() <= 1 {
+            for &(start, n) in &rows.spans {
+                if start == SIDE {
+                    out.extend_from_slice(&side[at..at + n as usize]);
+                    at += n as usize;
+                } else {
+                    out.extend_from_slice(&block[start as usize..n as usize]);
+                    out.extend_from_slice(end);
+                }
+            }
+            return;
+        }
+        let separator = if self.format == Format::Csv {
+            b','
+        } else {
+            b'\t'
+        };
+        let mut column = 0;
+        for &(start, n) in &rows.spans {
+            if start == SIDE {
+                out.extend_from_slice(&side[at..at + n as usize]);
+                at += n as usize;
+                continue;
+            }
+            if column > 0 {
+                out.push(separator);
+            }
+            out.extend_from_slice(&block[start as usize..n as usize]);
+            column += 1;
+            if column == self.direct.len() {
+                out.extend_from_slice(end);
+                column = 0;
+            }
         }
     }
 

@@ -49,8 +49,9 @@ impl From<std::io::Error> for Stop {
 
 /// What the calling thread does with the workers' results, in input order.
 pub trait Collector<T> {
-    /// Takes the next result; `Err` ends the run.
-    fn collect(&mut self, done: Done<T>) -> Result<(), Stop>;
+    /// Takes the next result, with the input block it was made from (empty when the
+    /// batch was not text); `Err` ends the run.
+    fn collect(&mut self, done: Done<T>, input: &[u8]) -> Result<(), Stop>;
     /// No result is waiting (or [`FLUSH_EVERY`] has passed): flush what was written.
     fn idle(&mut self) -> Result<(), Stop>;
 }
@@ -120,10 +121,11 @@ where
         while let Some(result) = pending.remove(&next) {
             next += 1;
             let mut done = result?;
-            if let Some(buffer) = done.buffer.take() {
+            let buffer = done.buffer.take();
+            collector.collect(done, buffer.as_deref().unwrap_or_default())?;
+            if let Some(buffer) = buffer {
                 let _ = free_tx.send(buffer);
             }
-            collector.collect(done)?;
         }
         if last_flush.elapsed() >= FLUSH_EVERY {
             collector.idle()?;
@@ -133,7 +135,9 @@ where
     // Every worker has finished: the results left are in order unless one is missing,
     // which cannot happen as the reader numbers batches without gaps.
     for (_, result) in std::mem::take(&mut pending) {
-        collector.collect(result?)?;
+        let mut done = result?;
+        let buffer = done.buffer.take();
+        collector.collect(done, buffer.as_deref().unwrap_or_default())?;
     }
     collector.idle()
 }

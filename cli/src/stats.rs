@@ -76,7 +76,7 @@ pub fn run(
         progress: &'p Progress,
     }
     impl Collector<Counts> for Sink<'_> {
-        fn collect(&mut self, done: Done<Counts>) -> Result<(), Stop> {
+        fn collect(&mut self, done: Done<Counts>, _: &[u8]) -> Result<(), Stop> {
             self.progress.inc(done.bytes);
             let c = done.value;
             self.total.rows += c.rows;
