@@ -317,14 +317,25 @@ fn generate(t: &table::OwnedTable, version: &str, rules: usize) -> String {
         }
         let _ = write!(code, "{w:#x},");
     }
+    let _ = write!(code, "];\nstatic PAIRS: [u64; {}] = [", t.pairs.len());
+    for (i, w) in t.pairs.iter().enumerate() {
+        if i % 8 == 0 {
+            code.push('\n');
+        }
+        let _ = write!(code, "{w:#x},");
+    }
+    let _ = write!(code, "];\nstatic WILD: [u64; {}] = [", t.wild.len());
+    for w in t.wild.iter() {
+        let _ = write!(code, "{w:#x},");
+    }
     let _ = write!(code, "];\nstatic TAILS: [u8; {}] = *b\"", t.tails.len());
     for &b in &t.tails {
         code.push(char::from(b));
     }
     let _ = writeln!(
         code,
-        "\";\npub(super) static TABLE: Table<'static> = Table {{ slots: &SLOTS, pilots: &PILOTS, \
-         tails: &TAILS, filter: &FILTER, seed: {:#x}, root_flags: {} }};",
+        "\";\npub(super) const TABLE: Table<'static> = Table {{ slots: &SLOTS, pilots: &PILOTS, \
+         tails: &TAILS, filter: &FILTER, pairs: &PAIRS, wild: &WILD, seed: {:#x}, root_flags: {} }};",
         t.seed, t.root_flags
     );
     code

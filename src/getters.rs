@@ -177,8 +177,7 @@ macro_rules! url_getters {
         /// ```
         #[inline]
         pub fn public_suffix(&self) -> Option<&$lt str> {
-            let list = $crate::psl::SuffixList::builtin();
-            Some(self.domain_suffix(list, $crate::psl::Sections::All)?.as_str())
+            self.components.public_suffix(self.src())
         }
 
         /// The registrable domain of the host (URL Standard §3.2) over the built-in list:
@@ -186,9 +185,7 @@ macro_rules! url_getters {
         /// or is a public suffix itself.
         #[inline]
         pub fn registrable_domain(&self) -> Option<&$lt str> {
-            let list = $crate::psl::SuffixList::builtin();
-            self.domain_suffix(list, $crate::psl::Sections::All)?
-                .registrable_domain()
+            self.components.registrable_domain(self.src())
         }
 
         /// The labels of the host before its registrable domain (built-in list), without
@@ -196,8 +193,7 @@ macro_rules! url_getters {
         /// `None` when it has none.
         #[inline]
         pub fn subdomain(&self) -> Option<&$lt str> {
-            let list = $crate::psl::SuffixList::builtin();
-            self.domain_suffix(list, $crate::psl::Sections::All)?.subdomain()
+            self.components.subdomain(self.src())
         }
 
         /// The public suffix lookup of the host in any list and section(s): the suffix,

@@ -315,13 +315,73 @@ impl SuffixList {
     }
 
     /// The public suffix of `domain` over the whole list (§3.2).
+    #[inline]
     pub fn public_suffix<'d>(&self, domain: &'d str) -> Option<&'d str> {
-        Some(self.lookup(domain, Sections::All)?.as_str())
+        match self.last_two(domain) {
+            Some((start, _)) => domain.get(start..),
+            None => self.public_suffix_by_lookup(domain),
+        }
     }
 
     /// The registrable domain of `domain` over the whole list (§3.2).
+    #[inline]
     pub fn registrable_domain<'d>(&self, domain: &'d str) -> Option<&'d str> {
+        match self.last_two(domain) {
+            Some((_, start)) => domain.get(start..),
+            None => self.registrable_domain_by_lookup(domain),
+        }
+    }
+
+    #[inline(never)]
+    pub(crate) fn public_suffix_by_lookup<'d>(&self, domain: &'d str) -> Option<&'d str> {
+        Some(self.lookup(domain, Sections::All)?.as_str())
+    }
+
+    #[inline(never)]
+    pub(crate) fn registrable_domain_by_lookup<'d>(&self, domain: &'d str) -> Option<&'d str> {
         self.lookup(domain, Sections::All)?.registrable_domain()
+    }
+
+    #[inline(never)]
+    pub(crate) fn subdomain_by_lookup<'d>(&self, domain: &'d str) -> Option<&'d str> {
+        self.lookup(domain, Sections::All)?.subdomain()
+    }
+
+    /// The table's short cut for the lookups over the whole list that need no section
+    /// ([`table::Table::last_two`]): where the public suffix of `domain` starts and
+    /// where the label before it does; `None` when a full lookup must answer.
+    #[inline(always)]
+    fn last_two(&self, domain: &str) -> Option<(usize, usize)> {
+        let table = match &self.kind {
+            #[cfg(rapidurl_psl_table)]
+            Kind::Builtin => builtin::TABLE,
+            Kind::Loaded(rules) => rules.table(),
+            _ => return None,
+        };
+        match domain.as_bytes() {
+            name @ [first, .., last] if *first != b'.' && *last != b'.' => table.last_two(name),
+            _ => None,
+        }
+    }
+}
+
+/// The short cut of the built-in list in a URL's serialization
+/// ([`table::Table::last_two_in`]): where the public suffix of the domain `s[start..end]`
+/// starts and where the label before it does (`None` when it has none); `None` when a
+/// full lookup must answer.
+#[inline(always)]
+pub(crate) fn builtin_last_two(
+    s: &str,
+    start: usize,
+    end: usize,
+) -> Option<(usize, Option<usize>)> {
+    let b = s.as_bytes();
+    match (b.get(start), end.checked_sub(1).and_then(|e| b.get(e))) {
+        #[cfg(rapidurl_psl_table)]
+        (Some(&first), Some(&last)) if first != b'.' && last != b'.' => {
+            builtin::TABLE.last_two_in(b, start, end, crate::scan::dots::dots32)
+        }
+        _ => None,
     }
 }
 
