@@ -302,44 +302,46 @@ impl Components {
         list.lookup(self.hostname(s), sections)
     }
 
-    /// The public suffix of a domain host over the built-in list.
+    /// The public suffix of a domain host over the whole of `list`.
     #[inline]
-    pub(crate) fn public_suffix<'s>(&self, s: &'s str) -> Option<&'s str> {
+    pub(crate) fn public_suffix_in<'s>(&self, s: &'s str, list: &SuffixList) -> Option<&'s str> {
         if self.host_kind != HostKind::Domain {
             return None;
         }
-        match crate::psl::builtin_last_two(s, self.host_start as usize, self.host_end as usize) {
-            Some((suffix, _)) => s.get(suffix..self.host_end as usize),
-            None => crate::psl::SuffixList::builtin().public_suffix_by_lookup(self.hostname(s)),
+        let (start, end) = (self.host_start as usize, self.host_end as usize);
+        match list.last_two_in(s, start, end) {
+            Some((suffix, _)) => s.get(suffix..end),
+            None => list.public_suffix_by_lookup(self.hostname(s)),
         }
     }
 
-    /// The subdomain of a domain host over the built-in list.
+    /// The subdomain of a domain host over the whole of `list`.
     #[inline]
-    pub(crate) fn subdomain<'s>(&self, s: &'s str) -> Option<&'s str> {
+    pub(crate) fn subdomain_in<'s>(&self, s: &'s str, list: &SuffixList) -> Option<&'s str> {
         if self.host_kind != HostKind::Domain {
             return None;
         }
-        match crate::psl::builtin_last_two(s, self.host_start as usize, self.host_end as usize) {
-            Some((_, before)) => {
-                let host_start = self.host_start as usize;
-                s.get(host_start..before?.saturating_sub(1).max(host_start))
-            }
-            None => crate::psl::SuffixList::builtin().subdomain_by_lookup(self.hostname(s)),
+        let (start, end) = (self.host_start as usize, self.host_end as usize);
+        match list.last_two_in(s, start, end) {
+            Some((_, before)) => s.get(start..before?.saturating_sub(1).max(start)),
+            None => list.subdomain_by_lookup(self.hostname(s)),
         }
     }
 
-    /// The registrable domain of a domain host over the built-in list.
+    /// The registrable domain of a domain host over the whole of `list`.
     #[inline]
-    pub(crate) fn registrable_domain<'s>(&self, s: &'s str) -> Option<&'s str> {
+    pub(crate) fn registrable_domain_in<'s>(
+        &self,
+        s: &'s str,
+        list: &SuffixList,
+    ) -> Option<&'s str> {
         if self.host_kind != HostKind::Domain {
             return None;
         }
-        match crate::psl::builtin_last_two(s, self.host_start as usize, self.host_end as usize) {
-            Some((_, before)) => s.get(before?..self.host_end as usize),
-            None => {
-                crate::psl::SuffixList::builtin().registrable_domain_by_lookup(self.hostname(s))
-            }
+        let (start, end) = (self.host_start as usize, self.host_end as usize);
+        match list.last_two_in(s, start, end) {
+            Some((_, before)) => s.get(before?..end),
+            None => list.registrable_domain_by_lookup(self.hostname(s)),
         }
     }
 

@@ -177,7 +177,8 @@ macro_rules! url_getters {
         /// ```
         #[inline]
         pub fn public_suffix(&self) -> Option<&$lt str> {
-            self.components.public_suffix(self.src())
+            self.components
+                .public_suffix_in(self.src(), $crate::psl::SuffixList::builtin())
         }
 
         /// The registrable domain of the host (URL Standard §3.2) over the built-in list:
@@ -185,7 +186,8 @@ macro_rules! url_getters {
         /// or is a public suffix itself.
         #[inline]
         pub fn registrable_domain(&self) -> Option<&$lt str> {
-            self.components.registrable_domain(self.src())
+            self.components
+                .registrable_domain_in(self.src(), $crate::psl::SuffixList::builtin())
         }
 
         /// The labels of the host before its registrable domain (built-in list), without
@@ -193,7 +195,34 @@ macro_rules! url_getters {
         /// `None` when it has none.
         #[inline]
         pub fn subdomain(&self) -> Option<&$lt str> {
-            self.components.subdomain(self.src())
+            self.components
+                .subdomain_in(self.src(), $crate::psl::SuffixList::builtin())
+        }
+
+        /// [`Self::public_suffix`], [`Self::registrable_domain`] or [`Self::subdomain`]
+        /// (`part` 0, 1 or 2) over `list` and `sections`: the short cut of the getters
+        /// for the whole list, a full lookup for a section.
+        #[inline]
+        #[allow(dead_code)] // `rapidurl::field` reads it on `UrlRef` only
+        pub(crate) fn suffix_part(
+            &self,
+            list: &$crate::psl::SuffixList,
+            sections: $crate::psl::Sections,
+            part: u8,
+        ) -> Option<&$lt str> {
+            if sections != $crate::psl::Sections::All {
+                let suffix = self.domain_suffix(list, sections)?;
+                return match part {
+                    0 => Some(suffix.as_str()),
+                    1 => suffix.registrable_domain(),
+                    _ => suffix.subdomain(),
+                };
+            }
+            match part {
+                0 => self.components.public_suffix_in(self.src(), list),
+                1 => self.components.registrable_domain_in(self.src(), list),
+                _ => self.components.subdomain_in(self.src(), list),
+            }
         }
 
         /// The public suffix lookup of the host in any list and section(s): the suffix,

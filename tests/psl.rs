@@ -622,6 +622,7 @@ fn builtin_list_answers_as_the_psl_crate() {
 /// a path that makes the serialization long, and with a trailing dot.
 #[test]
 fn short_cuts_agree_with_the_matcher() {
+    use rapidurl::field::{Field, FieldContext};
     let matcher = SuffixList::psl_crate();
     let text = std::fs::read_to_string(publicsuffix_dir().join("tests/public_suffix_list.dat"));
     let loaded = SuffixList::parse(text.as_ref().unwrap()).unwrap();
@@ -706,6 +707,21 @@ fn short_cuts_agree_with_the_matcher() {
                     view.subdomain(),
                 ];
                 assert_eq!(got, want, "{url} (parse_ref)");
+                // The fields, over the loaded list, against its own full lookup.
+                let cx = FieldContext::new().suffix_list(&loaded);
+                let fields = [
+                    Field::PublicSuffix,
+                    Field::RegistrableDomain,
+                    Field::Subdomain,
+                ];
+                let got = fields.map(|f| f.value_with(&view, &cx).map(|v| v.into_owned()));
+                let full = loaded.lookup(&domain, Sections::All);
+                let full = [
+                    full.map(|s| s.as_str().to_owned()),
+                    full.and_then(|s| s.registrable_domain()).map(str::to_owned),
+                    full.and_then(|s| s.subdomain()).map(str::to_owned),
+                ];
+                assert_eq!(got, full, "{url} (fields, loaded list)");
                 compared += 1;
             }
         }

@@ -347,41 +347,48 @@ impl SuffixList {
         self.lookup(domain, Sections::All)?.subdomain()
     }
 
+    /// The table's short cut in a URL's serialization `s`, for the lookups over the whole
+    /// list that need no section ([`table::Table::last_two_in`]): where the public suffix
+    /// of the domain `s[start..end]` starts and where the label before it does (`None`
+    /// when it has none); `None` when a full lookup must answer.
+    #[inline(always)]
+    pub(crate) fn last_two_in(
+        &self,
+        s: &str,
+        start: usize,
+        end: usize,
+    ) -> Option<(usize, Option<usize>)> {
+        let table = self.table()?;
+        let b = s.as_bytes();
+        match (b.get(start), end.checked_sub(1).and_then(|e| b.get(e))) {
+            (Some(&first), Some(&last)) if first != b'.' && last != b'.' => {
+                table.last_two_in(b, start, end, crate::scan::dots::dots32)
+            }
+            _ => None,
+        }
+    }
+
+    /// The table of this list: `None` for the `psl` crate's matcher.
+    #[inline(always)]
+    fn table(&self) -> Option<table::Table<'_>> {
+        match &self.kind {
+            #[cfg(rapidurl_psl_table)]
+            Kind::Builtin => Some(builtin::TABLE),
+            Kind::Loaded(rules) => Some(rules.table()),
+            _ => None,
+        }
+    }
+
     /// The table's short cut for the lookups over the whole list that need no section
     /// ([`table::Table::last_two`]): where the public suffix of `domain` starts and
     /// where the label before it does; `None` when a full lookup must answer.
     #[inline(always)]
     fn last_two(&self, domain: &str) -> Option<(usize, usize)> {
-        let table = match &self.kind {
-            #[cfg(rapidurl_psl_table)]
-            Kind::Builtin => builtin::TABLE,
-            Kind::Loaded(rules) => rules.table(),
-            _ => return None,
-        };
+        let table = self.table()?;
         match domain.as_bytes() {
             name @ [first, .., last] if *first != b'.' && *last != b'.' => table.last_two(name),
             _ => None,
         }
-    }
-}
-
-/// The short cut of the built-in list in a URL's serialization
-/// ([`table::Table::last_two_in`]): where the public suffix of the domain `s[start..end]`
-/// starts and where the label before it does (`None` when it has none); `None` when a
-/// full lookup must answer.
-#[inline(always)]
-pub(crate) fn builtin_last_two(
-    s: &str,
-    start: usize,
-    end: usize,
-) -> Option<(usize, Option<usize>)> {
-    let b = s.as_bytes();
-    match (b.get(start), end.checked_sub(1).and_then(|e| b.get(e))) {
-        #[cfg(rapidurl_psl_table)]
-        (Some(&first), Some(&last)) if first != b'.' && last != b'.' => {
-            builtin::TABLE.last_two_in(b, start, end, crate::scan::dots::dots32)
-        }
-        _ => None,
     }
 }
 
