@@ -284,7 +284,8 @@ fn build(text: &str) -> Result<(table::OwnedTable, usize), String> {
     Ok((owned, builder.rule_count()))
 }
 
-/// The table as Rust source: static arrays and `TABLE`, `VERSION`, `RULES`.
+/// The table as Rust source: static arrays, `TABLE` (a constant, whose slices' lengths
+/// the compiler knows) and `TABLE_AT` (the same in memory), `VERSION`, `RULES`.
 fn generate(t: &table::OwnedTable, version: &str, rules: usize) -> String {
     let mut code = String::new();
     let _ = writeln!(
@@ -335,7 +336,8 @@ fn generate(t: &table::OwnedTable, version: &str, rules: usize) -> String {
     let _ = writeln!(
         code,
         "\";\npub(super) const TABLE: Table<'static> = Table {{ slots: &SLOTS, pilots: &PILOTS, \
-         tails: &TAILS, filter: &FILTER, pairs: &PAIRS, wild: &WILD, seed: {:#x}, root_flags: {} }};",
+         tails: &TAILS, filter: &FILTER, pairs: &PAIRS, wild: &WILD, seed: {:#x}, root_flags: {} }};\n\
+         pub(super) static TABLE_AT: Table<'static> = TABLE;",
         t.seed, t.root_flags
     );
     code

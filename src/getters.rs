@@ -177,8 +177,9 @@ macro_rules! url_getters {
         /// ```
         #[inline]
         pub fn public_suffix(&self) -> Option<&$lt str> {
-            self.components
-                .public_suffix_in(self.src(), $crate::psl::SuffixList::builtin())
+            let list = $crate::psl::SuffixList::builtin();
+            let last_two = $crate::psl::builtin_last_two;
+            self.components.suffix_part(self.src(), list, 0, last_two)
         }
 
         /// The registrable domain of the host (URL Standard §3.2) over the built-in list:
@@ -186,8 +187,9 @@ macro_rules! url_getters {
         /// or is a public suffix itself.
         #[inline]
         pub fn registrable_domain(&self) -> Option<&$lt str> {
-            self.components
-                .registrable_domain_in(self.src(), $crate::psl::SuffixList::builtin())
+            let list = $crate::psl::SuffixList::builtin();
+            let last_two = $crate::psl::builtin_last_two;
+            self.components.suffix_part(self.src(), list, 1, last_two)
         }
 
         /// The labels of the host before its registrable domain (built-in list), without
@@ -195,8 +197,9 @@ macro_rules! url_getters {
         /// `None` when it has none.
         #[inline]
         pub fn subdomain(&self) -> Option<&$lt str> {
-            self.components
-                .subdomain_in(self.src(), $crate::psl::SuffixList::builtin())
+            let list = $crate::psl::SuffixList::builtin();
+            let last_two = $crate::psl::builtin_last_two;
+            self.components.suffix_part(self.src(), list, 2, last_two)
         }
 
         /// [`Self::public_suffix`], [`Self::registrable_domain`] or [`Self::subdomain`]
@@ -218,11 +221,8 @@ macro_rules! url_getters {
                     _ => suffix.subdomain(),
                 };
             }
-            match part {
-                0 => self.components.public_suffix_in(self.src(), list),
-                1 => self.components.registrable_domain_in(self.src(), list),
-                _ => self.components.subdomain_in(self.src(), list),
-            }
+            let last_two = |s: &str, start, end| list.last_two_in(s, start, end);
+            self.components.suffix_part(self.src(), list, part, last_two)
         }
 
         /// The public suffix lookup of the host in any list and section(s): the suffix,

@@ -319,7 +319,7 @@ impl SuffixList {
     pub fn public_suffix<'d>(&self, domain: &'d str) -> Option<&'d str> {
         match self.last_two(domain) {
             Some((start, _)) => domain.get(start..),
-            None => self.public_suffix_by_lookup(domain),
+            None => self.part_by_lookup(domain, 0),
         }
     }
 
@@ -328,23 +328,20 @@ impl SuffixList {
     pub fn registrable_domain<'d>(&self, domain: &'d str) -> Option<&'d str> {
         match self.last_two(domain) {
             Some((_, start)) => domain.get(start..),
-            None => self.registrable_domain_by_lookup(domain),
+            None => self.part_by_lookup(domain, 1),
         }
     }
 
+    /// The public suffix (`part` 0), registrable domain (1) or subdomain (2) of `domain`
+    /// over the whole list, by a full lookup.
     #[inline(never)]
-    pub(crate) fn public_suffix_by_lookup<'d>(&self, domain: &'d str) -> Option<&'d str> {
-        Some(self.lookup(domain, Sections::All)?.as_str())
-    }
-
-    #[inline(never)]
-    pub(crate) fn registrable_domain_by_lookup<'d>(&self, domain: &'d str) -> Option<&'d str> {
-        self.lookup(domain, Sections::All)?.registrable_domain()
-    }
-
-    #[inline(never)]
-    pub(crate) fn subdomain_by_lookup<'d>(&self, domain: &'d str) -> Option<&'d str> {
-        self.lookup(domain, Sections::All)?.subdomain()
+    pub(crate) fn part_by_lookup<'d>(&self, domain: &'d str, part: u8) -> Option<&'d str> {
+        let suffix = self.lookup(domain, Sections::All)?;
+        match part {
+            0 => Some(suffix.as_str()),
+            1 => suffix.registrable_domain(),
+            _ => suffix.subdomain(),
+        }
     }
 
     /// The table's short cut in a URL's serialization `s`, for the lookups over the whole
@@ -358,12 +355,10 @@ impl SuffixList {
         start: usize,
         end: usize,
     ) -> Option<(usize, Option<usize>)> {
-        let table = self.table()?;
-        let b = s.as_bytes();
-        match (b.get(start), end.checked_sub(1).and_then(|e| b.get(e))) {
-            (Some(&first), Some(&last)) if first != b'.' && last != b'.' => {
-                table.last_two_in(b, start, end, crate::scan::dots::dots32)
-            }
+        match &self.kind {
+            #[cfg(rapidurl_psl_table)]
+            Kind::Builtin => builtin_last_two(s, start, end),
+            Kind::Loaded(rules) => loaded_last_two_in(rules, s, start, end),
             _ => None,
         }
     }
@@ -390,6 +385,59 @@ impl SuffixList {
             _ => None,
         }
     }
+}
+
+/// [`SuffixList::last_two_in`] of the built-in list, which the compiler sees through (a
+/// call through [`SuffixList::builtin`] from another crate reads the list's kind at run
+/// time).
+#[inline(always)]
+pub(crate) fn builtin_last_two(
+    s: &str,
+    start: usize,
+    end: usize,
+) -> Option<(usize, Option<usize>)> {
+    #[cfg(rapidurl_psl_table)]
+    return last_two_in(builtin::TABLE, &builtin::TABLE_AT, s, start, end);
+    #[cfg(not(rapidurl_psl_table))]
+    {
+        let _ = (s, start, end);
+        None
+    }
+}
+
+/// [`SuffixList::last_two_in`] with `table`, also at `at` in memory for the walk (a
+/// constant table passed by value would be written out for it on every call).
+#[inline(always)]
+fn last_two_in(
+    table: table::Table<'_>,
+    at: &table::Table<'_>,
+    s: &str,
+    start: usize,
+    end: usize,
+) -> Option<(usize, Option<usize>)> {
+    let b = s.as_bytes();
+    match (b.get(start), end.checked_sub(1).and_then(|e| b.get(e))) {
+        (Some(&first), Some(&last)) if first != b'.' && last != b'.' => {
+            match table.last_two_in(b, start, end, crate::scan::dots::dots32) {
+                Ok(found) => Some(found),
+                Err(Some((lo, mask))) => at.walk_masked(b, start, end, lo, mask),
+                Err(None) => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// [`SuffixList::last_two_in`] of a loaded list (kept out of the built-in list's code).
+#[inline(never)]
+fn loaded_last_two_in(
+    rules: &Rules,
+    s: &str,
+    start: usize,
+    end: usize,
+) -> Option<(usize, Option<usize>)> {
+    let table = rules.table();
+    last_two_in(table, &table, s, start, end)
 }
 
 /// The rule flags of a table that a lookup over `sections` takes.

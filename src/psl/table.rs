@@ -105,6 +105,10 @@ impl OwnedTable {
     }
 }
 
+/// Where a name's public suffix starts, and where the label before it does (`None` when
+/// there is none, or it is empty).
+pub(crate) type SuffixAt = (usize, Option<usize>);
+
 /// The outcome of [`Table::find`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Found {
@@ -381,12 +385,11 @@ impl Table<'_> {
     /// ending with a dot, `end` at least 8) in a text around it (a URL's serialization)
     /// of at least 16 bytes: the dots of the 32 bytes that end at `end` (or of the first
     /// 32 of `s`) come as a bitmask, whose two highest bits in the name are the two
-    /// dots, found without a branch on the labels' lengths. When a filter sends the name
-    /// on, the walk of [`Table::find`] goes on with the labels from that mask
-    /// ([`Table::walk_masked`]). Gives where the public suffix starts and where the
-    /// label before it does (`None`: there is none, or it is empty); `None` when the
-    /// name's last two labels are not all in those bytes, or the walk meets a `*` rule
-    /// or an exception. `dots32` gives that mask
+    /// dots, found without a branch on the labels' lengths. Gives where the public
+    /// suffix starts and where the label before it does (`None`: there is none, or it is
+    /// empty); else, when a filter sends the name on, `Err(Some((lo, mask)))` for
+    /// [`Table::walk_masked`] (the window's start and the name's dots in it), and
+    /// `Err(None)` when the name's last two labels are not all in those bytes. `dots32` gives that mask
     /// (bit `j` for a dot at `s[at + j]`, `None` past the end of `s`): the library's
     /// `scan::dots::dots32`, which this file, compiled into the build script too, leaves
     /// to its caller.
@@ -397,28 +400,28 @@ impl Table<'_> {
         start: usize,
         end: usize,
         dots32: impl Fn(&[u8], usize) -> Option<u32>,
-    ) -> Option<(usize, Option<usize>)> {
+    ) -> Result<SuffixAt, Option<(usize, u32)>> {
         if end < 8 || end < start + 3 || self.root_flags & WILDCARD != 0 {
-            return None;
+            return Err(None);
         }
         let lo = end.saturating_sub(32);
-        let m = dots32(s, lo)?;
+        let m = dots32(s, lo).ok_or(None)?;
         // The dots of the name alone: bits `start - lo` (or 0) to `end - lo`.
         let m = m & (u32::MAX >> (32 - (end - lo))) & (u32::MAX << start.saturating_sub(lo));
         if m == 0 {
-            return None;
+            return Err(None);
         }
         let last = 31 - m.leading_zeros() as usize;
         let rest = m ^ 1 << last;
         // The dot before the last one; none: the name starts the last two labels, or
         // they are longer than the window.
         if rest == 0 && start < lo {
-            return None;
+            return Err(None);
         }
         let before = (lo + 32 - rest.leading_zeros() as usize).max(start);
         match self.probe(s, before, lo + last + 1, end) {
-            Some((top_start, before)) => Some((top_start, Some(before))),
-            None => self.walk_masked(s, start, end, lo, m),
+            Some((top_start, before)) => Ok((top_start, Some(before))),
+            None => Err(Some((lo, m))),
         }
     }
 
@@ -428,7 +431,7 @@ impl Table<'_> {
     /// the label before it does (`None`: the name has none, or it is empty); `None` when
     /// the walk meets a `*` child or an exception, or a label that starts before `lo`.
     #[inline(never)]
-    fn walk_masked(
+    pub(crate) fn walk_masked(
         &self,
         s: &[u8],
         start: usize,
