@@ -311,23 +311,18 @@ fn generate(t: &table::OwnedTable, version: &str, rules: usize) -> String {
         }
         let _ = write!(code, "{p},");
     }
-    let _ = write!(code, "];\nstatic FILTER: [u64; {}] = [", t.filter.len());
-    for (i, w) in t.filter.iter().enumerate() {
-        if i % 8 == 0 {
-            code.push('\n');
+    for (name, words) in [
+        ("FILTER", &t.filter[..]),
+        ("PAIRS", &t.pairs[..]),
+        ("WILD", &t.wild[..]),
+    ] {
+        let _ = write!(code, "];\nstatic {name}: [u64; {}] = [", words.len());
+        for (i, w) in words.iter().enumerate() {
+            if i % 8 == 0 {
+                code.push('\n');
+            }
+            let _ = write!(code, "{w:#x},");
         }
-        let _ = write!(code, "{w:#x},");
-    }
-    let _ = write!(code, "];\nstatic PAIRS: [u64; {}] = [", t.pairs.len());
-    for (i, w) in t.pairs.iter().enumerate() {
-        if i % 8 == 0 {
-            code.push('\n');
-        }
-        let _ = write!(code, "{w:#x},");
-    }
-    let _ = write!(code, "];\nstatic WILD: [u64; {}] = [", t.wild.len());
-    for w in t.wild.iter() {
-        let _ = write!(code, "{w:#x},");
     }
     let _ = write!(code, "];\nstatic TAILS: [u8; {}] = *b\"", t.tails.len());
     for &b in &t.tails {
