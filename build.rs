@@ -284,7 +284,8 @@ fn build(text: &str) -> Result<(table::OwnedTable, usize), String> {
     Ok((owned, builder.rule_count()))
 }
 
-/// The table as Rust source: static arrays and `TABLE`, `VERSION`, `RULES`.
+/// The table as Rust source: static arrays, `TABLE` (a constant, whose slices' lengths
+/// the compiler knows) and `TABLE_AT` (the same in memory), `VERSION`, `RULES`.
 fn generate(t: &table::OwnedTable, version: &str, rules: usize) -> String {
     let mut code = String::new();
     let _ = writeln!(
@@ -310,12 +311,18 @@ fn generate(t: &table::OwnedTable, version: &str, rules: usize) -> String {
         }
         let _ = write!(code, "{p},");
     }
-    let _ = write!(code, "];\nstatic FILTER: [u64; {}] = [", t.filter.len());
-    for (i, w) in t.filter.iter().enumerate() {
-        if i % 8 == 0 {
-            code.push('\n');
+    for (name, words) in [
+        ("FILTER", &t.filter[..]),
+        ("PAIRS", &t.pairs[..]),
+        ("WILD", &t.wild[..]),
+    ] {
+        let _ = write!(code, "];\nstatic {name}: [u64; {}] = [", words.len());
+        for (i, w) in words.iter().enumerate() {
+            if i % 8 == 0 {
+                code.push('\n');
+            }
+            let _ = write!(code, "{w:#x},");
         }
-        let _ = write!(code, "{w:#x},");
     }
     let _ = write!(code, "];\nstatic TAILS: [u8; {}] = *b\"", t.tails.len());
     for &b in &t.tails {
@@ -323,8 +330,9 @@ fn generate(t: &table::OwnedTable, version: &str, rules: usize) -> String {
     }
     let _ = writeln!(
         code,
-        "\";\npub(super) static TABLE: Table<'static> = Table {{ slots: &SLOTS, pilots: &PILOTS, \
-         tails: &TAILS, filter: &FILTER, seed: {:#x}, root_flags: {} }};",
+        "\";\npub(super) const TABLE: Table<'static> = Table {{ slots: &SLOTS, pilots: &PILOTS, \
+         tails: &TAILS, filter: &FILTER, pairs: &PAIRS, wild: &WILD, seed: {:#x}, root_flags: {} }};\n\
+         pub(super) static TABLE_AT: Table<'static> = TABLE;",
         t.seed, t.root_flags
     );
     code

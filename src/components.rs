@@ -302,6 +302,31 @@ impl Components {
         list.lookup(self.hostname(s), sections)
     }
 
+    /// The public suffix (`part` 0), registrable domain (1) or subdomain (2) of a domain
+    /// host over the whole of `list`, by the list's short cut in the serialization
+    /// (`last_two`: [`crate::psl::builtin_last_two`] for the built-in list, which the
+    /// compiler sees through, else [`SuffixList::last_two_in`]), or by a full lookup when
+    /// that cannot answer.
+    #[inline(always)]
+    pub(crate) fn suffix_part<'s>(
+        &self,
+        s: &'s str,
+        list: &SuffixList,
+        part: u8,
+        last_two: impl FnOnce(&str, usize, usize) -> Option<(usize, Option<usize>)>,
+    ) -> Option<&'s str> {
+        if self.host_kind != HostKind::Domain {
+            return None;
+        }
+        let (start, end) = (self.host_start as usize, self.host_end as usize);
+        match (last_two(s, start, end), part) {
+            (Some((suffix, _)), 0) => s.get(suffix..end),
+            (Some((_, before)), 1) => s.get(before?..end),
+            (Some((_, before)), _) => s.get(start..before?.saturating_sub(1).max(start)),
+            (None, _) => list.part_by_lookup(self.hostname(s), part),
+        }
+    }
+
     /// The last label of a domain host, without the trailing dot.
     #[inline]
     pub(crate) fn top_level_domain<'s>(&self, s: &'s str) -> Option<&'s str> {

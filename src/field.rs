@@ -189,11 +189,14 @@ impl Field {
 
     /// This field of `url`, with the list and sections of `cx` for the host analytics.
     pub fn value_with<'a>(&self, url: &UrlRef<'a>, cx: &FieldContext<'_>) -> Option<Cow<'a, str>> {
-        let suffix = || url.domain_suffix(cx.list, cx.sections);
+        let suffix = |part| {
+            url.suffix_part(cx.list, cx.sections, part)
+                .map(Cow::Borrowed)
+        };
         Some(match self {
-            Field::PublicSuffix => Cow::Borrowed(suffix()?.as_str()),
-            Field::RegistrableDomain => Cow::Borrowed(suffix()?.registrable_domain()?),
-            Field::Subdomain => Cow::Borrowed(suffix()?.subdomain()?),
+            Field::PublicSuffix => suffix(0)?,
+            Field::RegistrableDomain => suffix(1)?,
+            Field::Subdomain => suffix(2)?,
             Field::Param(name) => url.query_param(name)?,
             Field::Display => Cow::Owned(crate::render::render(
                 url,

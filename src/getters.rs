@@ -178,7 +178,8 @@ macro_rules! url_getters {
         #[inline]
         pub fn public_suffix(&self) -> Option<&$lt str> {
             let list = $crate::psl::SuffixList::builtin();
-            Some(self.domain_suffix(list, $crate::psl::Sections::All)?.as_str())
+            let last_two = $crate::psl::builtin_last_two;
+            self.components.suffix_part(self.src(), list, 0, last_two)
         }
 
         /// The registrable domain of the host (URL Standard §3.2) over the built-in list:
@@ -187,8 +188,8 @@ macro_rules! url_getters {
         #[inline]
         pub fn registrable_domain(&self) -> Option<&$lt str> {
             let list = $crate::psl::SuffixList::builtin();
-            self.domain_suffix(list, $crate::psl::Sections::All)?
-                .registrable_domain()
+            let last_two = $crate::psl::builtin_last_two;
+            self.components.suffix_part(self.src(), list, 1, last_two)
         }
 
         /// The labels of the host before its registrable domain (built-in list), without
@@ -197,7 +198,31 @@ macro_rules! url_getters {
         #[inline]
         pub fn subdomain(&self) -> Option<&$lt str> {
             let list = $crate::psl::SuffixList::builtin();
-            self.domain_suffix(list, $crate::psl::Sections::All)?.subdomain()
+            let last_two = $crate::psl::builtin_last_two;
+            self.components.suffix_part(self.src(), list, 2, last_two)
+        }
+
+        /// [`Self::public_suffix`], [`Self::registrable_domain`] or [`Self::subdomain`]
+        /// (`part` 0, 1 or 2) over `list` and `sections`: the short cut of the getters
+        /// for the whole list, a full lookup for a section.
+        #[inline]
+        #[allow(dead_code)] // `rapidurl::field` reads it on `UrlRef` only
+        pub(crate) fn suffix_part(
+            &self,
+            list: &$crate::psl::SuffixList,
+            sections: $crate::psl::Sections,
+            part: u8,
+        ) -> Option<&$lt str> {
+            if sections != $crate::psl::Sections::All {
+                let suffix = self.domain_suffix(list, sections)?;
+                return match part {
+                    0 => Some(suffix.as_str()),
+                    1 => suffix.registrable_domain(),
+                    _ => suffix.subdomain(),
+                };
+            }
+            let last_two = |s: &str, start, end| list.last_two_in(s, start, end);
+            self.components.suffix_part(self.src(), list, part, last_two)
         }
 
         /// The public suffix lookup of the host in any list and section(s): the suffix,

@@ -613,3 +613,118 @@ fn builtin_list_answers_as_the_psl_crate() {
         assert_eq!(ours, theirs, "{host}");
     }
 }
+
+/// The short cuts of the getters (a dot mask of the serialization, two filters, a walk
+/// on the mask) and of `SuffixList::{public_suffix, registrable_domain}` agree with the
+/// `psl` crate's matcher on the hosts of every corpus and under every rule of the list,
+/// each in URLs that put it at different places in the serialization: first in a short
+/// URL, after user info with dots (which the dot mask must not take for the host's), with
+/// a path that makes the serialization long, and with a trailing dot.
+#[test]
+fn short_cuts_agree_with_the_matcher() {
+    use rapidurl::field::{Field, FieldContext};
+    let matcher = SuffixList::psl_crate();
+    let text = std::fs::read_to_string(publicsuffix_dir().join("tests/public_suffix_list.dat"));
+    let loaded = SuffixList::parse(text.as_ref().unwrap()).unwrap();
+    let mut hosts = hosts_from(text.as_ref().unwrap());
+    let dir = common::corpora_dir();
+    for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+        let bytes = std::fs::read(entry.path()).unwrap();
+        for line in String::from_utf8_lossy(&bytes).lines() {
+            if let Ok(url) = Url::parse(line) {
+                if url.host_kind() == rapidurl::HostKind::Domain {
+                    hosts.push(url.hostname().to_owned());
+                }
+            }
+        }
+    }
+    hosts.extend(
+        [
+            "a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s.t.u.v.w.x.y.z.example.co.uk",
+            "averyveryverylonglabelthatfillsthewindow.example.com",
+            "x.averyveryverylonglabelthatfillsthewindow.com",
+            "a.co",
+            "www.ck",
+            "a.b.ck",
+            "city.kobe.jp",
+            "a.b.city.kobe.jp",
+            "x.compute.amazonaws.com",
+            "a..com",
+            "a.b..co.uk",
+        ]
+        .map(str::to_owned),
+    );
+    let mut compared = 0;
+    for host in &hosts {
+        for trailing in ["", "."] {
+            let domain = format!("{host}{trailing}");
+            let want = matcher.lookup(&domain, Sections::All);
+            let want = [
+                want.map(|s| s.as_str()),
+                want.and_then(|s| s.registrable_domain()),
+                want.and_then(|s| s.subdomain()),
+            ];
+            for list in [SuffixList::builtin(), &loaded] {
+                let got = [
+                    list.public_suffix(&domain),
+                    list.registrable_domain(&domain),
+                    want[2],
+                ];
+                if list.is_builtin() {
+                    assert_eq!(got, want, "{domain}");
+                } else {
+                    // The publicsuffix crate's copy may differ from the psl crate's.
+                    let s = list.lookup(&domain, Sections::All);
+                    let full = [
+                        s.map(|s| s.as_str()),
+                        s.and_then(|s| s.registrable_domain()),
+                    ];
+                    assert_eq!(got[..2], full, "{domain} (loaded)");
+                }
+            }
+            for url in [
+                format!("ws://{domain}"),
+                format!("https://u.s.e.r:p.w@{domain}/"),
+                format!("http://{domain}/{}", "p/".repeat(20)),
+            ] {
+                let Ok(parsed) = Url::parse(&url) else {
+                    continue;
+                };
+                if parsed.hostname() != domain {
+                    continue;
+                }
+                let got = [
+                    parsed.public_suffix(),
+                    parsed.registrable_domain(),
+                    parsed.subdomain(),
+                ];
+                assert_eq!(got, want, "{url}");
+                let arena = rapidurl::bumpalo::Bump::new();
+                let view = rapidurl::parse_ref(&url, &arena).unwrap();
+                let got = [
+                    view.public_suffix(),
+                    view.registrable_domain(),
+                    view.subdomain(),
+                ];
+                assert_eq!(got, want, "{url} (parse_ref)");
+                // The fields, over the loaded list, against its own full lookup.
+                let cx = FieldContext::new().suffix_list(&loaded);
+                let fields = [
+                    Field::PublicSuffix,
+                    Field::RegistrableDomain,
+                    Field::Subdomain,
+                ];
+                let got = fields.map(|f| f.value_with(&view, &cx).map(|v| v.into_owned()));
+                let full = loaded.lookup(&domain, Sections::All);
+                let full = [
+                    full.map(|s| s.as_str().to_owned()),
+                    full.and_then(|s| s.registrable_domain()).map(str::to_owned),
+                    full.and_then(|s| s.subdomain()).map(str::to_owned),
+                ];
+                assert_eq!(got, full, "{url} (fields, loaded list)");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 200_000, "only {compared} URLs");
+}

@@ -315,14 +315,129 @@ impl SuffixList {
     }
 
     /// The public suffix of `domain` over the whole list (§3.2).
+    #[inline]
     pub fn public_suffix<'d>(&self, domain: &'d str) -> Option<&'d str> {
-        Some(self.lookup(domain, Sections::All)?.as_str())
+        match self.last_two(domain) {
+            Some((start, _)) => domain.get(start..),
+            None => self.part_by_lookup(domain, 0),
+        }
     }
 
     /// The registrable domain of `domain` over the whole list (§3.2).
+    #[inline]
     pub fn registrable_domain<'d>(&self, domain: &'d str) -> Option<&'d str> {
-        self.lookup(domain, Sections::All)?.registrable_domain()
+        match self.last_two(domain) {
+            Some((_, start)) => domain.get(start..),
+            None => self.part_by_lookup(domain, 1),
+        }
     }
+
+    /// The public suffix (`part` 0), registrable domain (1) or subdomain (2) of `domain`
+    /// over the whole list, by a full lookup.
+    #[inline(never)]
+    pub(crate) fn part_by_lookup<'d>(&self, domain: &'d str, part: u8) -> Option<&'d str> {
+        let suffix = self.lookup(domain, Sections::All)?;
+        match part {
+            0 => Some(suffix.as_str()),
+            1 => suffix.registrable_domain(),
+            _ => suffix.subdomain(),
+        }
+    }
+
+    /// The table's short cut in a URL's serialization `s`, for the lookups over the whole
+    /// list that need no section ([`table::Table::last_two_in`]): where the public suffix
+    /// of the domain `s[start..end]` starts and where the label before it does (`None`
+    /// when it has none); `None` when a full lookup must answer.
+    #[inline(always)]
+    pub(crate) fn last_two_in(
+        &self,
+        s: &str,
+        start: usize,
+        end: usize,
+    ) -> Option<(usize, Option<usize>)> {
+        match &self.kind {
+            #[cfg(rapidurl_psl_table)]
+            Kind::Builtin => builtin_last_two(s, start, end),
+            Kind::Loaded(rules) => loaded_last_two_in(rules, s, start, end),
+            _ => None,
+        }
+    }
+
+    /// The table of this list: `None` for the `psl` crate's matcher.
+    #[inline(always)]
+    fn table(&self) -> Option<table::Table<'_>> {
+        match &self.kind {
+            #[cfg(rapidurl_psl_table)]
+            Kind::Builtin => Some(builtin::TABLE),
+            Kind::Loaded(rules) => Some(rules.table()),
+            _ => None,
+        }
+    }
+
+    /// The table's short cut for the lookups over the whole list that need no section
+    /// ([`table::Table::last_two`]): where the public suffix of `domain` starts and
+    /// where the label before it does; `None` when a full lookup must answer.
+    #[inline(always)]
+    fn last_two(&self, domain: &str) -> Option<(usize, usize)> {
+        let table = self.table()?;
+        match domain.as_bytes() {
+            name @ [first, .., last] if *first != b'.' && *last != b'.' => table.last_two(name),
+            _ => None,
+        }
+    }
+}
+
+/// [`SuffixList::last_two_in`] of the built-in list, which the compiler sees through (a
+/// call through [`SuffixList::builtin`] from another crate reads the list's kind at run
+/// time).
+#[inline(always)]
+pub(crate) fn builtin_last_two(
+    s: &str,
+    start: usize,
+    end: usize,
+) -> Option<(usize, Option<usize>)> {
+    #[cfg(rapidurl_psl_table)]
+    return last_two_in(builtin::TABLE, &builtin::TABLE_AT, s, start, end);
+    #[cfg(not(rapidurl_psl_table))]
+    {
+        let _ = (s, start, end);
+        None
+    }
+}
+
+/// [`SuffixList::last_two_in`] with `table`, also at `at` in memory for the walk (a
+/// constant table passed by value would be written out for it on every call).
+#[inline(always)]
+fn last_two_in(
+    table: table::Table<'_>,
+    at: &table::Table<'_>,
+    s: &str,
+    start: usize,
+    end: usize,
+) -> Option<(usize, Option<usize>)> {
+    let b = s.as_bytes();
+    match (b.get(start), end.checked_sub(1).and_then(|e| b.get(e))) {
+        (Some(&first), Some(&last)) if first != b'.' && last != b'.' => {
+            match table.last_two_in(b, start, end, crate::scan::dots::dots32) {
+                Ok(found) => Some(found),
+                Err(Some((lo, mask))) => at.walk_masked(b, start, end, lo, mask),
+                Err(None) => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// [`SuffixList::last_two_in`] of a loaded list (kept out of the built-in list's code).
+#[inline(never)]
+fn loaded_last_two_in(
+    rules: &Rules,
+    s: &str,
+    start: usize,
+    end: usize,
+) -> Option<(usize, Option<usize>)> {
+    let table = rules.table();
+    last_two_in(table, &table, s, start, end)
 }
 
 /// The rule flags of a table that a lookup over `sections` takes.

@@ -30,6 +30,12 @@ impl Rules {
         super::from_found(self.table.view().find(name, super::mask(sections)))
     }
 
+    /// The table of the rules.
+    #[inline]
+    pub(crate) fn table(&self) -> super::table::Table<'_> {
+        self.table.view()
+    }
+
     /// Reads the text of a list (see [`super::SuffixList::parse`]).
     pub(crate) fn parse(text: &str) -> Result<Rules, ListError> {
         let mut builder = Builder::new();

@@ -44,6 +44,8 @@ const MAX_TAILS: usize = 1 << 24;
 const PILOT_K: u64 = 0x9E37_79B9_7F4A_7C15;
 /// The words of a table's filter (a power of two).
 pub(crate) const FILTER_WORDS: usize = 2048;
+/// The words of a table's [`Table::wild`].
+pub(crate) const WILD_WORDS: usize = 16;
 
 /// The filter word of a hash, and its two bits in it.
 #[inline(always)]
@@ -63,6 +65,12 @@ pub(crate) struct Table<'a> {
     /// word): a label whose hash misses it is no child, found without reading a pilot or
     /// a slot (16 KiB, against 200 KiB of slots for the list).
     pub(crate) filter: &'a [u64],
+    /// A filter of the keys of the nodes two labels deep, by their two labels (`co.uk`)
+    /// ([`FILTER_WORDS`] words, see [`Table::last_two`]).
+    pub(crate) pairs: &'a [u64; FILTER_WORDS],
+    /// [`WILD_WORDS`] words, a bit for each top-level node of at most 7 bytes with a `*`
+    /// child (see [`Table::last_two`]).
+    pub(crate) wild: &'a [u64; WILD_WORDS],
     /// The hash of the root (the seed the pilots were found for).
     pub(crate) seed: u64,
     /// The root's [`CHILDREN`] and [`WILDCARD`] flags.
@@ -76,6 +84,8 @@ pub(crate) struct OwnedTable {
     pub(crate) pilots: Vec<u32>,
     pub(crate) tails: Vec<u8>,
     pub(crate) filter: Vec<u64>,
+    pub(crate) pairs: Box<[u64; FILTER_WORDS]>,
+    pub(crate) wild: Box<[u64; WILD_WORDS]>,
     pub(crate) seed: u64,
     pub(crate) root_flags: u8,
 }
@@ -87,11 +97,17 @@ impl OwnedTable {
             pilots: &self.pilots,
             tails: &self.tails,
             filter: &self.filter,
+            pairs: &self.pairs,
+            wild: &self.wild,
             seed: self.seed,
             root_flags: self.root_flags,
         }
     }
 }
+
+/// Where a name's public suffix starts, and where the label before it does (`None` when
+/// there is none, or it is empty).
+pub(crate) type SuffixAt = (usize, Option<usize>);
 
 /// The outcome of [`Table::find`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -211,6 +227,32 @@ fn label_words(name: &[u8], end: usize) -> (usize, u64, u64) {
     (start, load8(name, start), last)
 }
 
+/// The key in [`Table::pairs`] of a name of `len` bytes whose first eight bytes are
+/// `first` and last eight `last` (little-endian; zero-padded above when it is shorter).
+#[inline(always)]
+fn pair_key(first: u64, last: u64, len: usize) -> u64 {
+    const K_LEN: u64 = 0x8EBC_6AF0_9C88_C6E3;
+    const K: u64 = 0x5899_65CC_7537_4CC3;
+    (first.rotate_left(29) ^ last ^ (len as u64).wrapping_mul(K_LEN)).wrapping_mul(K)
+}
+
+/// [`pair_key`] of a whole name.
+fn pair_key_of(name: &[u8]) -> u64 {
+    let (first, last) = if name.len() >= 8 {
+        (load8(name, 0), load8(name, name.len() - 8))
+    } else {
+        let w = first8(name, 0, name.len());
+        (w, w)
+    };
+    pair_key(first, last, name.len())
+}
+
+/// The bit of [`Table::wild`] of a label of at most 7 bytes (little-endian).
+#[inline(always)]
+fn wild_bit(label: u64) -> usize {
+    (label.wrapping_mul(0x9FB2_1C65_1E98_DF25) >> 54) as usize
+}
+
 /// The high bit of each byte of `w` that is a dot (exact: no carries between bytes).
 #[inline(always)]
 fn dots(w: u64) -> u64 {
@@ -308,6 +350,189 @@ impl Table<'_> {
     /// walk keeps that alone, and hands any other path to [`Table::find_general`].
     #[inline(always)]
     pub(crate) fn find(&self, name: &[u8], mask: u8) -> Found {
+        self.walk_from_right(name, mask)
+    }
+
+    /// The short cut of the lookups that need no section: where the public suffix of
+    /// `name` (ASCII, neither starting nor ending with a dot) starts and where the label
+    /// before it does, when the suffix is the last label; `None` for the names that need
+    /// [`Table::find`], whose answers these always are.
+    ///
+    /// The last label is the public suffix whatever its own rule, unless a rule of two
+    /// labels or more ends in it: a `*` child of the top-level node (its label is in
+    /// [`Table::wild`]), or a node two labels deep, which every longer rule and exception
+    /// passes through (the two labels' key is in [`Table::pairs`]). When neither is
+    /// there, no such rule matches; a key found there by chance only sends the name to
+    /// the walk. Names whose last label is longer than 7 bytes take the walk.
+    #[inline(always)]
+    pub(crate) fn last_two(&self, name: &[u8]) -> Option<(usize, usize)> {
+        let n = name.len();
+        if n < 8 || self.root_flags & WILDCARD != 0 {
+            return None;
+        }
+        let w = load8(name, n - 8);
+        let d = dots(w);
+        // No dot, or a last label that is empty.
+        if d == 0 || d >> 63 != 0 {
+            return None;
+        }
+        // The last dot is the highest of `d`; the label after it is the bytes above.
+        let top_start = n - 8 + (64 - d.leading_zeros() as usize) / 8;
+        self.probe(name, label_start(name, top_start - 1), top_start, n)
+    }
+
+    /// [`Table::last_two`] of the name `s[start..end]` (ASCII, neither starting nor
+    /// ending with a dot, `end` at least 8) in a text around it (a URL's serialization)
+    /// of at least 16 bytes: the dots of the 32 bytes that end at `end` (or of the first
+    /// 32 of `s`) come as a bitmask, whose two highest bits in the name are the two
+    /// dots, found without a branch on the labels' lengths. Gives where the public
+    /// suffix starts and where the label before it does (`None`: there is none, or it is
+    /// empty); else, when a filter sends the name on, `Err(Some((lo, mask)))` for
+    /// [`Table::walk_masked`] (the window's start and the name's dots in it), and
+    /// `Err(None)` when the name's last two labels are not all in those bytes. `dots32` gives that mask
+    /// (bit `j` for a dot at `s[at + j]`, `None` past the end of `s`): the library's
+    /// `scan::dots::dots32`, which this file, compiled into the build script too, leaves
+    /// to its caller.
+    #[inline(always)]
+    pub(crate) fn last_two_in(
+        &self,
+        s: &[u8],
+        start: usize,
+        end: usize,
+        dots32: impl Fn(&[u8], usize) -> Option<u32>,
+    ) -> Result<SuffixAt, Option<(usize, u32)>> {
+        if end < 8 || end < start + 3 || self.root_flags & WILDCARD != 0 {
+            return Err(None);
+        }
+        let lo = end.saturating_sub(32);
+        let m = dots32(s, lo).ok_or(None)?;
+        // The dots of the name alone: bits `start - lo` (or 0) to `end - lo`.
+        let m = m & (u32::MAX >> (32 - (end - lo))) & (u32::MAX << start.saturating_sub(lo));
+        if m == 0 {
+            return Err(None);
+        }
+        let last = 31 - m.leading_zeros() as usize;
+        let rest = m ^ 1 << last;
+        // The dot before the last one; none: the name starts the last two labels, or
+        // they are longer than the window.
+        if rest == 0 && start < lo {
+            return Err(None);
+        }
+        let before = (lo + 32 - rest.leading_zeros() as usize).max(start);
+        match self.probe(s, before, lo + last + 1, end) {
+            Some((top_start, before)) => Ok((top_start, Some(before))),
+            None => Err(Some((lo, m))),
+        }
+    }
+
+    /// The walk of [`Table::find`] over the whole list on the name `s[start..end]`, whose
+    /// dots among `s[lo..lo + 32]` are the bits of `m` (none outside the name): the
+    /// labels' starts come from the mask. Gives where the public suffix starts and where
+    /// the label before it does (`None`: the name has none, or it is empty); `None` when
+    /// the walk meets a `*` child or an exception, or a label that starts before `lo`.
+    #[inline(never)]
+    pub(crate) fn walk_masked(
+        &self,
+        s: &[u8],
+        start: usize,
+        end: usize,
+        lo: usize,
+        m: u32,
+    ) -> Option<(usize, Option<usize>)> {
+        // The start of the label that ends at `e`: after the highest dot below it.
+        let label = |e: usize| {
+            let below = u64::from(m) & ((1u64 << (e - lo)) - 1);
+            if below != 0 {
+                Some(lo + 64 - below.leading_zeros() as usize)
+            } else {
+                (start >= lo).then_some(start)
+            }
+        };
+        let (mut parent, mut ph, mut flags) = (ROOT, self.seed, self.root_flags);
+        let (mut e, mut ls) = (end, label(end)?);
+        let mut suffix = ls;
+        loop {
+            if flags & (WILDCARD | CHILDREN) != CHILDREN {
+                if flags & WILDCARD != 0 {
+                    return None;
+                }
+                break;
+            }
+            let Some((slot, h, f)) = self.child(parent, ph, s, ls, e) else {
+                break;
+            };
+            if f & EXCEPTIONS != 0 {
+                return None;
+            }
+            if f & RULES != 0 {
+                suffix = ls;
+            }
+            if ls == start {
+                break;
+            }
+            (parent, ph, flags) = (slot, h, f);
+            e = ls - 1;
+            ls = label(e)?;
+        }
+        if suffix == start {
+            return Some((suffix, None));
+        }
+        let before = label(suffix - 1)?;
+        Some((suffix, (before + 1 < suffix).then_some(before)))
+    }
+
+    /// The end of [`Table::last_two`]: the last two labels of a name that ends at `end`
+    /// in `s` start at `start` and `top_start`; their answer, unless the filters send
+    /// the name to the walk.
+    #[inline(always)]
+    fn probe(
+        &self,
+        s: &[u8],
+        start: usize,
+        top_start: usize,
+        end: usize,
+    ) -> Option<(usize, usize)> {
+        let top_len = end - top_start;
+        // An empty label, or a last one longer than 7 bytes (not in `w`).
+        if start + 1 >= top_start || top_len > 7 {
+            return None;
+        }
+        let w = load8(s, end - 8);
+        if self.wild_holds(w >> (8 * (8 - top_len))) {
+            return None;
+        }
+        // The last two labels' first and last eight bytes ([`pair_key_of`]).
+        let len = end - start;
+        let (first, last) = if len >= 8 {
+            (load8(s, start), w)
+        } else {
+            let both = w >> (8 * (8 - len));
+            (both, both)
+        };
+        if self.pairs_hold(pair_key(first, last, len)) {
+            return None;
+        }
+        Some((top_start, start))
+    }
+
+    /// Whether [`Table::wild`] may hold the label whose bytes are `top`.
+    #[inline(always)]
+    fn wild_holds(&self, top: u64) -> bool {
+        let bit = wild_bit(top);
+        self.wild[bit / 64] & 1 << (bit % 64) != 0
+    }
+
+    /// Whether [`Table::pairs`] may hold `key`.
+    #[inline(always)]
+    fn pairs_hold(&self, key: u64) -> bool {
+        let (word, bits) = filter_bits(key);
+        self.pairs[word] & bits == bits
+    }
+
+    /// [`Table::find`]: walks the labels of `name` from the right while they are nodes
+    /// of the tree.
+    #[inline(always)]
+    fn walk_from_right(&self, name: &[u8], mask: u8) -> Found {
         let n = name.len();
         if n < 8 || self.root_flags & WILDCARD != 0 {
             return self.find_general(name, mask);
@@ -565,6 +790,8 @@ impl Builder {
             pilots: vec![0; nb],
             tails: Vec::new(),
             filter: vec![0; FILTER_WORDS],
+            pairs: Box::new([0; FILTER_WORDS]),
+            wild: Box::new([0; WILD_WORDS]),
             seed,
             root_flags: self.nodes[0].2,
         };
@@ -582,6 +809,18 @@ impl Builder {
         for &h in &hashes[1..] {
             let (word, bits) = filter_bits(h);
             table.filter[word] |= bits;
+        }
+        for (parent, label, flags) in &self.nodes[1..] {
+            if *parent == 0 && flags & WILDCARD != 0 && label.len() < 8 {
+                let bit = wild_bit(first8(label, 0, label.len()));
+                table.wild[bit / 64] |= 1 << (bit % 64);
+            }
+            if let (0, top, _) = &self.nodes[*parent as usize] {
+                if *parent != 0 {
+                    let (word, bits) = filter_bits(pair_key_of(&[&label[..], b".", top].concat()));
+                    table.pairs[word] |= bits;
+                }
+            }
         }
         let mut sorted = hashes[1..].to_vec();
         sorted.sort_unstable();

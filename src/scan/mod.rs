@@ -36,6 +36,7 @@
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
+pub(crate) mod dots;
 #[cfg(feature = "rayon")]
 pub(crate) mod lines;
 #[cfg(target_arch = "x86_64")]
