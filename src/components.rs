@@ -28,6 +28,7 @@
 
 use crate::psl::{Sections, Suffix, SuffixList};
 pub use crate::syntax::SchemeKind;
+use std::ops::Range;
 
 /// Which kind of host a URL has (URL Standard §3.1), or `None` for a null host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -176,7 +177,13 @@ impl Components {
     /// `protocol`: the scheme followed by `:`.
     #[inline]
     pub(crate) fn protocol<'s>(&self, s: &'s str) -> &'s str {
-        &s[..self.scheme_end as usize + 1]
+        &s[self.protocol_range()]
+    }
+
+    /// Where [`Components::protocol`] lies in the serialization.
+    #[inline]
+    pub(crate) fn protocol_range(&self) -> Range<usize> {
+        0..self.scheme_end as usize + 1
     }
 
     /// The scheme without `:`.
@@ -188,20 +195,32 @@ impl Components {
     /// `username`.
     #[inline]
     pub(crate) fn username<'s>(&self, s: &'s str) -> &'s str {
+        &s[self.username_range()]
+    }
+
+    /// Where [`Components::username`] lies in the serialization (empty when it is).
+    #[inline]
+    pub(crate) fn username_range(&self) -> Range<usize> {
         if self.host_kind == HostKind::None {
-            return "";
+            return 0..0;
         }
-        &s[self.scheme_end as usize + 3..self.username_end as usize]
+        self.scheme_end as usize + 3..self.username_end as usize
     }
 
     /// `password`.
     #[inline]
     pub(crate) fn password<'s>(&self, s: &'s str) -> &'s str {
+        &s[self.password_range(s)]
+    }
+
+    /// Where [`Components::password`] lies in the serialization `s` (empty when it is).
+    #[inline]
+    pub(crate) fn password_range(&self, s: &str) -> Range<usize> {
         let (ue, hs) = (self.username_end as usize, self.host_start as usize);
         if hs > ue + 1 && s.as_bytes()[ue] == b':' {
-            &s[ue + 1..hs - 1]
+            ue + 1..hs - 1
         } else {
-            ""
+            0..0
         }
     }
 
@@ -214,29 +233,53 @@ impl Components {
     /// `hostname`: the serialized host, `""` when it is null.
     #[inline]
     pub(crate) fn hostname<'s>(&self, s: &'s str) -> &'s str {
-        &s[self.host_start as usize..self.host_end as usize]
+        &s[self.hostname_range()]
+    }
+
+    /// Where [`Components::hostname`] lies in the serialization.
+    #[inline]
+    pub(crate) fn hostname_range(&self) -> Range<usize> {
+        self.host_start as usize..self.host_end as usize
     }
 
     /// `host`: hostname and, when the port is not null, `:` and the port.
     #[inline]
     pub(crate) fn host<'s>(&self, s: &'s str) -> &'s str {
-        &s[self.host_start as usize..self.authority_end()]
+        &s[self.host_range()]
+    }
+
+    /// Where [`Components::host`] lies in the serialization.
+    #[inline]
+    pub(crate) fn host_range(&self) -> Range<usize> {
+        self.host_start as usize..self.authority_end()
     }
 
     /// `port`: the port's digits, or `""`.
     #[inline]
     pub(crate) fn port_str<'s>(&self, s: &'s str) -> &'s str {
+        &s[self.port_range()]
+    }
+
+    /// Where [`Components::port_str`] lies in the serialization (empty when it is).
+    #[inline]
+    pub(crate) fn port_range(&self) -> Range<usize> {
         if self.port.is_some() {
-            &s[self.host_end as usize + 1..self.path_start as usize]
+            self.host_end as usize + 1..self.path_start as usize
         } else {
-            ""
+            0..0
         }
     }
 
     /// `pathname`: the URL path serializer's result.
     #[inline]
     pub(crate) fn pathname<'s>(&self, s: &'s str) -> &'s str {
-        &s[self.path_start as usize..self.path_end(s)]
+        &s[self.pathname_range(s)]
+    }
+
+    /// Where [`Components::pathname`] lies in the serialization `s`.
+    #[inline]
+    pub(crate) fn pathname_range(&self, s: &str) -> Range<usize> {
+        self.path_start as usize..self.path_end(s)
     }
 
     /// The query without `?`, or `None` when it is null.
@@ -256,21 +299,35 @@ impl Components {
     /// `search`: `""` when the query is null or empty, else `?` and the query.
     #[inline]
     pub(crate) fn search<'s>(&self, s: &'s str) -> &'s str {
-        let Some(q) = self.query_start else { return "" };
+        &s[self.search_range(s)]
+    }
+
+    /// Where [`Components::search`] lies in the serialization `s` (empty when it is).
+    #[inline]
+    pub(crate) fn search_range(&self, s: &str) -> Range<usize> {
+        let Some(q) = self.query_start else {
+            return 0..0;
+        };
         let end = self.fragment_start.map_or(s.len(), |f| f as usize);
         if end - q as usize == 1 {
-            ""
+            0..0
         } else {
-            &s[q as usize..end]
+            q as usize..end
         }
     }
 
     /// `hash`: `""` when the fragment is null or empty, else `#` and the fragment.
     #[inline]
     pub(crate) fn hash<'s>(&self, s: &'s str) -> &'s str {
+        &s[self.hash_range(s)]
+    }
+
+    /// Where [`Components::hash`] lies in the serialization `s` (empty when it is).
+    #[inline]
+    pub(crate) fn hash_range(&self, s: &str) -> Range<usize> {
         match self.fragment_start {
-            Some(f) if s.len() - f as usize > 1 => &s[f as usize..],
-            _ => "",
+            Some(f) if s.len() - f as usize > 1 => f as usize..s.len(),
+            _ => 0..0,
         }
     }
 

@@ -175,6 +175,38 @@ impl Field {
         )
     }
 
+    /// Where this field's value lies in `url.href()`, for the URL API's own string
+    /// attributes (`href`, `protocol`, `username`, `password`, `host`, `hostname`,
+    /// `port`, `pathname`, `search`, `hash`): the same bytes as [`Field::value`] gives,
+    /// as offsets, without slicing (an empty value may be given as `0..0`). `None` for
+    /// the other fields. For front ends that copy values out of the input themselves.
+    ///
+    /// ```
+    /// use rapidurl::field::Field;
+    /// let arena = rapidurl::bumpalo::Bump::new();
+    /// let url = rapidurl::parse_ref("https://example.com:8080/a?q#f", &arena).unwrap();
+    /// let range = Field::Hostname.href_range(&url).unwrap();
+    /// assert_eq!(&url.href()[range], "example.com");
+    /// assert_eq!(Field::RegistrableDomain.href_range(&url), None);
+    /// ```
+    #[inline(always)]
+    pub fn href_range(&self, url: &UrlRef<'_>) -> Option<std::ops::Range<usize>> {
+        let (c, s) = (url.components(), url.href());
+        Some(match self {
+            Field::Href => 0..s.len(),
+            Field::Protocol => c.protocol_range(),
+            Field::Username => c.username_range(),
+            Field::Password => c.password_range(s),
+            Field::Host => c.host_range(),
+            Field::Hostname => c.hostname_range(),
+            Field::Port => c.port_range(),
+            Field::Pathname => c.pathname_range(s),
+            Field::Search => c.search_range(s),
+            Field::Hash => c.hash_range(s),
+            _ => return None,
+        })
+    }
+
     /// Whether the value is one of the input text rather than of the parsed URL (`valid`,
     /// `validation_errors`): give the input through [`FieldContext::input`].
     pub fn needs_input(&self) -> bool {

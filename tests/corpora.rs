@@ -85,3 +85,55 @@ fn corpora_parse_and_reserialize_to_a_fixed_point() {
         failures[..failures.len().min(20)].join("\n")
     );
 }
+
+/// `Field::href_range` gives the bytes of `href` that each of the URL API's string
+/// attributes is, on every URL of the corpora (through `parse_ref`, whose serialization
+/// is the input for canonical lines and in the arena for the others); the other fields
+/// have no range.
+#[test]
+fn href_ranges_are_the_getters_values() {
+    use rapidurl::field::Field;
+    let attributes = [
+        (Field::Href, "href"),
+        (Field::Protocol, "protocol"),
+        (Field::Username, "username"),
+        (Field::Password, "password"),
+        (Field::Host, "host"),
+        (Field::Hostname, "hostname"),
+        (Field::Port, "port"),
+        (Field::Pathname, "pathname"),
+        (Field::Search, "search"),
+        (Field::Hash, "hash"),
+    ];
+    let mut arena = rapidurl::bumpalo::Bump::new();
+    let mut checked = 0;
+    for entry in std::fs::read_dir(corpora_dir()).unwrap().flatten() {
+        let bytes = std::fs::read(entry.path()).unwrap();
+        for line in String::from_utf8_lossy(&bytes).lines() {
+            arena.reset();
+            let Ok(url) = rapidurl::parse_ref(line, &arena) else {
+                continue;
+            };
+            let owned = url.to_url();
+            let values = [
+                owned.href(),
+                owned.protocol(),
+                owned.username(),
+                owned.password(),
+                owned.host(),
+                owned.hostname(),
+                owned.port(),
+                owned.pathname(),
+                owned.search(),
+                owned.hash(),
+            ];
+            for ((field, name), want) in attributes.iter().zip(values) {
+                let range = field.href_range(&url).unwrap();
+                assert_eq!(&url.href()[range], want, "{name} of {line}");
+            }
+            assert_eq!(Field::RegistrableDomain.href_range(&url), None);
+            checked += 1;
+        }
+    }
+    assert!(checked > 100_000, "only {checked} URLs");
+}

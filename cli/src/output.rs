@@ -158,6 +158,25 @@ impl Attr {
         }
     }
 
+    /// Where the attribute's value lies in `url.href()` ([`Field::href_range`], inlined:
+    /// offsets, no slicing).
+    #[inline(always)]
+    fn range(self, url: &UrlRef<'_>) -> std::ops::Range<usize> {
+        let field = match self {
+            Attr::Href => Field::Href,
+            Attr::Protocol => Field::Protocol,
+            Attr::Username => Field::Username,
+            Attr::Password => Field::Password,
+            Attr::Host => Field::Host,
+            Attr::Hostname => Field::Hostname,
+            Attr::Port => Field::Port,
+            Attr::Pathname => Field::Pathname,
+            Attr::Search => Field::Search,
+            Attr::Hash => Field::Hash,
+        };
+        field.href_range(url).unwrap_or(0..0)
+    }
+
     /// Whether a value of this attribute may hold a byte that a table of `format` escapes
     /// (TSV: `\`; CSV: `,` and `"`; tab, line feed and carriage return are never in
     /// `href`, see [`needs_table_escaping`]). What the URL Standard's serializer allows:
@@ -445,31 +464,24 @@ impl RowFormat {
     /// written as text into `rows.side`.
     #[inline(always)]
     pub fn url_line_spans(&self, rows: &mut RowText, block: &[u8], input: &str, url: &UrlRef<'_>) {
-        // The range of `value` in `block`, if it lies there.
-        let range = |value: &str| -> Option<(u32, u32)> {
-            let start = (value.as_ptr() as usize).wrapping_sub(block.as_ptr() as usize);
-            let end = start.wrapping_add(value.len());
-            (start <= end && end <= block.len()).then_some((start as u32, end as u32))
-        };
-        if block.len() < SIDE as usize {
+        // Where `href` lies in `block`, if it does (a canonical line is its own
+        // serialization); each value is then a range of it, taken from the offsets.
+        let href = url.href();
+        let at = (href.as_ptr() as usize).wrapping_sub(block.as_ptr() as usize);
+        if block.len() < SIDE as usize && at <= block.len() && href.len() <= block.len() - at {
+            let span = |attr: Attr, check: bool| self.direct_span(url, href, at, attr, check);
             if let Some((attr, check)) = self.one {
-                let value = attr.get(url);
-                if let Some(span) = range(value) {
-                    if !self.needs_escaping(attr, check, value) {
-                        rows.spans.push(span);
-                        return;
-                    }
+                if let Some(span) = span(attr, check) {
+                    rows.spans.push(span);
+                    return;
                 }
             } else if !self.direct.is_empty() {
                 let mark = rows.spans.len();
                 let mut direct = true;
                 for &(attr, check) in &self.direct {
-                    let value = attr.get(url);
-                    match range(value) {
-                        Some(span) if !self.needs_escaping(attr, check, value) => {
-                            rows.spans.push(span);
-                        }
-                        _ => {
+                    match span(attr, check) {
+                        Some(span) => rows.spans.push(span),
+                        None => {
                             direct = false;
                             break;
                         }
@@ -484,6 +496,24 @@ impl RowFormat {
         let from = rows.side.len();
         self.url_line(&mut rows.side, input, url);
         rows.rows_from(from);
+    }
+
+    /// The range in the block of the value of `attr`, when it needs no escaping
+    /// ([`RowFormat::url_line_spans`]; `href` lies at `at` in the block).
+    #[inline(always)]
+    fn direct_span(
+        &self,
+        url: &UrlRef<'_>,
+        href: &str,
+        at: usize,
+        attr: Attr,
+        check: bool,
+    ) -> Option<(u32, u32)> {
+        let range = attr.range(url);
+        // Sliced only when checked (the slice's boundary tests are not free).
+        let escape = check && needs_table_escaping(self.format, &href[range.clone()]);
+        debug_assert!(escape || !self.needs_escaping(attr, check, &href[range.clone()]));
+        (!escape).then_some(((at + range.start) as u32, (at + range.end) as u32))
     }
 
     /// Appends the rows of `rows` to `out`, copying the values left as ranges from
