@@ -664,6 +664,7 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
             text.clear();
             let block = match &batch.data {
                 source::Data::Text(bytes) => bytes.as_slice(),
+                source::Data::Lines(block) => block.bytes(),
                 _ => &[],
             };
             let mut diagnostics = String::new();

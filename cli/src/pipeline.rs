@@ -160,6 +160,7 @@ fn worker<T, S, W>(
                 value,
                 buffer: match &mut batch.data {
                     Data::Text(buf) => Some(std::mem::take(buf)),
+                    Data::Lines(block) => Some(std::mem::take(block).into_parts().0),
                     _ => None,
                 },
             }),

@@ -7,6 +7,7 @@ use std::fmt;
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::DataType;
+use rapidurl::batch::LineBlock;
 use rapidurl::bumpalo::Bump;
 use rapidurl::{ErrorKind, ParseError, Url, UrlRef};
 
@@ -197,6 +198,14 @@ impl RowParser {
                 batch: rows,
                 row_group,
             } => self.arrow_rows(plan, name, first, rows, *row_group, &mut each),
+            Data::Lines(block) => {
+                if block.is_ascii() && plan.base.is_none() && plan.base_url.is_none() {
+                    self.ascii_line_rows(plan, first, block, sink);
+                } else {
+                    self.line_rows(plan, first, block.bytes(), sink);
+                }
+                Ok(())
+            }
             Data::Text(bytes) => match plan.format {
                 InputFormat::Lines => {
                     self.line_rows(plan, first, bytes, sink);
@@ -272,6 +281,35 @@ impl RowParser {
             lines.each::<S, true>(ends, arena, last_base, sink);
         } else {
             lines.each::<S, false>(ends, arena, last_base, sink);
+        }
+        if arena.allocated_bytes() > ARENA_LIMIT {
+            arena.reset();
+        }
+    }
+
+    /// One URL per line, the lines of an ASCII block already cut by the reader thread,
+    /// no base (the hot path of [`RowParser::line_rows`], without the line search).
+    fn ascii_line_rows<S: RowSink>(
+        &mut self,
+        plan: &Plan,
+        first_line: u64,
+        block: &LineBlock,
+        sink: &mut S,
+    ) {
+        let arena = &mut self.arena;
+        for (index, line) in block.lines().enumerate() {
+            let line_no = first_line + index as u64;
+            let flow = match rapidurl::parse_ref(line, arena) {
+                Ok(url) => sink.line_url(line_no, index, line, &url),
+                Err(e) => bad_line(sink, plan, (line_no, index), line, None, e),
+            };
+            // Every 64 lines, as in `Lines::each`.
+            if index % 64 == 63 && arena.allocated_bytes() > ARENA_LIMIT {
+                arena.reset();
+            }
+            if flow == Flow::Stop {
+                break;
+            }
         }
         if arena.allocated_bytes() > ARENA_LIMIT {
             arena.reset();

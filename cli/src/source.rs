@@ -8,6 +8,7 @@
 //! byte-order mark at the start of an input is dropped. Parquet files are read a row group
 //! at a time, in record batches.
 
+use rapidurl::batch::LineBlock;
 use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, Read};
@@ -225,8 +226,11 @@ pub struct Batch {
 
 /// What a batch holds.
 pub enum Data {
-    /// Whole records of a text format.
+    /// Whole records of a text format other than lines.
     Text(Vec<u8>),
+    /// Whole lines (one URL per line), cut into lines by the reader thread when they are
+    /// ASCII, so that the parsing worker does not search for their ends.
+    Lines(LineBlock),
     /// Rows of a Parquet file: one record batch of row group `row_group` (0-based).
     Arrow {
         /// The rows.
@@ -254,6 +258,8 @@ impl Reader {
     /// [`Data::Fatal`] batch, or when the receiving side has gone.
     pub fn run(self, tx: &Sender<Batch>, free: &Receiver<Vec<u8>>) {
         let mut seq = 0u64;
+        // The line-feed masks of the block being cut into lines, reused.
+        let mut masks = Vec::new();
         let mut send = |input: usize, first_line: u64, bytes: u64, data: Data| {
             let fatal = matches!(data, Data::Fatal(_));
             let ok = tx
@@ -293,7 +299,13 @@ impl Reader {
                     match reader.next_block(spare) {
                         Ok(Some((first_line, block))) => {
                             let bytes = block.len() as u64;
-                            if !send(k, first_line, bytes, Data::Text(block)) {
+                            let data = if reader.format == InputFormat::Lines {
+                                let ranges = Vec::with_capacity(block.len() / 32);
+                                Data::Lines(LineBlock::new(block, ranges, &mut masks))
+                            } else {
+                                Data::Text(block)
+                            };
+                            if !send(k, first_line, bytes, data) {
                                 return;
                             }
                         }

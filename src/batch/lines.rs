@@ -71,6 +71,24 @@ pub fn line_feeds<'a>(bytes: &'a [u8], masks: &mut Vec<u64>) -> Option<&'a str> 
     crate::scan::lines::line_feeds(bytes, masks)
 }
 
+/// A block of text cut into lines by one thread for another: when the block is ASCII,
+/// each line's range is found once (line ends from [`line_feeds`]' masks, one `\r` left
+/// out), and the parsing thread then takes the lines as `&str` with no search and no
+/// check. The command-line tool's reader thread makes one per block.
+///
+/// ```
+/// use rapidurl::batch::LineBlock;
+/// let mut masks = Vec::new();
+/// let block = LineBlock::new(b"a\r\nbc\n\nd".to_vec(), Vec::new(), &mut masks);
+/// assert!(block.is_ascii());
+/// assert_eq!(block.lines().collect::<Vec<_>>(), ["a", "bc", "", "d"]);
+/// let block = LineBlock::new("é\n".as_bytes().to_vec(), Vec::new(), &mut masks);
+/// assert!(!block.is_ascii());
+/// assert_eq!(block.lines().count(), 0);
+/// assert_eq!(block.bytes(), "é\n".as_bytes());
+/// ```
+pub use crate::scan::lines::LineBlock;
+
 /// The number of `\n` in `bytes`: the line count of a block of whole lines, for readers
 /// that number lines before they parse them (the command-line tool's reader thread).
 /// Vectorized (AVX2 or SSE2 on x86_64) with byte counters summed now and then, which

@@ -33,7 +33,7 @@ mod lines;
 pub mod schedule;
 
 pub use self::column::{Iter, UrlColumn};
-pub use self::lines::{Lines, count_line_feeds, line_feeds, lines};
+pub use self::lines::{LineBlock, Lines, count_line_feeds, line_feeds, lines};
 
 use self::column::{BaseCache, Chunk, ChunkBuilder};
 use crate::error::ParseError;

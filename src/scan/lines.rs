@@ -25,6 +25,84 @@ pub(crate) fn line_feeds<'a>(bytes: &'a [u8], masks: &mut Vec<u64>) -> Option<&'
     Some(unsafe { std::str::from_utf8_unchecked(bytes) })
 }
 
+/// A block of text and, when it is ASCII, the range of each of its lines: made by one
+/// thread (a reader) so that another (a parser) takes each line as `&str` with no search
+/// and no check. See `batch::LineBlock`, which is this type.
+#[derive(Debug, Default)]
+pub struct LineBlock {
+    bytes: Vec<u8>,
+    /// Each line's start and end, its `\n` and one `\r` before it left out (empty unless
+    /// the block is ASCII).
+    ranges: Vec<(u32, u32)>,
+    ascii: bool,
+}
+
+impl LineBlock {
+    /// Cuts `bytes` into lines: they end at `\n`, less one `\r`; a last line without `\n`
+    /// counts. `ranges` and `masks` are buffers to reuse (their contents are replaced).
+    /// A block that is not ASCII, or of 4 GiB or more, is kept whole, with no lines.
+    pub fn new(bytes: Vec<u8>, mut ranges: Vec<(u32, u32)>, masks: &mut Vec<u64>) -> LineBlock {
+        ranges.clear();
+        let ascii = u32::try_from(bytes.len()).is_ok() && line_feeds(&bytes, masks).is_some();
+        if ascii {
+            let line = |start: usize, end: usize| {
+                let end = if end > start && bytes[end - 1] == b'\r' {
+                    end - 1
+                } else {
+                    end
+                };
+                (start as u32, end as u32)
+            };
+            let mut start = 0;
+            for (w, &word) in masks.iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    let end = w * 64 + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    ranges.push(line(start, end));
+                    start = end + 1;
+                }
+            }
+            if start < bytes.len() {
+                ranges.push(line(start, bytes.len()));
+            }
+        }
+        LineBlock {
+            bytes,
+            ranges,
+            ascii,
+        }
+    }
+
+    /// The block's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Whether the block is ASCII (then [`LineBlock::lines`] gives its lines).
+    pub fn is_ascii(&self) -> bool {
+        self.ascii
+    }
+
+    /// The lines of an ASCII block, in order; none for another block.
+    #[inline]
+    pub fn lines(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.ranges.iter().map(|&(start, end)| {
+            let line = &self.bytes[start as usize..end as usize];
+            debug_assert!(line.is_ascii());
+            // SAFETY: ranges are only made for a block found ASCII (`new`: no byte with
+            // its high bit set), and the bytes cannot change after; any range of ASCII
+            // bytes is valid UTF-8.
+            unsafe { std::str::from_utf8_unchecked(line) }
+        })
+    }
+
+    /// The buffers, to reuse: the bytes and the ranges.
+    pub fn into_parts(self) -> (Vec<u8>, Vec<(u32, u32)>) {
+        (self.bytes, self.ranges)
+    }
+}
+
 /// The number of `\n` in `bytes`, counted 32 (AVX2) or 16 (SSE2) bytes per compare into
 /// byte counters that are summed every 127 iterations, so that no mask is extracted.
 pub(crate) fn count_line_feeds(bytes: &[u8]) -> usize {
@@ -264,7 +342,50 @@ mod x86 {
 
 #[cfg(test)]
 mod tests {
-    use super::{count_line_feeds, count_scalar, line_feeds, scalar};
+    use super::{LineBlock, count_line_feeds, count_scalar, line_feeds, scalar};
+
+    /// The lines of `text` by `str::split`: ends at `\n`, one `\r` before it left out, a
+    /// last line without `\n` counted when it is not empty.
+    fn reference(text: &str) -> Vec<&str> {
+        let mut lines: Vec<&str> = text.split('\n').collect();
+        if lines.last() == Some(&"") {
+            lines.pop();
+        }
+        lines
+            .into_iter()
+            .map(|l| l.strip_suffix('\r').unwrap_or(l))
+            .collect()
+    }
+
+    #[test]
+    fn line_blocks_cut_lines_as_split_does() {
+        let pieces = ["a", "\n", "\r\n", "\r", "https://example.com/x", "", "\n\n"];
+        let mut masks = Vec::new();
+        let mut ranges = Vec::new();
+        // Every sequence of up to four pieces, each repeated to cross 64-byte words.
+        for n in 0..pieces.len().pow(4) {
+            let mut text = String::new();
+            let mut k = n;
+            for _ in 0..4 {
+                text.push_str(&pieces[k % pieces.len()].repeat(1 + k % 23));
+                k /= pieces.len();
+            }
+            let block = LineBlock::new(text.clone().into_bytes(), ranges, &mut masks);
+            assert!(block.is_ascii());
+            assert_eq!(
+                block.lines().collect::<Vec<_>>(),
+                reference(&text),
+                "{text:?}"
+            );
+            assert_eq!(block.bytes(), text.as_bytes());
+            ranges = block.into_parts().1;
+        }
+        // Not ASCII: kept whole, no lines.
+        let block = LineBlock::new("a\né\n".as_bytes().to_vec(), ranges, &mut masks);
+        assert!(!block.is_ascii());
+        assert_eq!(block.lines().len(), 0);
+        assert_eq!(block.bytes(), "a\né\n".as_bytes());
+    }
 
     /// A mask kernel: appends the masks, returns whether some byte is not ASCII.
     type MaskKernel = fn(&[u8], &mut Vec<u64>) -> bool;
