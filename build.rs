@@ -297,14 +297,17 @@ fn generate(t: &table::OwnedTable, version: &str, rules: usize) -> String {
         code,
         "#[allow(dead_code)]\npub(super) const RULES: usize = {rules};"
     );
-    let _ = write!(code, "static SLOTS: [[u64; 2]; {}] = [", t.slots.len());
-    for (i, [a, b]) in t.slots.iter().enumerate() {
-        if i % 4 == 0 {
-            code.push('\n');
+    for (name, pairs) in [("SLOTS", &t.slots), ("NAMES", &t.names)] {
+        let _ = write!(code, "static {name}: [[u64; 2]; {}] = [", pairs.len());
+        for (i, [a, b]) in pairs.iter().enumerate() {
+            if i % 4 == 0 {
+                code.push('\n');
+            }
+            let _ = write!(code, "[{a:#x},{b:#x}],");
         }
-        let _ = write!(code, "[{a:#x},{b:#x}],");
+        code.push_str("];\n");
     }
-    let _ = write!(code, "];\nstatic PILOTS: [u32; {}] = [", t.pilots.len());
+    let _ = write!(code, "static PILOTS: [u32; {}] = [", t.pilots.len());
     for (i, p) in t.pilots.iter().enumerate() {
         if i % 16 == 0 {
             code.push('\n');
@@ -331,7 +334,7 @@ fn generate(t: &table::OwnedTable, version: &str, rules: usize) -> String {
     let _ = writeln!(
         code,
         "\";\npub(super) const TABLE: Table<'static> = Table {{ slots: &SLOTS, pilots: &PILOTS, \
-         tails: &TAILS, filter: &FILTER, pairs: &PAIRS, wild: &WILD, seed: {:#x}, root_flags: {} }};\n\
+         tails: &TAILS, filter: &FILTER, pairs: &PAIRS, wild: &WILD, names: &NAMES, seed: {:#x}, root_flags: {} }};\n\
          pub(super) static TABLE_AT: Table<'static> = TABLE;",
         t.seed, t.root_flags
     );

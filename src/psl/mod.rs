@@ -416,15 +416,13 @@ fn last_two_in(
     end: usize,
 ) -> Option<(usize, Option<usize>)> {
     let b = s.as_bytes();
-    match (b.get(start), end.checked_sub(1).and_then(|e| b.get(e))) {
-        (Some(&first), Some(&last)) if first != b'.' && last != b'.' => {
-            match table.last_two_in(b, start, end, crate::scan::dots::dots32) {
-                Ok(found) => Some(found),
-                Err(Some((lo, mask))) => at.walk_masked(b, start, end, lo, mask),
-                Err(None) => None,
-            }
+    match table.last_two_in(b, start, end, crate::scan::dots::dots32) {
+        Ok(found) => Some(found),
+        Err(table::Then::Names(lo, m, v, t, u)) => {
+            table::unpack(at.by_names(b, start, end, (lo, m, v, t, u)))
         }
-        _ => None,
+        Err(table::Then::Walk(lo, m)) => at.walk_masked(b, start, end, lo, m),
+        Err(table::Then::Lookup) => None,
     }
 }
 

@@ -71,6 +71,11 @@ pub(crate) struct Table<'a> {
     /// [`WILD_WORDS`] words, a bit for each top-level node of at most 7 bytes with a `*`
     /// child (see [`Table::last_two`]).
     pub(crate) wild: &'a [u64; WILD_WORDS],
+    /// The nodes two and three labels deep whose names (`co.uk`, `bbc.co.uk`) have at
+    /// most 15 bytes, by name: an open-addressing table (a power of two, at most half
+    /// full) of [`name_key`]s, each with the node's flags in its low byte. It answers the
+    /// names the [`Table::pairs`] filter sends on without a walk of the tree.
+    pub(crate) names: &'a [[u64; 2]],
     /// The hash of the root (the seed the pilots were found for).
     pub(crate) seed: u64,
     /// The root's [`CHILDREN`] and [`WILDCARD`] flags.
@@ -86,6 +91,7 @@ pub(crate) struct OwnedTable {
     pub(crate) filter: Vec<u64>,
     pub(crate) pairs: Box<[u64; FILTER_WORDS]>,
     pub(crate) wild: Box<[u64; WILD_WORDS]>,
+    pub(crate) names: Vec<[u64; 2]>,
     pub(crate) seed: u64,
     pub(crate) root_flags: u8,
 }
@@ -99,6 +105,7 @@ impl OwnedTable {
             filter: &self.filter,
             pairs: &self.pairs,
             wild: &self.wild,
+            names: &self.names,
             seed: self.seed,
             root_flags: self.root_flags,
         }
@@ -108,6 +115,38 @@ impl OwnedTable {
 /// Where a name's public suffix starts, and where the label before it does (`None` when
 /// there is none, or it is empty).
 pub(crate) type SuffixAt = (usize, Option<usize>);
+
+/// What [`Table::last_two_in`] leaves to its caller, when its filters cannot answer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Then {
+    /// A full lookup: the name starts or ends with a dot, has one label, or its last two
+    /// labels are not all in the window.
+    Lookup,
+    /// [`Table::walk_masked`] with the window's start and the name's dots in it.
+    Walk(usize, u32),
+    /// [`Table::by_names`]: the window's start, the dots as given and one place up
+    /// (with a dot before the name), and the last two labels' starts (one place up).
+    Names(usize, u32, u64, usize, usize),
+}
+
+/// An `Option<SuffixAt>` in two words, so that it comes back in registers: `usize::MAX`
+/// for `None`, in the first for the whole, in the second for the label before.
+pub(crate) type Packed = (usize, usize);
+
+/// `found` as [`Packed`].
+#[inline(always)]
+pub(crate) fn pack(found: Option<SuffixAt>) -> Packed {
+    match found {
+        Some((suffix, before)) => (suffix, before.unwrap_or(usize::MAX)),
+        None => (usize::MAX, 0),
+    }
+}
+
+/// [`Packed`] back as an `Option<SuffixAt>`.
+#[inline(always)]
+pub(crate) fn unpack((suffix, before): Packed) -> Option<SuffixAt> {
+    (suffix != usize::MAX).then_some((suffix, (before != usize::MAX).then_some(before)))
+}
 
 /// The outcome of [`Table::find`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -253,6 +292,33 @@ fn wild_bit(label: u64) -> usize {
     (label.wrapping_mul(0x9FB2_1C65_1E98_DF25) >> 54) as usize
 }
 
+/// The longest name [`Table::names`] holds.
+pub(crate) const NAME_MAX: usize = 15;
+
+/// The key of a name of `len` bytes (1 to [`NAME_MAX`]) in [`Table::names`]: the 16
+/// bytes that end where it ends (`lo`, the first eight, and `hi`, little-endian), with
+/// those before it cleared, so that the low byte is free for the flags.
+#[inline(always)]
+fn name_key(lo: u64, hi: u64, len: usize) -> [u64; 2] {
+    let kept = !0u128 << (8 * (16 - len));
+    let key = (u128::from(hi) << 64 | u128::from(lo)) & kept;
+    [key as u64, (key >> 64) as u64]
+}
+
+/// [`name_key`] of a whole name (build time).
+fn name_key_of(name: &[u8]) -> [u64; 2] {
+    let mut w = [0u8; 16];
+    w[16 - name.len()..].copy_from_slice(name);
+    name_key(load8(&w, 0), load8(&w, 8), name.len())
+}
+
+/// The first slot of [`Table::names`] (`len` of them, a power of two) to look at for `key`.
+#[inline(always)]
+fn name_slot(key: [u64; 2], len: usize) -> usize {
+    let h = (key[0] ^ key[1].rotate_left(23)).wrapping_mul(0x9E6C_63D0_676A_9A99);
+    (h >> 32) as usize & (len - 1)
+}
+
 /// The high bit of each byte of `w` that is a dot (exact: no carries between bytes).
 #[inline(always)]
 fn dots(w: u64) -> u64 {
@@ -381,18 +447,19 @@ impl Table<'_> {
         self.probe(name, label_start(name, top_start - 1), top_start, n)
     }
 
-    /// [`Table::last_two`] of the name `s[start..end]` (ASCII, neither starting nor
-    /// ending with a dot, `end` at least 8) in a text around it (a URL's serialization)
-    /// of at least 16 bytes: the dots of the 32 bytes that end at `end` (or of the first
-    /// 32 of `s`) come as a bitmask, whose two highest bits in the name are the two
-    /// dots, found without a branch on the labels' lengths. Gives where the public
-    /// suffix starts and where the label before it does (`None`: there is none, or it is
-    /// empty); else, when a filter sends the name on, `Err(Some((lo, mask)))` for
-    /// [`Table::walk_masked`] (the window's start and the name's dots in it), and
-    /// `Err(None)` when the name's last two labels are not all in those bytes. `dots32` gives that mask
-    /// (bit `j` for a dot at `s[at + j]`, `None` past the end of `s`): the library's
-    /// `scan::dots::dots32`, which this file, compiled into the build script too, leaves
-    /// to its caller.
+    /// [`Table::last_two`] of the name `s[start..end]` (ASCII, `end` at least 8) in a text
+    /// around it (a URL's serialization) of at least 16 bytes: the dots of the 32 bytes
+    /// that end at `end` (or of the first 32 of `s`) come as a bitmask, whose two highest
+    /// bits in the name are the two dots, found without a branch on the labels' lengths.
+    /// Gives where the public suffix starts and where the label before it does (`None`:
+    /// there is none, or it is empty). When the filters send the name on, the two or
+    /// three labels that decide it are looked up by name ([`Table::names`]); when those
+    /// cannot decide, `Err(Some((lo, mask)))` for [`Table::walk_masked`] (the window's
+    /// start and the name's dots in it); `Err(None)` for names that start or end with a
+    /// dot, have one label, or whose last two labels are not all in those bytes.
+    /// `dots32` gives the mask (bit `j` for a dot at `s[at + j]`, `None` past the end of
+    /// `s`): the library's `scan::dots::dots32`, which this file, compiled into the build
+    /// script too, leaves to its caller.
     #[inline(always)]
     pub(crate) fn last_two_in(
         &self,
@@ -400,29 +467,106 @@ impl Table<'_> {
         start: usize,
         end: usize,
         dots32: impl Fn(&[u8], usize) -> Option<u32>,
-    ) -> Result<SuffixAt, Option<(usize, u32)>> {
-        if end < 8 || end < start + 3 || self.root_flags & WILDCARD != 0 {
-            return Err(None);
+    ) -> Result<SuffixAt, Then> {
+        if end < 8 || self.root_flags & WILDCARD != 0 {
+            return Err(Then::Lookup);
         }
         let lo = end.saturating_sub(32);
-        let m = dots32(s, lo).ok_or(None)?;
+        let m = dots32(s, lo).ok_or(Then::Lookup)?;
         // The dots of the name alone: bits `start - lo` (or 0) to `end - lo`.
-        let m = m & (u32::MAX >> (32 - (end - lo))) & (u32::MAX << start.saturating_sub(lo));
-        if m == 0 {
-            return Err(None);
+        let from = start.saturating_sub(lo);
+        let m = m & (u32::MAX >> (32 - (end - lo))) & (u32::MAX << from);
+        // One place up, with a dot just before the name when it starts in the window:
+        // bit `p` of `v` is a dot at `lo + p - 1`, so a label starts at `lo + p`.
+        let inside = u64::from(start >= lo);
+        let v = u64::from(m) << 1 | inside << from;
+        let t = 63 - (v | 1).leading_zeros() as usize;
+        let rest = v & !(1 << t);
+        let b = 63 - (rest | 1).leading_zeros() as usize;
+        let (top_start, before) = (lo + t, lo + b);
+        let top_len = end - top_start;
+        // The cold cases in one test: a name that starts with a dot, the last two labels
+        // not both in the window (or one label), an empty or long last label, an empty
+        // label before it.
+        let leading_dot = inside & u64::from(m >> from);
+        if (leading_dot & 1) | u64::from(rest == 0) != 0 || top_len.wrapping_sub(1) > 6 || t < b + 2
+        {
+            return Err(if rest == 0 || top_len == 0 || leading_dot & 1 != 0 {
+                Then::Lookup
+            } else {
+                Then::Walk(lo, m)
+            });
         }
-        let last = 31 - m.leading_zeros() as usize;
-        let rest = m ^ 1 << last;
-        // The dot before the last one; none: the name starts the last two labels, or
-        // they are longer than the window.
-        if rest == 0 && start < lo {
-            return Err(None);
+        let w = load8(s, end - 8);
+        if self.wild_holds(w >> (8 * (8 - top_len))) {
+            return Err(Then::Walk(lo, m));
         }
-        let before = (lo + 32 - rest.leading_zeros() as usize).max(start);
-        match self.probe(s, before, lo + last + 1, end) {
-            Some((top_start, before)) => Ok((top_start, Some(before))),
-            None => Err(Some((lo, m))),
+        // The last two labels' first and last eight bytes ([`pair_key_of`]), without a
+        // branch on their length.
+        let len = end - before;
+        // Read at `before`, or for a name shorter than 8 bytes at `end - 8` and shifted
+        // down to it (no branch on the length: one URL in five would mispredict it).
+        let at = before.min(end - 8);
+        let first = load8(s, at) >> (8 * (before - at));
+        let last = if len < 8 { first } else { w };
+        if self.pairs_hold(pair_key(first, last, len)) {
+            return Err(Then::Names(lo, m, v, t, b));
         }
+        Ok((top_start, Some(before)))
+    }
+
+    /// The end of [`Table::last_two_in`] for a name whose last two labels (from
+    /// `lo + b`, the last from `lo + t`; `v` the mask one place up, `m` as it was) are in
+    /// the [`Table::pairs`] filter ([`Then::Names`]): the node of those two labels, found
+    /// by name, and for one with children whether the last three labels are a node too,
+    /// decide the answer; else (a `*` child, an exception, names too long) the walk
+    /// does ([`Table::walk_masked`]: `None` when it cannot answer either).
+    #[inline(never)]
+    pub(crate) fn by_names(
+        &self,
+        s: &[u8],
+        start: usize,
+        end: usize,
+        (lo, m, v, t, b): (usize, u32, u64, usize, usize),
+    ) -> Packed {
+        let walk = || pack(self.walk_masked(s, start, end, lo, m));
+        let (top_start, before) = (lo + t, lo + b);
+        if end < 16 || end - before > NAME_MAX {
+            return walk();
+        }
+        let (wlo, whi) = (load8(s, end - 16), load8(s, end - 8));
+        let Some(flags) = self.name_flags(name_key(wlo, whi, end - before)) else {
+            // Not a node: the filter's false positive.
+            return pack(Some((top_start, Some(before))));
+        };
+        if flags & (WILDCARD | EXCEPTIONS) != 0 {
+            return walk();
+        }
+        // The label before the two, unless the name is those two.
+        let third = if before == start {
+            None
+        } else {
+            let rest = v & !(1 << t) & !(1 << b);
+            if rest == 0 {
+                return walk();
+            }
+            let c = 63 - rest.leading_zeros() as usize;
+            if c + 2 > b {
+                return walk();
+            }
+            Some(lo + c)
+        };
+        if let (Some(third), true) = (third, flags & CHILDREN != 0) {
+            if end - third > NAME_MAX || self.name_flags(name_key(wlo, whi, end - third)).is_some()
+            {
+                return walk();
+            }
+        }
+        pack(Some(if flags & RULES != 0 {
+            (before, third)
+        } else {
+            (top_start, Some(before))
+        }))
     }
 
     /// The walk of [`Table::find`] over the whole list on the name `s[start..end]`, whose
@@ -527,6 +671,23 @@ impl Table<'_> {
     fn pairs_hold(&self, key: u64) -> bool {
         let (word, bits) = filter_bits(key);
         self.pairs[word] & bits == bits
+    }
+
+    /// The flags of the node whose [`name_key`] is `key` in [`Table::names`], if it holds it.
+    #[inline(always)]
+    fn name_flags(&self, key: [u64; 2]) -> Option<u8> {
+        let len = self.names.len();
+        let mut i = name_slot(key, len);
+        loop {
+            let [lo, hi] = self.names[i];
+            if lo & !0xFF == key[0] && hi == key[1] {
+                return Some(lo as u8);
+            }
+            if lo == 0 && hi == 0 {
+                return None;
+            }
+            i = (i + 1) & (len - 1);
+        }
     }
 
     /// [`Table::find`]: walks the labels of `name` from the right while they are nodes
@@ -784,6 +945,35 @@ impl Builder {
         unreachable!("the loop above only ends by returning")
     }
 
+    /// [`Table::names`]: the nodes two and three labels deep (not `*`) whose names have
+    /// at most [`NAME_MAX`] bytes.
+    fn names(&self) -> Vec<[u64; 2]> {
+        // Each node's name and depth, parents first (a node is added after its parent).
+        let mut full: Vec<(Vec<u8>, usize)> = vec![(Vec::new(), 0)];
+        let mut keyed = Vec::new();
+        for (parent, label, flags) in &self.nodes[1..] {
+            let (up, depth) = &full[*parent as usize];
+            let name = match depth {
+                0 => label.clone(),
+                _ => [&label[..], b".", up].concat(),
+            };
+            if (2..=3).contains(&(depth + 1)) && label != b"*" && name.len() <= NAME_MAX {
+                keyed.push((name_key_of(&name), *flags));
+            }
+            full.push((name, depth + 1));
+        }
+        let len = (2 * keyed.len()).next_power_of_two().max(2);
+        let mut names = vec![[0u64; 2]; len];
+        for (key, flags) in keyed {
+            let mut i = name_slot(key, len);
+            while names[i] != [0, 0] {
+                i = (i + 1) & (len - 1);
+            }
+            names[i] = [key[0] | u64::from(flags), key[1]];
+        }
+        names
+    }
+
     fn place(&self, seed: u64, m: usize, nb: usize) -> Option<OwnedTable> {
         let mut table = OwnedTable {
             slots: vec![[0, u64::MAX]; m],
@@ -792,6 +982,7 @@ impl Builder {
             filter: vec![0; FILTER_WORDS],
             pairs: Box::new([0; FILTER_WORDS]),
             wild: Box::new([0; WILD_WORDS]),
+            names: self.names(),
             seed,
             root_flags: self.nodes[0].2,
         };
@@ -966,5 +1157,104 @@ mod tests {
         assert_eq!(kinds("a.b.ck"), ("b.ck", ICANN_RULE));
         assert_eq!(kinds("ck"), ("ck", 0));
         assert_eq!(kinds("example"), ("example", 0));
+    }
+
+    #[test]
+    fn names_hold_the_nodes_two_and_three_labels_deep() {
+        let mut b = Builder::new();
+        let rules: &[(&str, u8)] = &[
+            ("uk", ICANN_RULE),
+            ("co.uk", ICANN_RULE),
+            ("blogspot.co.uk", PRIVATE_RULE),
+            ("a.b.c.uk", PRIVATE_RULE),
+            ("*.sch.uk", ICANN_RULE),
+            ("www.ck", ICANN_EXCEPTION),
+            ("fifteen-bytes.x", ICANN_RULE),
+            ("sixteen--bytes.x", ICANN_RULE),
+        ];
+        for &(rule, flag) in rules {
+            b.add(rule.rsplit('.').map(str::as_bytes), flag);
+        }
+        let owned = b.finish().unwrap();
+        let t = owned.view();
+        assert!(t.names.len().is_power_of_two());
+        let flags = |name: &str| t.name_flags(name_key_of(name.as_bytes()));
+        assert_eq!(flags("co.uk"), Some(ICANN_RULE | CHILDREN));
+        assert_eq!(flags("blogspot.co.uk"), Some(PRIVATE_RULE));
+        // A node on the way to a rule, and one with only a `*` child.
+        assert_eq!(flags("c.uk"), Some(CHILDREN));
+        assert_eq!(flags("sch.uk"), Some(WILDCARD));
+        assert_eq!(flags("b.c.uk"), Some(CHILDREN));
+        assert_eq!(flags("www.ck"), Some(ICANN_EXCEPTION));
+        assert_eq!(flags("fifteen-bytes.x"), Some(ICANN_RULE));
+        // Not nodes, or deeper than three labels, or longer than 15 bytes, or top-level.
+        for name in ["uk", "x.co.uk", "a.b.c.uk", "sixteen--bytes.x", "co.uj"] {
+            assert_eq!(flags(name), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn by_names_answers_as_the_walk_does() {
+        let mut b = Builder::new();
+        for (rule, flag) in [
+            ("uk", ICANN_RULE),
+            ("co.uk", ICANN_RULE),
+            ("blogspot.co.uk", PRIVATE_RULE),
+            ("kuleuven.be", ICANN_RULE),
+            ("x.notarule.be", ICANN_RULE),
+            ("*.sch.uk", ICANN_RULE),
+        ] {
+            b.add(rule.rsplit('.').map(str::as_bytes), flag);
+        }
+        let owned = b.finish().unwrap();
+        let t = owned.view();
+        let dots = |s: &[u8], at: usize| {
+            let w = s.get(at..at + 16)?;
+            let second = (at + 16).min(s.len() - 16);
+            let mask = |w: &[u8]| {
+                w.iter()
+                    .rev()
+                    .fold(0u32, |m, &c| m << 1 | u32::from(c == b'.'))
+            };
+            Some(mask(w) | mask(&s[second..second + 16]) << (second - at))
+        };
+        let mut by_names = 0;
+        for host in [
+            "www.bbc.co.uk",
+            "bbc.co.uk",
+            "co.uk",
+            "x.blogspot.co.uk",
+            "www.kuleuven.be",
+            "a.b.notarule.be",
+            "notarule.be",
+            "y.notarule.be",
+            "a.b.sch.uk",
+            "a-much-longer-label-than-the-window.co.uk",
+        ] {
+            let s = format!("https://{host}/some/path/to/fill/the/window");
+            let (start, end) = (8, 8 + host.len());
+            let found = match t.last_two_in(s.as_bytes(), start, end, dots) {
+                Ok(found) => Some(found),
+                Err(Then::Names(lo, m, v, top, before)) => {
+                    by_names += 1;
+                    unpack(t.by_names(s.as_bytes(), start, end, (lo, m, v, top, before)))
+                }
+                Err(Then::Walk(lo, m)) => t.walk_masked(s.as_bytes(), start, end, lo, m),
+                Err(Then::Lookup) => None,
+            };
+            let f = t.find(host.as_bytes(), RULES | EXCEPTIONS);
+            let want_before = host[..f.start]
+                .strip_suffix('.')
+                .map(|up| up.rfind('.').map_or(0, |d| d + 1));
+            let want = (start + f.start, want_before.map(|b| start + b));
+            // The walk and the names give way to the full lookup for `*`, and for a
+            // label that starts before the window.
+            if host.contains("sch.uk") || host.contains("window") {
+                assert_eq!(found, None, "{host}");
+            } else {
+                assert_eq!(found, Some(want), "{host}");
+            }
+        }
+        assert!(by_names >= 6, "{by_names}");
     }
 }
