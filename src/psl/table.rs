@@ -490,7 +490,7 @@ impl Table<'_> {
         // The cold cases: a name that starts with a dot (no public suffix, whatever its
         // labels), the last two labels not both in the window (or one label), an empty
         // last label, an empty label before it.
-        let leading_dot = inside & u64::from(m >> from) & 1 != 0;
+        let leading_dot = s.get(start) == Some(&b'.');
         if leading_dot || rest == 0 || top_len == 0 || t < b + 2 {
             return Err(if rest == 0 || top_len == 0 || leading_dot {
                 Then::Lookup
