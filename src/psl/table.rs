@@ -455,10 +455,11 @@ impl Table<'_> {
     /// bits in the name are the two dots, found without a branch on the labels' lengths.
     /// Gives where the public suffix starts and where the label before it does (`None`:
     /// there is none, or it is empty). When the filters send the name on, the two or
-    /// three labels that decide it are looked up by name ([`Table::names`]); when those
-    /// cannot decide, `Err(Some((lo, mask)))` for [`Table::walk_masked`] (the window's
-    /// start and the name's dots in it); `Err(None)` for names that start or end with a
-    /// dot, have one label, or whose last two labels are not all in those bytes.
+    /// three labels that decide it are looked up by name ([`Then::Names`], for
+    /// [`Table::by_names`]); the wildcard map and names that the short cut cannot read
+    /// go to the walk ([`Then::Walk`]), and names that start or end with a dot, have one
+    /// label, or whose last two labels are not all in those bytes to the full lookup
+    /// ([`Then::Lookup`]).
     /// `dots32` gives the mask (bit `j` for a dot at `s[at + j]`, `None` past the end of
     /// `s`): the library's `scan::dots::dots32`, which this file, compiled into the build
     /// script too, leaves to its caller.
