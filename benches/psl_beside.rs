@@ -3,8 +3,9 @@
 //! URL, and each figure is the fastest pass (criterion's groups run one after another, so
 //! a neighbour's compile can land on one variant only). Beside the registrable domain and
 //! the `psl` crate, `top_level_domain()` (finding the last label, no lookup) shows the
-//! floor any lookup starts from. Also the lookups alone, in a hot loop over the hosts, and
-//! the time to read a list.
+//! floor any lookup starts from. Then the same work over URLs parsed beforehand (what the
+//! getter costs by itself, with no parse around it); the lookups alone, in a hot loop
+//! over the hosts; and the time to read a list.
 //!
 //! ```sh
 //! cargo bench --bench psl_beside
@@ -48,6 +49,33 @@ fn main() {
     println!("kasztp, ns per URL, fastest of {PASSES} alternating passes:");
     for (what, best) in psl_data::Beside::ALL.into_iter().zip(best) {
         println!("  {:34} {best:6.1}  ({:+.0}%)", what.name(), pct(best));
+    }
+
+    // The same work over URLs parsed beforehand: what each adds by itself, with no parse
+    // around it to share the core with (its figure less the hostname pass's, against
+    // `parse_ref`'s time above).
+    arena.reset();
+    let urls: Vec<rapidurl::UrlRef<'_>> = lines
+        .iter()
+        .filter_map(|l| rapidurl::parse_ref(l, &arena).ok())
+        .collect();
+    let mut alone = [f64::MAX; psl_data::Beside::ALL.len()];
+    for _ in 0..PASSES {
+        for (what, alone) in psl_data::Beside::ALL.into_iter().zip(&mut alone) {
+            let t = Instant::now();
+            black_box(psl_data::parsed_pass(&urls, what));
+            *alone = alone.min(t.elapsed().as_secs_f64() * 1e9 / lines.len() as f64);
+        }
+    }
+    println!(
+        "the same over URLs parsed beforehand, ns per URL (the hostname pass {:.1}; in \
+         brackets, the rest, against parse_ref):",
+        alone[0]
+    );
+    for (what, x) in psl_data::Beside::ALL.into_iter().zip(alone).skip(1) {
+        let name = what.name().trim_start_matches("parse_ref + ");
+        let pct = (x - alone[0]) / best[0] * 100.0;
+        println!("  {name:34} {x:6.1}  ({pct:+.0}%)");
     }
 
     let hosts = psl_data::domain_hosts(&lines);

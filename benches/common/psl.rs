@@ -70,25 +70,66 @@ impl Beside {
     }
 }
 
+/// The work of `$what` on each URL as `$f` (a function of `&UrlRef` giving a length) in
+/// `$body`, so that the passes below share it.
+macro_rules! with_work {
+    ($what:expr, |$f:ident| $body:expr) => {
+        match $what {
+            Beside::Hostname => {
+                let $f = hostname_len;
+                $body
+            }
+            Beside::RegistrableDomain => {
+                let $f = registrable_domain_len;
+                $body
+            }
+            Beside::PslCrate => {
+                let $f = psl_crate_len;
+                $body
+            }
+            Beside::TopLevelDomain => {
+                let $f = top_level_domain_len;
+                $body
+            }
+        }
+    };
+}
+
+fn hostname_len(u: &rapidurl::UrlRef<'_>) -> usize {
+    u.hostname().len()
+}
+
+fn registrable_domain_len(u: &rapidurl::UrlRef<'_>) -> usize {
+    u.registrable_domain().map_or(0, str::len)
+}
+
+fn psl_crate_len(u: &rapidurl::UrlRef<'_>) -> usize {
+    use psl::Psl;
+    psl::List
+        .domain(u.hostname().as_bytes())
+        .map_or(0, |d| d.as_bytes().len())
+}
+
+fn top_level_domain_len(u: &rapidurl::UrlRef<'_>) -> usize {
+    u.top_level_domain().map_or(0, str::len)
+}
+
 /// One pass of `parse_ref` over `lines` (in `arena`, reset first) doing `what` with each
 /// URL; the sum of the lengths read.
 pub fn parse_pass(lines: &[&str], arena: &mut rapidurl::bumpalo::Bump, what: Beside) -> usize {
-    use psl::Psl;
     arena.reset();
-    match what {
-        Beside::Hostname => each_url(lines, arena, |u| u.hostname().len()),
-        Beside::RegistrableDomain => {
-            each_url(lines, arena, |u| u.registrable_domain().map_or(0, str::len))
-        }
-        Beside::PslCrate => each_url(lines, arena, |u| {
-            psl::List
-                .domain(u.hostname().as_bytes())
-                .map_or(0, |d| d.as_bytes().len())
-        }),
-        Beside::TopLevelDomain => {
-            each_url(lines, arena, |u| u.top_level_domain().map_or(0, str::len))
-        }
-    }
+    with_work!(what, |f| each_url(lines, arena, f))
+}
+
+/// One pass doing `what` with each of `urls`, parsed beforehand: the work alone, without
+/// the parse around it.
+pub fn parsed_pass(urls: &[rapidurl::UrlRef<'_>], what: Beside) -> usize {
+    with_work!(what, |f| each_parsed(urls, f))
+}
+
+#[inline(never)]
+fn each_parsed(urls: &[rapidurl::UrlRef<'_>], f: impl Fn(&rapidurl::UrlRef<'_>) -> usize) -> usize {
+    urls.iter().map(f).sum()
 }
 
 #[inline(always)]
