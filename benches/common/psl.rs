@@ -74,23 +74,18 @@ impl Beside {
 /// `$body`, so that the passes below share it.
 macro_rules! with_work {
     ($what:expr, |$f:ident| $body:expr) => {
+        with_work!(@ $what, $f, $body,
+            Hostname hostname_len,
+            RegistrableDomain registrable_domain_len,
+            PslCrate psl_crate_len,
+            TopLevelDomain top_level_domain_len)
+    };
+    (@ $what:expr, $f:ident, $body:expr, $($variant:ident $work:ident),*) => {
         match $what {
-            Beside::Hostname => {
-                let $f = hostname_len;
+            $(Beside::$variant => {
+                let $f = $work;
                 $body
-            }
-            Beside::RegistrableDomain => {
-                let $f = registrable_domain_len;
-                $body
-            }
-            Beside::PslCrate => {
-                let $f = psl_crate_len;
-                $body
-            }
-            Beside::TopLevelDomain => {
-                let $f = top_level_domain_len;
-                $body
-            }
+            })*
         }
     };
 }
