@@ -183,6 +183,16 @@ impl ParseError {
         }
     }
 
+    /// The same error placed at `offset` if it has a position: for an error found in a
+    /// transformed copy of a component (percent-decoded, mapped to ASCII), whose positions
+    /// are not the input's, `offset` being where that component starts.
+    pub(crate) const fn moved_to(self, offset: usize) -> Self {
+        match self.offset {
+            Some(_) => ParseError::at(self.kind, offset),
+            None => self,
+        }
+    }
+
     /// The same error with its offset moved forward by `delta` (used when a component
     /// parser reports an offset relative to the start of that component).
     pub(crate) const fn shifted(self, delta: usize) -> Self {

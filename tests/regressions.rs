@@ -41,6 +41,29 @@ fn parse_bytes_reports_offsets_in_bytes_of_its_input() {
 }
 
 #[test]
+fn host_errors_found_after_decoding_point_at_the_host() {
+    // The IPv4 parser runs on the ASCII host, `xn--n3h.127.0.0.1`, longer than the input's
+    // `☃.127.0.0.1`. Before: byte 23 of a 20-byte input (found by the property test
+    // `parse_bytes_is_parse_of_lossy`).
+    for (input, host_start) in [("http://☃.127.0.0.1", 7), ("http:☃.127.0.0.1", 5)] {
+        let err = Url::parse(input).unwrap_err();
+        assert_eq!(err.name(), "IPv4-too-many-parts");
+        assert_eq!(err.offset(), Some(host_start), "{input}");
+    }
+    // Percent-decoding shortens the host: before, byte 19 fell inside `%41`.
+    let err = Url::parse("http://%41%41%41%41%41.1.2.3.4.5").unwrap_err();
+    assert_eq!(err.name(), "IPv4-too-many-parts");
+    assert_eq!(err.offset(), Some(7));
+    // A forbidden code point after decoding: before, byte 17 (inside `%44`), not the `%25`.
+    let err = Url::parse("http://%41%42%43%44%45%46.com%25").unwrap_err();
+    assert_eq!(err.name(), "domain-invalid-code-point");
+    assert_eq!(err.offset(), Some(7));
+    // A host taken as it is keeps the exact place: the fifth part.
+    let err = Url::parse("http://a.127.0.0.1").unwrap_err();
+    assert_eq!(err.offset(), Some(17));
+}
+
+#[test]
 fn parse_bytes_offsets_are_unchanged_for_valid_utf8() {
     let err = Url::parse_bytes("http://é@h:99999/".as_bytes()).unwrap_err();
     assert_eq!(err.offset(), Some(7 + 2 + 3));

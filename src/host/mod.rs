@@ -230,24 +230,30 @@ pub(crate) fn parse_host_reporting<O: Output + ?Sized, R: Report>(
     if R::ENABLED && domain_to_ascii(domain, true).is_err() {
         r.report(ValidationErrorKind::DomainToAscii, 0);
     }
+    // Positions in a percent-decoded domain are not the input's: its errors are placed
+    // at the host's start.
+    let in_input = |e: ParseError| if domain == input { e } else { e.moved_to(0) };
     if input_flags & (flags::PERCENT | flags::NON_ASCII) == 0 {
         // The flags of the input are those of the domain.
         idna::ascii_domain_with_flags_into(domain, input_flags, out)?;
     } else if domain.is_ascii() {
-        idna::ascii_domain_into(domain, out)?;
+        idna::ascii_domain_into(domain, out).map_err(in_input)?;
     } else {
-        idna::domain_to_ascii_into(domain, out)?;
+        idna::domain_to_ascii_into(domain, out).map_err(in_input)?;
     }
     let written = &out.as_str()[start..];
     if !crate::syntax::last_label_is_not_numeric(written.as_bytes()) && ends_in_a_number(written) {
         if !domain.is_ascii() {
             r.report(ValidationErrorKind::Ipv4NonAsciiInput, 0);
         }
-        // Part offsets hold in the input only when the domain is the input, lower-cased.
-        let addr = if !R::ENABLED || domain.len() == input.len() && domain.is_ascii() {
+        // Part offsets hold in the input only when the domain is the input, lower-cased;
+        // else (percent-decoded, or mapped to Punycode, which can make it longer than the
+        // input) errors and reports are placed at the host's start.
+        let addr = if domain.len() == input.len() && domain.is_ascii() {
             ipv4::parse_ipv4_reporting(&out.as_str()[start..], r)?
         } else {
-            ipv4::parse_ipv4_reporting(&out.as_str()[start..], &mut Pinned(r, 0))?
+            ipv4::parse_ipv4_reporting(&out.as_str()[start..], &mut Pinned(r, 0))
+                .map_err(|e| e.moved_to(0))?
         };
         out.truncate(start);
         ipv4::serialize_ipv4_to(addr, out);
