@@ -318,6 +318,7 @@ fn generate(t: &table::OwnedTable, version: &str, rules: usize) -> String {
         ("FILTER", &t.filter[..]),
         ("PAIRS", &t.pairs[..]),
         ("WILD", &t.wild[..]),
+        ("TRIPLES", &t.triples[..]),
     ] {
         let _ = write!(code, "];\nstatic {name}: [u64; {}] = [", words.len());
         for (i, w) in words.iter().enumerate() {
@@ -334,7 +335,7 @@ fn generate(t: &table::OwnedTable, version: &str, rules: usize) -> String {
     let _ = writeln!(
         code,
         "\";\npub(super) const TABLE: Table<'static> = Table {{ slots: &SLOTS, pilots: &PILOTS, \
-         tails: &TAILS, filter: &FILTER, pairs: &PAIRS, wild: &WILD, names: &NAMES, seed: {:#x}, root_flags: {} }};\n\
+         tails: &TAILS, filter: &FILTER, pairs: &PAIRS, wild: &WILD, triples: &TRIPLES, names: &NAMES, seed: {:#x}, root_flags: {} }};\n\
          pub(super) static TABLE_AT: Table<'static> = TABLE;",
         t.seed, t.root_flags
     );

@@ -46,11 +46,20 @@ const PILOT_K: u64 = 0x9E37_79B9_7F4A_7C15;
 pub(crate) const FILTER_WORDS: usize = 2048;
 /// The words of a table's [`Table::wild`].
 pub(crate) const WILD_WORDS: usize = 16;
+/// The words of a table's [`Table::triples`] (a power of two).
+pub(crate) const TRIPLE_WORDS: usize = 512;
 
 /// The filter word of a hash, and its two bits in it.
 #[inline(always)]
 fn filter_bits(h: u64) -> (usize, u64) {
     let word = (h >> 53) as usize & (FILTER_WORDS - 1);
+    (word, 1u64 << ((h >> 47) & 63) | 1u64 << ((h >> 41) & 63))
+}
+
+/// [`filter_bits`] of [`Table::triples`].
+#[inline(always)]
+fn triple_bits(h: u64) -> (usize, u64) {
+    let word = (h >> 55) as usize & (TRIPLE_WORDS - 1);
     (word, 1u64 << ((h >> 47) & 63) | 1u64 << ((h >> 41) & 63))
 }
 
@@ -71,9 +80,13 @@ pub(crate) struct Table<'a> {
     /// [`WILD_WORDS`] words, a bit for each top-level node with a `*` child, by its length
     /// and last two bytes ([`wild_bit`]; see [`Table::last_two`]).
     pub(crate) wild: &'a [u64; WILD_WORDS],
-    /// The nodes two and three labels deep whose names (`co.uk`, `bbc.co.uk`) have at
-    /// most 15 bytes, by name: an open-addressing table (a power of two, at most half
-    /// full) of [`name_key`]s, each with the node's flags in its low byte. It answers the
+    /// A filter of the keys of the nodes three labels deep (not `*`), by their three
+    /// labels (`blogspot.co.uk`), keyed as [`Table::pairs`] ([`TRIPLE_WORDS`] words, 4 KiB):
+    /// a name whose last three labels miss it matches no rule longer than two labels.
+    pub(crate) triples: &'a [u64; TRIPLE_WORDS],
+    /// The nodes two labels deep whose names (`co.uk`) have at most 15 bytes, by name: an
+    /// open-addressing table (a power of two, at most half full) of [`name_key`]s, each
+    /// with the node's flags in its low byte. With [`Table::triples`], it answers the
     /// names the [`Table::pairs`] filter sends on without a walk of the tree.
     pub(crate) names: &'a [[u64; 2]],
     /// The hash of the root (the seed the pilots were found for).
@@ -91,6 +104,7 @@ pub(crate) struct OwnedTable {
     pub(crate) filter: Vec<u64>,
     pub(crate) pairs: Box<[u64; FILTER_WORDS]>,
     pub(crate) wild: Box<[u64; WILD_WORDS]>,
+    pub(crate) triples: Box<[u64; TRIPLE_WORDS]>,
     pub(crate) names: Vec<[u64; 2]>,
     pub(crate) seed: u64,
     pub(crate) root_flags: u8,
@@ -105,6 +119,7 @@ impl OwnedTable {
             filter: &self.filter,
             pairs: &self.pairs,
             wild: &self.wild,
+            triples: &self.triples,
             names: &self.names,
             seed: self.seed,
             root_flags: self.root_flags,
@@ -520,9 +535,10 @@ impl Table<'_> {
     /// The end of [`Table::last_two_in`] for a name whose last two labels (from
     /// `lo + b`, the last from `lo + t`; `v` the mask one place up, `m` as it was) are in
     /// the [`Table::pairs`] filter ([`Then::Names`]): the node of those two labels, found
-    /// by name, and for one with children whether the last three labels are a node too,
-    /// decide the answer; else (a `*` child, an exception, names too long) the walk
-    /// does ([`Table::walk_masked`]: `None` when it cannot answer either).
+    /// by name, and for one with children whether the last three labels may be a node
+    /// too ([`Table::triples`]), decide the answer; else (a `*` child, an exception, a
+    /// name too long, three labels in the filter) the walk does ([`Table::walk_masked`]:
+    /// `None` when it cannot answer either).
     #[inline(never)]
     pub(crate) fn by_names(
         &self,
@@ -559,8 +575,12 @@ impl Table<'_> {
             Some(lo + c)
         };
         if let (Some(third), true) = (third, flags & CHILDREN != 0) {
-            if end - third > NAME_MAX || self.name_flags(name_key(wlo, whi, end - third)).is_some()
-            {
+            // The last three labels' key, as the pairs' is made in `last_two_in`.
+            let len = end - third;
+            let at = third.min(end - 8);
+            let first = load8(s, at) >> (8 * (third - at));
+            let last = if len < 8 { first } else { whi };
+            if self.triples_hold(pair_key(first, last, len)) {
                 return walk();
             }
         }
@@ -667,6 +687,13 @@ impl Table<'_> {
     fn wild_holds(&self, w: u64, len: usize) -> bool {
         let bit = wild_bit(w >> 48, len);
         self.wild[bit / 64] & 1 << (bit % 64) != 0
+    }
+
+    /// Whether [`Table::triples`] may hold `key`.
+    #[inline(always)]
+    fn triples_hold(&self, key: u64) -> bool {
+        let (word, bits) = triple_bits(key);
+        self.triples[word] & bits == bits
     }
 
     /// Whether [`Table::pairs`] may hold `key`.
@@ -954,8 +981,8 @@ impl Builder {
         unreachable!("the loop above only ends by returning")
     }
 
-    /// [`Table::names`]: the nodes two and three labels deep (not `*`) whose names have
-    /// at most [`NAME_MAX`] bytes.
+    /// [`Table::names`]: the nodes two labels deep (not `*`) whose names have at most
+    /// [`NAME_MAX`] bytes.
     fn names(&self) -> Vec<[u64; 2]> {
         // Each node's name and depth, parents first (a node is added after its parent).
         let mut full: Vec<(Vec<u8>, usize)> = vec![(Vec::new(), 0)];
@@ -966,7 +993,7 @@ impl Builder {
                 0 => label.clone(),
                 _ => [&label[..], b".", up].concat(),
             };
-            if (2..=3).contains(&(depth + 1)) && label != b"*" && name.len() <= NAME_MAX {
+            if depth + 1 == 2 && label != b"*" && name.len() <= NAME_MAX {
                 keyed.push((name_key_of(&name), *flags));
             }
             full.push((name, depth + 1));
@@ -991,6 +1018,7 @@ impl Builder {
             filter: vec![0; FILTER_WORDS],
             pairs: Box::new([0; FILTER_WORDS]),
             wild: Box::new([0; WILD_WORDS]),
+            triples: Box::new([0; TRIPLE_WORDS]),
             names: self.names(),
             seed,
             root_flags: self.nodes[0].2,
@@ -1018,11 +1046,16 @@ impl Builder {
                 let bit = wild_bit(last2, label.len());
                 table.wild[bit / 64] |= 1 << (bit % 64);
             }
-            if let (0, top, _) = &self.nodes[*parent as usize] {
-                if *parent != 0 {
-                    let (word, bits) = filter_bits(pair_key_of(&[&label[..], b".", top].concat()));
-                    table.pairs[word] |= bits;
-                }
+            let (grandparent, up, _) = &self.nodes[*parent as usize];
+            if *parent != 0 && *grandparent == 0 {
+                let (word, bits) = filter_bits(pair_key_of(&[&label[..], b".", up].concat()));
+                table.pairs[word] |= bits;
+            }
+            let top = &self.nodes[*grandparent as usize];
+            if *parent != 0 && *grandparent != 0 && top.0 == 0 && label != b"*" {
+                let name = [&label[..], b".", up, b".", &top.1[..]].concat();
+                let (word, bits) = triple_bits(pair_key_of(&name));
+                table.triples[word] |= bits;
             }
         }
         let mut sorted = hashes[1..].to_vec();
@@ -1172,7 +1205,7 @@ mod tests {
     }
 
     #[test]
-    fn names_hold_the_nodes_two_and_three_labels_deep() {
+    fn names_hold_the_nodes_two_labels_deep_and_the_triples_filter_three() {
         let mut b = Builder::new();
         let rules: &[(&str, u8)] = &[
             ("uk", ICANN_RULE),
@@ -1192,17 +1225,32 @@ mod tests {
         assert!(t.names.len().is_power_of_two());
         let flags = |name: &str| t.name_flags(name_key_of(name.as_bytes()));
         assert_eq!(flags("co.uk"), Some(ICANN_RULE | CHILDREN));
-        assert_eq!(flags("blogspot.co.uk"), Some(PRIVATE_RULE));
         // A node on the way to a rule, and one with only a `*` child.
         assert_eq!(flags("c.uk"), Some(CHILDREN));
         assert_eq!(flags("sch.uk"), Some(WILDCARD));
-        assert_eq!(flags("b.c.uk"), Some(CHILDREN));
         assert_eq!(flags("www.ck"), Some(ICANN_EXCEPTION));
         assert_eq!(flags("fifteen-bytes.x"), Some(ICANN_RULE));
-        // Not nodes, or deeper than three labels, or longer than 15 bytes, or top-level.
-        for name in ["uk", "x.co.uk", "a.b.c.uk", "sixteen--bytes.x", "co.uj"] {
+        // Not nodes, or deeper than two labels, or longer than 15 bytes, or top-level.
+        let not_names = [
+            "uk",
+            "x.co.uk",
+            "blogspot.co.uk",
+            "b.c.uk",
+            "a.b.c.uk",
+            "sixteen--bytes.x",
+            "co.uj",
+        ];
+        for name in not_names {
             assert_eq!(flags(name), None, "{name}");
         }
+        // The nodes three labels deep, of any length, are in the triples' filter.
+        let triple = |name: &str| t.triples_hold(pair_key_of(name.as_bytes()));
+        for name in ["blogspot.co.uk", "b.c.uk"] {
+            assert!(triple(name), "{name}");
+        }
+        // Two bits for each (`*.sch.uk` is not there): the filter holds those two alone.
+        let bits: u32 = t.triples.iter().map(|w| w.count_ones()).sum();
+        assert!((2..=4).contains(&bits), "{bits}");
     }
 
     #[test]
