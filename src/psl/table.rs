@@ -469,8 +469,8 @@ impl Table<'_> {
     /// that end at `end` (or of the first 32 of `s`) come as a bitmask, whose two highest
     /// bits in the name are the two dots, found without a branch on the labels' lengths.
     /// Gives where the public suffix starts and where the label before it does (`None`:
-    /// there is none, or it is empty). When the filters send the name on, the two or
-    /// three labels that decide it are looked up by name ([`Then::Names`], for
+    /// there is none, or it is empty). When the filters send the name on, the last two
+    /// labels are looked up by name and the third in a filter ([`Then::Names`], for
     /// [`Table::by_names`]); the wildcard map and names that the short cut cannot read
     /// go to the walk ([`Then::Walk`]), and names that start or end with a dot, have one
     /// label, or whose last two labels are not all in those bytes to the full lookup
