@@ -1,7 +1,7 @@
 //! `rapidurl._rapidurl`: the extension module behind the Python package `rapidurl`.
 //!
-//! - [`url`]: `URL` and `URLSearchParams`, the URL API over `rapidurl::Url`;
-//! - [`column`] and [`arrow_io`]: `parse_column`, Arrow columns in and out, parsed in
+//! - `url`: `URL` and `URLSearchParams`, the URL API over `rapidurl::Url`;
+//! - `column` and `arrow_io`: `parse_column`, Arrow columns in and out, parsed in
 //!   parallel with the GIL released.
 //!
 //! Every entry point turns a Rust panic into a Python `RuntimeError` (never an abort, and
