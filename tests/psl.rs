@@ -728,3 +728,218 @@ fn short_cuts_agree_with_the_matcher() {
     }
     assert!(compared > 200_000, "only {compared} URLs");
 }
+
+/// Generated hosts in generated URLs: the short cuts of the getters (the built-in table's
+/// and a loaded list's), against oracles that are not this crate's tables: the `psl`
+/// crate ([`SuffixList::psl_crate`]) for the built-in list, and the `publicsuffix`
+/// crate's own lookups (both sections) for its copy of the list loaded at run time.
+///
+/// The hosts mix real suffixes of one to three labels (wildcards, exceptions, private
+/// rules), random and very long labels, empty labels, `*`, upper case and trailing dots,
+/// behind userinfo that holds dots and inside URLs of many lengths: what moves the
+/// window, its masks and the hand-offs between the short cut and the full lookups.
+mod generated {
+    use super::*;
+    use proptest::prelude::*;
+    use proptest::test_runner::Config;
+    use rapidurl::field::{Field, FieldContext};
+    use std::sync::OnceLock;
+
+    /// Suffixes and labels around them, whole (`co.uk`): in random order they would
+    /// seldom meet a rule of more than one label.
+    const ENDS: &[&str] = &[
+        "com",
+        "co.uk",
+        "uk",
+        "ac.uk",
+        "gov.uk",
+        "sch.uk",
+        "jp",
+        "kobe.jp",
+        "city.kobe.jp",
+        "www.city.kobe.jp",
+        "ck",
+        "www.ck",
+        "bd",
+        "er",
+        "blogspot.com",
+        "github.io",
+        "io",
+        "s3.amazonaws.com",
+        "compute.amazonaws.com",
+        "eu-west-1.compute.amazonaws.com",
+        "appspot.com",
+        "nom.br",
+        "br",
+        "k12.ak.us",
+        "ak.us",
+        "us",
+        "xn--p1ai",
+        "com.au",
+        "net.au",
+        "org",
+        "de",
+        "example",
+        "localhost",
+        "xn--80ak6aa92e.com",
+        "co",
+        "a",
+        "zz",
+        "blogspot.co.uk",
+        "pages.dev",
+        "we.bs",
+        "mm",
+        "kh",
+        "np",
+        "pg",
+        "fk",
+        "jm",
+    ];
+
+    fn label() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => prop::sample::select(ENDS).prop_map(str::to_owned),
+            3 => "[a-z0-9-]{1,12}",
+            1 => "[a-z]{20,70}",
+            1 => Just(String::new()),
+            1 => Just("*".to_owned()),
+            1 => "[A-Z]{1,4}",
+        ]
+    }
+
+    fn host() -> impl Strategy<Value = String> {
+        (
+            prop::collection::vec(label(), 0..7),
+            prop::sample::select(ENDS),
+            any::<bool>(),
+        )
+            .prop_map(|(labels, end, trailing_dot)| {
+                let mut host = labels.join(".");
+                if !labels.is_empty() {
+                    host.push('.');
+                }
+                host.push_str(end);
+                if trailing_dot {
+                    host.push('.');
+                }
+                host
+            })
+    }
+
+    fn url() -> impl Strategy<Value = String> {
+        let before = prop::sample::select(
+            &[
+                "http://",
+                "ws://",
+                "https://u.s.e.r:p.w@",
+                "ftp://a@",
+                "http://x.y.z.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:p.q.r@",
+                "https://.@",
+            ][..],
+        );
+        let after = prop::sample::select(
+            &[
+                "",
+                "/",
+                ":8080/",
+                "/p?q#f",
+                "/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+            ][..],
+        );
+        (before, host(), after).prop_map(|(b, h, a)| format!("{b}{h}{a}"))
+    }
+
+    struct Oracles {
+        loaded: SuffixList,
+        all: publicsuffix::List,
+        icann: publicsuffix::IcannList,
+    }
+
+    fn oracles() -> &'static Oracles {
+        static ORACLES: OnceLock<Oracles> = OnceLock::new();
+        ORACLES.get_or_init(|| {
+            let text =
+                std::fs::read_to_string(publicsuffix_dir().join("tests/public_suffix_list.dat"))
+                    .unwrap();
+            Oracles {
+                loaded: SuffixList::parse(&text).unwrap(),
+                all: text.parse().unwrap(),
+                icann: text.parse().unwrap(),
+            }
+        })
+    }
+
+    /// Public suffix, registrable domain and subdomain of a lookup.
+    fn parts(s: Option<rapidurl::psl::Suffix<'_>>) -> [Option<&str>; 3] {
+        [
+            s.map(|s| s.as_str()),
+            s.and_then(|s| s.registrable_domain()),
+            s.and_then(|s| s.subdomain()),
+        ]
+    }
+
+    fn config() -> Config {
+        Config {
+            // PROPTEST_CASES=1000000 cargo test --release --test psl generated: a longer search.
+            cases: std::env::var("PROPTEST_CASES")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(4096),
+            failure_persistence: None,
+            ..Config::default()
+        }
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn getters_agree_with_other_implementations(input in url()) {
+            let Ok(url) = Url::parse(&input) else {
+                return Ok(());
+            };
+            let arena = rapidurl::bumpalo::Bump::new();
+            let view = rapidurl::parse_ref(&input, &arena).unwrap();
+            let by_url = [url.public_suffix(), url.registrable_domain(), url.subdomain()];
+            let by_view = [view.public_suffix(), view.registrable_domain(), view.subdomain()];
+            prop_assert_eq!(by_url, by_view);
+            let host = url.hostname();
+            if url.host_kind() != rapidurl::HostKind::Domain {
+                prop_assert_eq!(by_url, [None; 3]);
+                return Ok(());
+            }
+            // The built-in list's short cut against the psl crate.
+            let want = parts(SuffixList::psl_crate().lookup(host, Sections::All));
+            prop_assert_eq!(by_url, want, "built-in, {}", host);
+            prop_assert_eq!(parts(SuffixList::builtin().lookup(host, Sections::All)), want);
+
+            // The loaded list's short cut (the tool's fields) against its full lookup.
+            let o = oracles();
+            let cx = FieldContext::new().suffix_list(&o.loaded);
+            let fields = [Field::PublicSuffix, Field::RegistrableDomain, Field::Subdomain];
+            let got = fields.map(|f| f.value_with(&view, &cx).map(|v| v.into_owned()));
+            let full = parts(o.loaded.lookup(host, Sections::All)).map(|p| p.map(str::to_owned));
+            prop_assert_eq!(&got, &full, "loaded, {}", host);
+
+            // Both sections of the loaded list against the publicsuffix crate, for names
+            // whose labels are all non-empty (the crate does not answer for the others
+            // as §3.2 does).
+            if host.split('.').any(str::is_empty) {
+                return Ok(());
+            }
+            use publicsuffix::Psl;
+            for (sections, theirs) in [
+                (Sections::All, (o.all.suffix(host.as_bytes()), o.all.domain(host.as_bytes()))),
+                (Sections::Icann, (o.icann.suffix(host.as_bytes()), o.icann.domain(host.as_bytes()))),
+            ] {
+                let mine = view.domain_suffix(&o.loaded, sections);
+                let mine = [mine.map(|s| s.as_str()), mine.and_then(|s| s.registrable_domain())];
+                let theirs = [
+                    theirs.0.map(|s| std::str::from_utf8(s.as_bytes()).unwrap()),
+                    theirs.1.map(|d| std::str::from_utf8(d.as_bytes()).unwrap()),
+                ];
+                prop_assert_eq!(mine, theirs, "{:?}, {}", sections, host);
+            }
+        }
+    }
+}
