@@ -33,6 +33,7 @@ TARGETS = [
     "differential",
     "fast_vs_slow",
     "batch_vs_single",
+    "psl",
 ]
 
 
