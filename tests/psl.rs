@@ -928,15 +928,20 @@ mod generated {
                 return Ok(());
             }
             use publicsuffix::Psl;
+            let h = host.as_bytes();
+            let text = |b: &[u8]| std::str::from_utf8(b).unwrap().to_owned();
             for (sections, theirs) in [
-                (Sections::All, (o.all.suffix(host.as_bytes()), o.all.domain(host.as_bytes()))),
-                (Sections::Icann, (o.icann.suffix(host.as_bytes()), o.icann.domain(host.as_bytes()))),
+                (Sections::All, (o.all.suffix(h), o.all.domain(h))),
+                (Sections::Icann, (o.icann.suffix(h), o.icann.domain(h))),
             ] {
                 let mine = view.domain_suffix(&o.loaded, sections);
-                let mine = [mine.map(|s| s.as_str()), mine.and_then(|s| s.registrable_domain())];
+                let mine = [
+                    mine.map(|s| s.as_str().to_owned()),
+                    mine.and_then(|s| s.registrable_domain()).map(str::to_owned),
+                ];
                 let theirs = [
-                    theirs.0.map(|s| std::str::from_utf8(s.as_bytes()).unwrap()),
-                    theirs.1.map(|d| std::str::from_utf8(d.as_bytes()).unwrap()),
+                    theirs.0.map(|s| text(s.as_bytes())),
+                    theirs.1.map(|d| text(d.as_bytes())),
                 ];
                 prop_assert_eq!(mine, theirs, "{:?}, {}", sections, host);
             }

@@ -28,8 +28,16 @@ fn check(input: &str) {
     };
     let arena = rapidurl::bumpalo::Bump::new();
     let view = rapidurl::parse_ref(input, &arena).expect("parse_ref agrees with parse");
-    let got = [url.public_suffix(), url.registrable_domain(), url.subdomain()];
-    let by_view = [view.public_suffix(), view.registrable_domain(), view.subdomain()];
+    let got = [
+        url.public_suffix(),
+        url.registrable_domain(),
+        url.subdomain(),
+    ];
+    let by_view = [
+        view.public_suffix(),
+        view.registrable_domain(),
+        view.subdomain(),
+    ];
     assert_eq!(got, by_view, "Url and UrlRef on {input:?}");
     let host = url.hostname();
     if url.host_kind() != rapidurl::HostKind::Domain {
@@ -39,12 +47,18 @@ fn check(input: &str) {
     let want = parts(SuffixList::psl_crate().lookup(host, Sections::All));
     assert_eq!(got, want, "short cut against the psl crate on {host:?}");
     let table = parts(SuffixList::builtin().lookup(host, Sections::All));
-    assert_eq!(table, want, "table lookup against the psl crate on {host:?}");
+    assert_eq!(
+        table, want,
+        "table lookup against the psl crate on {host:?}"
+    );
     let icann = parts(view.domain_suffix(SuffixList::builtin(), Sections::Icann));
     let matcher = parts(SuffixList::psl_crate().lookup(host, Sections::Icann));
     assert_eq!(icann, matcher, "ICANN section on {host:?}");
     if let [Some(suffix), Some(domain), Some(sub)] = got {
-        assert!(domain.ends_with(suffix) && host.ends_with(domain), "{host:?}");
+        assert!(
+            domain.ends_with(suffix) && host.ends_with(domain),
+            "{host:?}"
+        );
         assert!(host.starts_with(sub), "{host:?}");
     }
 }
