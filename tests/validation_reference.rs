@@ -7,9 +7,10 @@
 //! validation-error names (order and duplicates included) and the same success or failure,
 //! and `is_valid_url_string` the same verdict as its `isValidURLString`.
 //!
-//! Needs `node` (Node.js 20 or newer; or the path in `RAPIDURL_NODE`) and the package:
-//! `npm ci --prefix tests/reference` (scripts/test-all.sh runs it). Without them the test
-//! fails and says so: it is never skipped.
+//! Needs Node.js 20 or newer (`node`, or the path in `RAPIDURL_NODE`) and npm (`npm`, or
+//! `RAPIDURL_NPM`): the first test that needs the package installs it with
+//! `npm ci --prefix tests/reference`. Without Node.js or npm the test fails and says so: it
+//! is never skipped.
 
 mod common;
 
@@ -38,14 +39,42 @@ fn reference_dir() -> PathBuf {
     common::workspace_root().join("tests/reference")
 }
 
+/// Installs the pinned reference (`npm ci --prefix tests/reference`) the first time a test
+/// of this file needs it; the tests of this binary share one install.
+fn ensure_reference_installed(dir: &std::path::Path) {
+    static INSTALL: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    let outcome = INSTALL.get_or_init(|| {
+        if dir.join("node_modules/whatwg-url/package.json").is_file() {
+            return Ok(());
+        }
+        let npm = std::env::var_os("RAPIDURL_NPM").unwrap_or_else(|| "npm".into());
+        let status = Command::new(&npm)
+            .args(["ci", "--no-audit", "--no-fund", "--prefix"])
+            .arg(dir)
+            .stdout(Stdio::null())
+            .status()
+            .map_err(|e| format!("cannot run {npm:?} (Node.js 20+ and npm are needed): {e}"))?;
+        if !status.success() {
+            return Err(format!("`npm ci --prefix {}` failed: {status}", dir.display()));
+        }
+        Ok(())
+    });
+    if let Err(why) = outcome {
+        panic!(
+            "the reference implementation (whatwg-url, pinned in tests/reference) could not be \
+             installed: {why}"
+        );
+    }
+    assert!(
+        dir.join("node_modules/whatwg-url/package.json").is_file(),
+        "`npm ci --prefix tests/reference` ran but installed no whatwg-url"
+    );
+}
+
 /// Runs the reference on every case (one Node process for all of them).
 fn run_reference(cases: &[Case]) -> Vec<Reference> {
     let dir = reference_dir();
-    assert!(
-        dir.join("node_modules/whatwg-url/package.json").is_file(),
-        "the reference implementation is not installed: run `npm ci --prefix tests/reference` \
-         (needs Node.js 20+ and npm; scripts/test-all.sh does it)"
-    );
+    ensure_reference_installed(&dir);
     let node = std::env::var_os("RAPIDURL_NODE").unwrap_or_else(|| "node".into());
     let mut child = Command::new(&node)
         .arg(dir.join("validation.mjs"))
