@@ -26,7 +26,6 @@
 //! * The port, when there is one, is written after `host_end` as `:` and its digits.
 //! * `query_start` and `fragment_start` are the indices of `?` and `#`.
 
-use crate::psl::{Sections, Suffix, SuffixList};
 pub use crate::syntax::SchemeKind;
 use std::ops::Range;
 
@@ -341,61 +340,6 @@ impl Components {
     #[inline]
     pub(crate) fn port_or_known_default(&self) -> Option<u16> {
         self.port.or(self.scheme_kind.default_port())
-    }
-
-    // ---- Host and path analytics (§3.2 public suffix, registrable domain). ----
-
-    /// The public suffix lookup of the host (§3.2): `None` unless the host is a domain.
-    #[inline]
-    pub(crate) fn domain_suffix<'s>(
-        &self,
-        s: &'s str,
-        list: &SuffixList,
-        sections: Sections,
-    ) -> Option<Suffix<'s>> {
-        if self.host_kind != HostKind::Domain {
-            return None;
-        }
-        list.lookup(self.hostname(s), sections)
-    }
-
-    /// The public suffix (`part` 0), registrable domain (1) or subdomain (2) of a domain
-    /// host over the whole of `list`, by the list's short cut in the serialization
-    /// (`last_two`: [`crate::psl::builtin_last_two`] for the built-in list, which the
-    /// compiler sees through, else [`SuffixList::last_two_in`]), or by a full lookup when
-    /// that cannot answer.
-    #[inline(always)]
-    pub(crate) fn suffix_part<'s>(
-        &self,
-        s: &'s str,
-        list: &SuffixList,
-        part: u8,
-        last_two: impl FnOnce(&str, usize, usize) -> Option<(usize, Option<usize>)>,
-    ) -> Option<&'s str> {
-        if self.host_kind != HostKind::Domain {
-            return None;
-        }
-        let (start, end) = (self.host_start as usize, self.host_end as usize);
-        match (last_two(s, start, end), part) {
-            (Some((suffix, _)), 0) => s.get(suffix..end),
-            (Some((_, before)), 1) => s.get(before?..end),
-            (Some((_, before)), _) => s.get(start..before?.saturating_sub(1).max(start)),
-            (None, _) => list.part_by_lookup(self.hostname(s), part),
-        }
-    }
-
-    /// The last label of a domain host, without the trailing dot.
-    #[inline]
-    pub(crate) fn top_level_domain<'s>(&self, s: &'s str) -> Option<&'s str> {
-        if self.host_kind != HostKind::Domain {
-            return None;
-        }
-        let host = self.hostname(s);
-        let name = host.strip_suffix('.').unwrap_or(host);
-        // The word-wise dot search of the suffix lookups: a byte loop costs more than
-        // many a lookup.
-        let label = &name[crate::psl::label_start(name.as_bytes(), name.len())..];
-        (!label.is_empty()).then_some(label)
     }
 
     /// The segments of a hierarchical path; `None` for an opaque path.

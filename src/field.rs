@@ -34,7 +34,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::psl::{Sections, SuffixList};
+use crate::psl::{Sections, SuffixList, SuffixPart};
 use crate::view::UrlRef;
 
 /// A value computed from a parsed URL, named as the URL API's attribute where there is one.
@@ -226,9 +226,9 @@ impl Field {
                 .map(Cow::Borrowed)
         };
         Some(match self {
-            Field::PublicSuffix => suffix(0)?,
-            Field::RegistrableDomain => suffix(1)?,
-            Field::Subdomain => suffix(2)?,
+            Field::PublicSuffix => suffix(SuffixPart::PublicSuffix)?,
+            Field::RegistrableDomain => suffix(SuffixPart::RegistrableDomain)?,
+            Field::Subdomain => suffix(SuffixPart::Subdomain)?,
             Field::Param(name) => url.query_param(name)?,
             Field::Display => Cow::Owned(crate::render::render(
                 url,

@@ -179,7 +179,7 @@ macro_rules! url_getters {
         pub fn public_suffix(&self) -> Option<&$lt str> {
             let list = $crate::psl::SuffixList::builtin();
             let last_two = $crate::psl::builtin_last_two;
-            self.components.suffix_part(self.src(), list, 0, last_two)
+            $crate::psl::suffix_part(&self.components, self.src(), list, $crate::psl::SuffixPart::PublicSuffix, last_two)
         }
 
         /// The registrable domain of the host (URL Standard §3.2) over the built-in list:
@@ -189,7 +189,7 @@ macro_rules! url_getters {
         pub fn registrable_domain(&self) -> Option<&$lt str> {
             let list = $crate::psl::SuffixList::builtin();
             let last_two = $crate::psl::builtin_last_two;
-            self.components.suffix_part(self.src(), list, 1, last_two)
+            $crate::psl::suffix_part(&self.components, self.src(), list, $crate::psl::SuffixPart::RegistrableDomain, last_two)
         }
 
         /// The labels of the host before its registrable domain (built-in list), without
@@ -199,30 +199,25 @@ macro_rules! url_getters {
         pub fn subdomain(&self) -> Option<&$lt str> {
             let list = $crate::psl::SuffixList::builtin();
             let last_two = $crate::psl::builtin_last_two;
-            self.components.suffix_part(self.src(), list, 2, last_two)
+            $crate::psl::suffix_part(&self.components, self.src(), list, $crate::psl::SuffixPart::Subdomain, last_two)
         }
 
         /// [`Self::public_suffix`], [`Self::registrable_domain`] or [`Self::subdomain`]
-        /// (`part` 0, 1 or 2) over `list` and `sections`: the short cut of the getters
-        /// for the whole list, a full lookup for a section.
+        /// (`part`) over `list` and `sections`: the short cut of the getters for the
+        /// whole list, a full lookup for a section.
         #[inline]
         #[allow(dead_code)] // `rapidurl::field` reads it on `UrlRef` only
         pub(crate) fn suffix_part(
             &self,
             list: &$crate::psl::SuffixList,
             sections: $crate::psl::Sections,
-            part: u8,
+            part: $crate::psl::SuffixPart,
         ) -> Option<&$lt str> {
             if sections != $crate::psl::Sections::All {
-                let suffix = self.domain_suffix(list, sections)?;
-                return match part {
-                    0 => Some(suffix.as_str()),
-                    1 => suffix.registrable_domain(),
-                    _ => suffix.subdomain(),
-                };
+                return part.of(&self.domain_suffix(list, sections)?);
             }
             let last_two = |s: &str, start, end| list.last_two_in(s, start, end);
-            self.components.suffix_part(self.src(), list, part, last_two)
+            $crate::psl::suffix_part(&self.components, self.src(), list, part, last_two)
         }
 
         /// The public suffix lookup of the host in any list and section(s): the suffix,
@@ -234,14 +229,14 @@ macro_rules! url_getters {
             list: &$crate::psl::SuffixList,
             sections: $crate::psl::Sections,
         ) -> Option<$crate::psl::Suffix<$lt>> {
-            self.components.domain_suffix(self.src(), list, sections)
+            $crate::psl::domain_suffix(&self.components, self.src(), list, sections)
         }
 
         /// The last label of a domain host, without a trailing dot (`"uk"` for
         /// `www.example.co.uk`); `None` for other hosts.
         #[inline]
         pub fn top_level_domain(&self) -> Option<&$lt str> {
-            self.components.top_level_domain(self.src())
+            $crate::psl::top_level_domain(&self.components, self.src())
         }
 
         /// The path's segments, percent-encoded as serialized (`/a/b/` gives `a`, `b`,

@@ -79,8 +79,8 @@ pub use crate::components::{Components, HostKind, PathSegments, SchemeKind};
 pub use crate::error::{ErrorKind, ParseError};
 pub use crate::origin::{OpaqueOrigin, Origin};
 pub use crate::search_params::SearchParams;
-pub use crate::url::{ParseOptions, SearchParamsMut, Url, can_parse};
-pub use crate::validation::{ValidationError, ValidationErrorKind, parse_with_validation_errors};
+pub use crate::url::{ParseOptions, SearchParamsMut, Url, can_parse, parse_with_validation_errors};
+pub use crate::validation::{ValidationError, ValidationErrorKind};
 pub use crate::view::{
     UrlRef, parse_hostname, parse_hostname_with_base, parse_ref, parse_ref_with_base,
 };

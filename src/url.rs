@@ -5,6 +5,7 @@ use crate::error::ParseError;
 use crate::origin::Origin;
 use crate::parser::{self, setters};
 use crate::search_params::SearchParams;
+use crate::validation::{Collect, ValidationError};
 use crate::view::UrlRef;
 use encoding_rs::{Encoding, UTF_8};
 use std::borrow::Cow;
@@ -453,4 +454,47 @@ mod serde_tests {
         let err = serde_json::from_str::<Url>("\"http://[::1\"").unwrap_err();
         assert!(err.to_string().contains("IPv6-unclosed"), "{err}");
     }
+}
+
+/// Parses `input` (against `base`, when given) as [`Url::parse`] does, and returns every
+/// validation error the parser's steps reported, in order. When parsing fails, the last
+/// error is the one that made it fail ([`ValidationError::is_failure`]).
+///
+/// The names, and which steps report which error, are those of the Standard's reference
+/// implementation (`whatwg-url` 17.3, a newer edition than our text; docs/architecture.md
+/// lists the differences). Offsets are bytes into `input` as given.
+///
+/// ```
+/// use rapidurl::parse_with_validation_errors;
+///
+/// let (url, errors) = parse_with_validation_errors("https:\\\\user@example.org/%s", None);
+/// assert_eq!(url.unwrap().href(), "https://user@example.org/%s");
+/// let names: Vec<_> = errors.iter().map(|e| e.name()).collect();
+/// assert_eq!(names, [
+///     // `\\` is no `//`: the special-authority-slashes state reports it, then the
+///     // ignore-slashes state once for each `\` it skips (the first one again).
+///     "special-scheme-missing-following-solidus",
+///     "special-scheme-missing-following-solidus",
+///     "special-scheme-missing-following-solidus",
+///     "invalid-credentials",
+///     "invalid-URL-unit", // `%s` is no percent-encoded byte
+/// ]);
+/// assert_eq!(errors[3].to_string(),
+///     "invalid-credentials at byte 12: the input includes credentials (a username or password)");
+///
+/// let (url, errors) = parse_with_validation_errors("https://example.org:7z", None);
+/// assert!(url.is_err());
+/// let last = errors.last().unwrap();
+/// assert!(last.is_failure() && last.name() == "port-invalid" && last.offset() == 21);
+/// ```
+pub fn parse_with_validation_errors(
+    input: &str,
+    base: Option<&Url>,
+) -> (Result<Url, ParseError>, Vec<ValidationError>) {
+    let mut collect = Collect::default();
+    let mut out = String::new();
+    let result = parser::parse_reporting(input, base.map(Url::parts), &mut out, &mut collect)
+        .map(|c| Url::from_raw(out, c));
+    let errors = collect.finish(input, result.is_err());
+    (result, errors)
 }

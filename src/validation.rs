@@ -1,21 +1,20 @@
 //! Validation errors (URL Standard §1.1): every mismatch between the input and a valid
 //! URL string that the parser's steps report, not only the one that makes it fail.
 //!
-//! [`parse_with_validation_errors`] parses as [`Url::parse`] does and also returns the
+//! [`crate::parse_with_validation_errors`] parses as [`crate::Url::parse`] does and also returns the
 //! list of validation errors, in the order the Standard's steps report them, duplicates
 //! included, host parsing's own included. The names, and which steps report which error,
 //! are those of the Standard's reference implementation (`whatwg-url` 17.3), which follows
 //! a newer edition than the text we carry; docs/architecture.md lists the differences.
 //!
 //! The failure's entry follows the reference too, so its name can differ from the
-//! [`ParseError`]'s, which keeps our text's names: for `http://a b/` the list ends with
+//! [`crate::ParseError`]'s, which keeps our text's names: for `http://a b/` the list ends with
 //! `domain-to-ASCII` (the strict pass), while the error is `domain-invalid-code-point`.
 //!
 //! The ordinary parse does not collect anything: the state machine is generic over a
-//! reporter, and the one [`Url::parse`] uses does nothing and compiles away.
+//! reporter, and the one [`crate::Url::parse`] uses does nothing and compiles away.
 
 use crate::error::ErrorKind;
-use crate::{ParseError, Url};
 use std::fmt;
 
 /// The kinds of validation error (URL Standard §1.1, as the reference implementation
@@ -247,54 +246,6 @@ impl fmt::Display for ValidationError {
     }
 }
 
-/// Parses `input` (against `base`, when given) as [`Url::parse`] does, and returns every
-/// validation error the parser's steps reported, in order. When parsing fails, the last
-/// error is the one that made it fail ([`ValidationError::is_failure`]).
-///
-/// The names, and which steps report which error, are those of the Standard's reference
-/// implementation (`whatwg-url` 17.3, a newer edition than our text; docs/architecture.md
-/// lists the differences). Offsets are bytes into `input` as given.
-///
-/// ```
-/// use rapidurl::parse_with_validation_errors;
-///
-/// let (url, errors) = parse_with_validation_errors("https:\\\\user@example.org/%s", None);
-/// assert_eq!(url.unwrap().href(), "https://user@example.org/%s");
-/// let names: Vec<_> = errors.iter().map(|e| e.name()).collect();
-/// assert_eq!(names, [
-///     // `\\` is no `//`: the special-authority-slashes state reports it, then the
-///     // ignore-slashes state once for each `\` it skips (the first one again).
-///     "special-scheme-missing-following-solidus",
-///     "special-scheme-missing-following-solidus",
-///     "special-scheme-missing-following-solidus",
-///     "invalid-credentials",
-///     "invalid-URL-unit", // `%s` is no percent-encoded byte
-/// ]);
-/// assert_eq!(errors[3].to_string(),
-///     "invalid-credentials at byte 12: the input includes credentials (a username or password)");
-///
-/// let (url, errors) = parse_with_validation_errors("https://example.org:7z", None);
-/// assert!(url.is_err());
-/// let last = errors.last().unwrap();
-/// assert!(last.is_failure() && last.name() == "port-invalid" && last.offset() == 21);
-/// ```
-pub fn parse_with_validation_errors(
-    input: &str,
-    base: Option<&Url>,
-) -> (Result<Url, ParseError>, Vec<ValidationError>) {
-    let mut collect = Collect::default();
-    let result = crate::parser::parse_reporting(input, base, &mut collect);
-    let mut errors = collect.finish(input);
-    // Every failure the Standard's steps name reports its error first; this library's
-    // own limits (`input-too-long`) have no validation error, so nothing is flagged then.
-    if result.is_err() {
-        if let Some(last) = errors.last_mut() {
-            last.failure = true;
-        }
-    }
-    (result, errors)
-}
-
 /// What the state machine tells about validation errors. [`Silent`] ignores them and
 /// compiles away; [`Collect`] records them.
 pub(crate) trait Report {
@@ -338,9 +289,13 @@ impl Collect {
         self.errors.push((kind, at, true));
     }
 
-    /// The errors with offsets into the caller's input.
-    fn finish(self, input: &str) -> Vec<ValidationError> {
-        self.errors
+    /// The errors with offsets into the caller's input; when the parse `failed`, the last
+    /// one is flagged as the failure. Every failure the Standard's steps name reports its
+    /// error first; this library's own limits (`input-too-long`) have no validation
+    /// error, so nothing is flagged then.
+    pub(crate) fn finish(self, input: &str, failed: bool) -> Vec<ValidationError> {
+        let mut errors: Vec<ValidationError> = self
+            .errors
             .iter()
             .map(|&(kind, at, raw)| {
                 let offset = if raw {
@@ -354,7 +309,13 @@ impl Collect {
                     failure: false,
                 }
             })
-            .collect()
+            .collect();
+        if failed {
+            if let Some(last) = errors.last_mut() {
+                last.failure = true;
+            }
+        }
+        errors
     }
 }
 

@@ -55,7 +55,10 @@ fn ensure_reference_installed(dir: &std::path::Path) {
             .status()
             .map_err(|e| format!("cannot run {npm:?} (Node.js 20+ and npm are needed): {e}"))?;
         if !status.success() {
-            return Err(format!("`npm ci --prefix {}` failed: {status}", dir.display()));
+            return Err(format!(
+                "`npm ci --prefix {}` failed: {status}",
+                dir.display()
+            ));
         }
         Ok(())
     });

@@ -10,12 +10,13 @@ mod idna;
 mod ipv4;
 mod ipv6;
 mod punycode;
+pub(crate) mod valid;
 
 pub use self::idna::{domain_to_ascii, domain_to_unicode};
 pub(crate) use self::ipv4::is_canonical_ipv4;
 pub use self::ipv4::{ends_in_a_number, parse_ipv4, serialize_ipv4};
 pub use self::ipv6::{parse_ipv6, serialize_ipv6};
-pub use crate::writing::{
+pub use self::valid::{
     is_valid_domain_string, is_valid_host_string, is_valid_ipv4_address_string,
     is_valid_ipv6_address_string,
 };

@@ -21,7 +21,6 @@ mod proof;
 pub(crate) mod setters;
 mod state;
 
-use crate::Url;
 use crate::components::{Components, UrlParts};
 use crate::error::{ErrorKind, ParseError};
 use crate::output::Output;
@@ -186,13 +185,13 @@ fn validate_slow(input: &str, base: Option<UrlParts<'_>>, out: &mut String) -> b
 /// state machine (a canonical input can still have validation errors, e.g. credentials).
 pub(crate) fn parse_reporting(
     input: &str,
-    base: Option<&Url>,
+    base: Option<UrlParts<'_>>,
+    out: &mut String,
     errors: &mut Collect,
-) -> Result<Url, ParseError> {
-    let mut out = String::new();
-    let c = parse_slow_reporting(input, base.map(Url::parts), UTF_8, &mut out, errors)?;
-    debug_check(&c, &out);
-    Ok(Url::from_raw(out, c))
+) -> Result<Components, ParseError> {
+    let c = parse_slow_reporting(input, base, UTF_8, out, errors)?;
+    debug_check(&c, out);
+    Ok(c)
 }
 
 /// [`parse_slow`], telling validation errors to `r`.
@@ -300,11 +299,24 @@ mod tests {
             "",
             "  ",
         ];
-        let base_url = crate::Url::parse("https://user:pw@base.example:8080/dir/file?q#f").unwrap();
-        let opaque_base = crate::Url::parse("sc:opaque?q").unwrap();
+        let parse_base = |input: &str| {
+            let mut s = String::new();
+            let c = parse_slow(input, None, UTF_8, &mut s).unwrap();
+            (s, c)
+        };
+        let (base_s, base_c) = parse_base("https://user:pw@base.example:8080/dir/file?q#f");
+        let (opaque_s, opaque_c) = parse_base("sc:opaque?q");
+        let base_url = UrlParts {
+            s: &base_s,
+            c: &base_c,
+        };
+        let opaque_base = UrlParts {
+            s: &opaque_s,
+            c: &opaque_c,
+        };
         let mut checked = 0;
         for input in sample.lines().chain(edge) {
-            for base in [None, Some(base_url.parts()), Some(opaque_base.parts())] {
+            for base in [None, Some(base_url), Some(opaque_base)] {
                 let mut full = String::new();
                 let parsed = parse_slow(input, base, UTF_8, &mut full).is_ok();
                 let mut scratch = String::new();

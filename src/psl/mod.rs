@@ -40,14 +40,16 @@
 //! # Ok::<(), rapidurl::psl::ListError>(())
 //! ```
 
+mod in_url;
 mod rules;
 mod table;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+pub(crate) use in_url::{SuffixPart, domain_suffix, suffix_part, top_level_domain};
 use rules::Rules;
-pub(crate) use table::label_start;
+use table::label_start;
 
 /// The built-in table, built by `build.rs` from the `psl` crate's `data/rules.txt`:
 /// `TABLE` and `VERSION` (that crate's version).
@@ -319,7 +321,7 @@ impl SuffixList {
     pub fn public_suffix<'d>(&self, domain: &'d str) -> Option<&'d str> {
         match self.last_two(domain) {
             Some((start, _)) => domain.get(start..),
-            None => self.part_by_lookup(domain, 0),
+            None => self.part_by_lookup(domain, SuffixPart::PublicSuffix),
         }
     }
 
@@ -328,20 +330,14 @@ impl SuffixList {
     pub fn registrable_domain<'d>(&self, domain: &'d str) -> Option<&'d str> {
         match self.last_two(domain) {
             Some((_, start)) => domain.get(start..),
-            None => self.part_by_lookup(domain, 1),
+            None => self.part_by_lookup(domain, SuffixPart::RegistrableDomain),
         }
     }
 
-    /// The public suffix (`part` 0), registrable domain (1) or subdomain (2) of `domain`
-    /// over the whole list, by a full lookup.
+    /// `part` of `domain`'s lookup over the whole list, by a full lookup.
     #[inline(never)]
-    pub(crate) fn part_by_lookup<'d>(&self, domain: &'d str, part: u8) -> Option<&'d str> {
-        let suffix = self.lookup(domain, Sections::All)?;
-        match part {
-            0 => Some(suffix.as_str()),
-            1 => suffix.registrable_domain(),
-            _ => suffix.subdomain(),
-        }
+    pub(crate) fn part_by_lookup<'d>(&self, domain: &'d str, part: SuffixPart) -> Option<&'d str> {
+        part.of(&self.lookup(domain, Sections::All)?)
     }
 
     /// The table's short cut in a URL's serialization `s`, for the lookups over the whole
