@@ -141,6 +141,10 @@ pub(crate) struct Chunk<'a> {
     errors: Vec<(u32, ParseError)>,
     /// The rows flagged [`WIDE`] (index in the chunk, components), in row order.
     wide: Vec<(u32, Components)>,
+    /// While the chunk is built, the room `data` gets when the first row is copied into
+    /// it (kept here, not in the builder, so that the builders of a column become its
+    /// chunks in place).
+    reserve: usize,
 }
 
 impl<'a> Chunk<'a> {
@@ -202,11 +206,12 @@ pub(crate) struct ChunkBuilder<'a> {
 impl<'a> ChunkBuilder<'a> {
     /// A builder for about `rows` rows, whose rows given as slices of `input` (see
     /// [`push_url`](Self::push_url)) are kept as offsets into it; `bytes` is the room
-    /// reserved for the serializations that are copied.
+    /// reserved for the serializations that are copied, when the first one is.
     pub(crate) fn new(input: &'a [u8], rows: usize, bytes: usize) -> ChunkBuilder<'a> {
         ChunkBuilder {
             chunk: Chunk {
-                data: String::with_capacity(bytes),
+                reserve: bytes,
+                data: String::new(),
                 spans: Spans::new(input, rows),
                 meta: Vec::with_capacity(rows),
                 valid: Vec::with_capacity(rows.div_ceil(64)),
@@ -226,6 +231,9 @@ impl<'a> ChunkBuilder<'a> {
                 self.finish_row(text.len(), c);
                 return;
             }
+        }
+        if self.chunk.data.capacity() == 0 {
+            self.chunk.data.reserve(self.chunk.reserve);
         }
         let start = self.chunk.data.len();
         let len = url.as_str().len();

@@ -270,6 +270,10 @@ fn run_piece<'a, S: Source<'a>, K: Sink<'a>>(
     let mut part = sink.part(&source.describe(number, &piece));
     // The thread's buffer, taken for the piece (a nested run finds none and makes one).
     let mut scratch = SCRATCH.with(Cell::take);
+    if scratch.capacity() == 0 {
+        // Room for any URL of common length, so that it rarely grows.
+        scratch.reserve(SCRATCH_BYTES);
+    }
     let mut index = 0;
     source.rows(piece, |input| {
         let (url, is_input) = match input.error {
@@ -292,6 +296,9 @@ fn run_piece<'a, S: Source<'a>, K: Sink<'a>>(
     }
     part
 }
+
+/// The first size of a thread's buffer for rewritten rows.
+const SCRATCH_BYTES: usize = 4096;
 
 /// The largest buffer a thread keeps between pieces.
 const KEEP_BYTES: usize = 1 << 20;
