@@ -264,3 +264,89 @@ fn a_column_of_canonical_lines_borrows_them() {
     assert_eq!(column.get(0).unwrap().href(), "http://a/");
     assert_eq!(column.get(1).unwrap().href(), "http://a/");
 }
+
+/// A reader that hands out at most `step` bytes a call, then fails if told to.
+struct Trickle<'a> {
+    data: &'a [u8],
+    step: usize,
+    fail_at_end: bool,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.data.is_empty() && self.fail_at_end {
+            return Err(std::io::Error::other("the disk is on fire"));
+        }
+        let n = self.step.min(buf.len()).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn a_stream_gives_the_rows_of_parse_lines_in_order() {
+    let lines = corpus(5_000);
+    let mut text = lines.join("\r\n").into_bytes();
+    text.extend_from_slice(b"\nhttp://x/\xFF\n\nlast-without-newline:");
+    let want: Vec<Result<String, ParseError>> = batch::parse_lines(&text)
+        .iter()
+        .map(|r| r.map(|u| u.href().to_owned()))
+        .collect();
+    let mut with_bom = b"\xEF\xBB\xBF".to_vec();
+    with_bom.extend_from_slice(&text);
+    for (threads, step, block) in [(1, 7, 100), (2, 4096, 1000), (2, 1 << 20, 1 << 16)] {
+        for input in [&text, &with_bom] {
+            let mut got = Vec::new();
+            let reader = Trickle {
+                data: input,
+                step,
+                fail_at_end: false,
+            };
+            pool(threads)
+                .install(|| {
+                    engine::run_lines_stream(
+                        reader,
+                        block,
+                        &Record,
+                        |(piece, seen): (Piece, Vec<Seen>)| {
+                            assert_eq!(piece.first_row, None);
+                            got.extend(seen.into_iter().map(|s| s.href));
+                            Ok::<(), std::io::Error>(())
+                        },
+                    )
+                })
+                .unwrap();
+            assert_eq!(
+                got.len(),
+                want.len(),
+                "{threads} threads, reads of {step}, blocks of {block}"
+            );
+            assert_eq!(
+                got, want,
+                "{threads} threads, reads of {step}, blocks of {block}"
+            );
+        }
+    }
+    // A read error stops the run and is returned; so does the consumer's own error.
+    let reader = Trickle {
+        data: &text,
+        step: 1000,
+        fail_at_end: true,
+    };
+    let err = engine::run_lines_stream(reader, 100, &Record, |_| Ok::<(), std::io::Error>(()))
+        .unwrap_err();
+    assert_eq!(err.to_string(), "the disk is on fire");
+    let mut calls = 0;
+    let reader = Trickle {
+        data: &text,
+        step: 1000,
+        fail_at_end: false,
+    };
+    let err = engine::run_lines_stream(reader, 100, &Record, |_| {
+        calls += 1;
+        Err(std::io::Error::other("stop"))
+    })
+    .unwrap_err();
+    assert_eq!((err.to_string().as_str(), calls), ("stop", 1));
+}

@@ -338,17 +338,23 @@ fn parse_row<'r>(
 pub struct Lines<'a> {
     bytes: &'a [u8],
     base: Option<&'a Url>,
+    /// Whether `bytes` starts the input (so its first piece's first row is row 0).
+    starts_input: bool,
 }
 
 impl<'a> Lines<'a> {
     /// The lines of `bytes`.
     pub fn new(bytes: &'a [u8]) -> Self {
-        Lines { bytes, base: None }
+        Lines::with_base(bytes, None)
     }
 
     /// The lines of `bytes`, each parsed against `base` when given.
     pub fn with_base(bytes: &'a [u8], base: Option<&'a Url>) -> Self {
-        Lines { bytes, base }
+        Lines {
+            bytes,
+            base,
+            starts_input: true,
+        }
     }
 }
 
@@ -369,7 +375,7 @@ impl<'a> Source<'a> for Lines<'a> {
         let bytes = piece.len();
         Piece {
             number,
-            first_row: (number == 0).then_some(0),
+            first_row: (number == 0 && self.starts_input).then_some(0),
             // About 40 bytes a URL; parts grow when there are more.
             rows: bytes / 32 + 1,
             bytes,
@@ -673,4 +679,104 @@ impl<'a> Sink<'a> for OwnedColumnSink {
 pub(crate) fn owned_column<'a, S: Source<'a>>(source: &S) -> UrlColumn<'static> {
     let parts = run(source, &OwnedColumnSink);
     UrlColumn::from_chunks(parts.into_iter().map(ChunkBuilder::finish).collect())
+}
+
+/// The byte-order mark a UTF-8 text may start with.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Parses the lines read from `reader` (as [`Lines`] splits and decodes them; a UTF-8
+/// byte-order mark at the very start is skipped) with bounded memory, whatever the
+/// stream's length: it reads a window of about `block_bytes` of whole lines per thread of
+/// the current rayon pool (one longer line is read whole), parses the window with [`run`]
+/// and hands `each` the window's parts in input order, then reads the next window, so
+/// that at most one window and one partial line are held. A part's rows are numbered
+/// from 0 in their piece, and [`Piece::first_row`] is `None`: `each` counts the rows of
+/// the parts it is given to number them in the stream.
+///
+/// Stops at the first read error (returned as `E::from`) or the first error of `each`.
+///
+/// ```
+/// use rapidurl::batch::engine::{self, Piece, Row, Sink};
+/// struct Valid;
+/// impl<'a> Sink<'a> for Valid {
+///     type Part = (usize, usize);
+///     fn part(&self, _: &Piece) -> (usize, usize) { (0, 0) }
+///     fn row(&self, part: &mut (usize, usize), row: Row<'a, '_>) {
+///         part.0 += 1;
+///         part.1 += usize::from(row.url().is_ok());
+///     }
+/// }
+/// let input = "\u{FEFF}https://a.example/\nnope\r\nHTTP://B\n".repeat(1000);
+/// let (mut rows, mut valid) = (0, 0);
+/// engine::run_lines_stream(input.as_bytes(), 4096, &Valid, |(r, v)| {
+///     rows += r;
+///     valid += v;
+///     Ok::<(), std::io::Error>(())
+/// })
+/// .unwrap();
+/// // Only the first line's mark is skipped: the others are part of their line, which
+/// // then has no scheme.
+/// assert_eq!((rows, valid), (3000, 1001));
+/// ```
+pub fn run_lines_stream<R, K, P, E>(
+    mut reader: R,
+    block_bytes: usize,
+    sink: &K,
+    mut each: impl FnMut(P) -> Result<(), E>,
+) -> Result<(), E>
+where
+    R: std::io::Read,
+    K: for<'a> Sink<'a, Part = P>,
+    P: Send,
+    E: From<std::io::Error>,
+{
+    let window = block_bytes.max(1) * rayon::current_num_threads().max(1);
+    let mut buf: Vec<u8> = Vec::new();
+    let mut first = true;
+    let mut eof = false;
+    while !eof {
+        // Fill the window: whole lines, unless the stream ends.
+        let mut filled = buf.len();
+        loop {
+            if filled == buf.len() {
+                let grow = window.max(buf.len() / 2).max(4096);
+                buf.resize(filled + grow, 0);
+            }
+            let n = match reader.read(&mut buf[filled..]) {
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(E::from(e)),
+            };
+            filled += n;
+            if n == 0 {
+                eof = true;
+                break;
+            }
+            if filled >= window && memchr::memrchr(b'\n', &buf[..filled]).is_some() {
+                break;
+            }
+        }
+        buf.truncate(filled);
+        // A window holds a line feed or the whole stream: the mark, if any, is whole.
+        let start = if first && buf.starts_with(BOM) { 3 } else { 0 };
+        first = false;
+        let end = if eof {
+            buf.len()
+        } else {
+            memchr::memrchr(b'\n', &buf).map_or(buf.len(), |i| i + 1)
+        };
+        if start < end {
+            let lines = Lines {
+                bytes: &buf[start..end],
+                base: None,
+                starts_input: false,
+            };
+            for part in run(&lines, sink) {
+                each(part)?;
+            }
+        }
+        // Carry the partial last line over to the next window.
+        buf.drain(..end);
+    }
+    Ok(())
 }
