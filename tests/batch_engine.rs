@@ -350,3 +350,24 @@ fn a_stream_gives_the_rows_of_parse_lines_in_order() {
     .unwrap_err();
     assert_eq!((err.to_string().as_str(), calls), ("stop", 1));
 }
+
+#[test]
+fn a_stream_reads_a_line_longer_than_its_window_whole() {
+    let long = format!("http://h/{}", "a".repeat(1 << 20));
+    let text = format!("{long}\r\nHTTP://x\n{long}");
+    let reader = Trickle {
+        data: text.as_bytes(),
+        step: 4096,
+        fail_at_end: false,
+    };
+    let mut got = Vec::new();
+    engine::run_lines_stream(reader, 100, &Record, |(_, seen): (Piece, Vec<Seen>)| {
+        got.extend(seen.into_iter().map(|s| s.href.unwrap()));
+        Ok::<(), std::io::Error>(())
+    })
+    .unwrap();
+    assert_eq!(got.len(), 3);
+    assert_eq!(got[0], long);
+    assert_eq!(got[1], "http://x/");
+    assert_eq!(got[2], long);
+}

@@ -737,6 +737,8 @@ where
     while !eof {
         // Fill the window: whole lines, unless the stream ends.
         let mut filled = buf.len();
+        // The carried-over partial line has no line feed.
+        let mut seen_newline = false;
         loop {
             if filled == buf.len() {
                 let grow = window.max(buf.len() / 2).max(4096);
@@ -747,12 +749,15 @@ where
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(E::from(e)),
             };
+            // Only the new bytes are searched: a line longer than the window costs its
+            // length, not its length times the number of reads.
+            seen_newline |= memchr::memchr(b'\n', &buf[filled..filled + n]).is_some();
             filled += n;
             if n == 0 {
                 eof = true;
                 break;
             }
-            if filled >= window && memchr::memrchr(b'\n', &buf[..filled]).is_some() {
+            if filled >= window && seen_newline {
                 break;
             }
         }
