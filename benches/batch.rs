@@ -4,6 +4,8 @@
 //!   against `simdutf::validate_utf8` (the choice documented on `batch::Lines`).
 //! * `batch_1m`: `parse_lines` and `parse_column` on the corpora's lines repeated to at
 //!   least 1,000,000 URLs, in rayon pools of 1 and 2 threads (the speed-up on 2 cores).
+//! * `parse_lines_1_core/kasztp`: `parse_lines` on one thread against the engine with a
+//!   counting sink, the `parse_ref` loop and one `memchr` pass over the same bytes.
 //!
 //! Corpora: `RAPIDURL_CORPORA_DIR`, else `../shared/corpora`.
 //!
@@ -91,7 +93,21 @@ fn batch_1m(c: &mut Criterion) {
     g.finish();
 }
 
-/// `batch::parse_lines` on one core against the ceiling of one pass over the same bytes
+/// A sink that counts the valid rows: the engine without a column.
+struct CountValid;
+
+impl<'a> rapidurl::batch::engine::Sink<'a> for CountValid {
+    type Part = usize;
+    fn part(&self, _piece: &rapidurl::batch::engine::Piece) -> usize {
+        0
+    }
+    fn row(&self, part: &mut usize, row: rapidurl::batch::engine::Row<'a, '_>) {
+        *part += usize::from(row.url().is_ok());
+    }
+}
+
+/// `batch::parse_lines` on one core against the engine with a counting sink, the
+/// `parse_ref` loop, and the ceiling of one pass over the same bytes
 /// (memchr counting the line ends), in bytes per second: kasztp.txt, the largest corpus
 /// of real URLs.
 fn lines_vs_memchr(c: &mut Criterion) {
@@ -107,6 +123,26 @@ fn lines_vs_memchr(c: &mut Criterion) {
     g.sample_size(20);
     g.bench_function("batch::parse_lines", |b| {
         b.iter(|| pool.install(|| rapidurl::batch::parse_lines(black_box(&bytes)).len()))
+    });
+    g.bench_function("engine::run, counting sink", |b| {
+        b.iter(|| {
+            let source = rapidurl::batch::engine::Lines::new(black_box(&bytes));
+            pool.install(|| rapidurl::batch::engine::run(&source, &CountValid))
+                .into_iter()
+                .sum::<usize>()
+        })
+    });
+    let lines: Vec<std::borrow::Cow<'_, str>> = rapidurl::batch::lines(&bytes).collect();
+    let mut arena = rapidurl::bumpalo::Bump::new();
+    g.bench_function("parse_ref loop", |b| {
+        b.iter(|| {
+            arena.reset();
+            let mut n = 0usize;
+            for line in black_box(&lines) {
+                n += usize::from(rapidurl::parse_ref(line, &arena).is_ok());
+            }
+            n
+        })
     });
     g.bench_function("memchr line-end count (one pass)", |b| {
         b.iter(|| memchr::memchr_iter(b'\n', black_box(&bytes)).count())

@@ -1,77 +1,43 @@
-//! `rapidurl bench FILE`: the batch engine's parse throughput on a file, on one thread and
-//! on several.
+//! `rapidurl bench FILE`: the bulk engine's parse throughput on a file, on one thread and
+//! on several, against the parser alone (a `parse_ref` loop) and one `memchr` pass over
+//! the same bytes.
+//!
+//! The measurements take turns, one run each per round, until the time is up: on a
+//! noisy machine each one's median then comes from the same stretch of time, so that
+//! their ratios mean something.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use rapidurl::batch;
+use rapidurl::batch::{self, engine};
 
 use crate::Failure;
 
-/// One thread count's measurement.
-struct Measure {
-    threads: usize,
-    runs: usize,
-    median: Duration,
-}
+/// A sink that counts the valid rows (what `check` needs): the engine without a column.
+struct Count;
 
-/// Parses `bytes` on a pool of `threads` threads until `min_time` has passed and at least
-/// three runs are done (after one warm-up run), and keeps the median run.
-fn measure(bytes: &[u8], threads: usize, min_time: Duration) -> io::Result<Measure> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(io::Error::other)?;
-    let mut times = pool.install(|| {
-        std::hint::black_box(batch::parse_lines(bytes).len());
-        let mut times = Vec::new();
-        let start = Instant::now();
-        while times.len() < 3 || start.elapsed() < min_time {
-            let t = Instant::now();
-            let column = batch::parse_lines(std::hint::black_box(bytes));
-            std::hint::black_box(column.len());
-            times.push(t.elapsed());
-            drop(column);
-        }
-        times
-    });
-    times.sort();
-    Ok(Measure {
-        threads,
-        runs: times.len(),
-        median: times[times.len() / 2],
-    })
-}
-
-/// The single-threaded `parse_ref` loop over the file's lines (split beforehand, one
-/// arena emptied every run), as `benches/parse.rs` measures it: the median run.
-fn measure_parse_ref(bytes: &[u8], min_time: Duration) -> Measure {
-    let lines: Vec<std::borrow::Cow<'_, str>> = batch::lines(bytes).collect();
-    let mut arena = rapidurl::bumpalo::Bump::new();
-    let run = |arena: &mut rapidurl::bumpalo::Bump| {
-        arena.reset();
-        let t = Instant::now();
-        let mut n = 0usize;
-        for line in std::hint::black_box(&lines) {
-            if let Ok(url) = rapidurl::parse_ref(line, arena) {
-                n += url.href().len();
-            }
-        }
-        std::hint::black_box(n);
-        t.elapsed()
-    };
-    run(&mut arena);
-    let mut times = Vec::new();
-    let start = Instant::now();
-    while times.len() < 3 || start.elapsed() < min_time {
-        times.push(run(&mut arena));
+impl<'a> engine::Sink<'a> for Count {
+    type Part = usize;
+    fn part(&self, _piece: &engine::Piece) -> usize {
+        0
     }
-    times.sort();
-    Measure {
-        threads: 1,
-        runs: times.len(),
-        median: times[times.len() / 2],
+    fn row(&self, part: &mut usize, row: engine::Row<'a, '_>) {
+        *part += usize::from(row.url().is_ok());
+    }
+}
+
+/// One measurement: its label and its runs' times.
+struct Measure {
+    label: String,
+    times: Vec<Duration>,
+}
+
+impl Measure {
+    fn median(&self) -> Duration {
+        let mut times = self.times.clone();
+        times.sort();
+        times[times.len() / 2]
     }
 }
 
@@ -87,56 +53,128 @@ pub fn run(path: &str, threads: Option<usize>, min_time: f64) -> Result<ExitCode
     } else {
         Duration::from_secs(1)
     };
-    let mut counts = vec![1];
-    if many > 1 {
-        counts.push(many);
+    let pool = |n: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map_err(|e| Failure::Message(format!("cannot start {n} threads: {e}")))
+    };
+    let one = pool(1)?;
+    let several = if many > 1 { Some(pool(many)?) } else { None };
+    let lines: Vec<std::borrow::Cow<'_, str>> = batch::lines(&bytes).collect();
+    let mut arena = rapidurl::bumpalo::Bump::new();
+
+    let mut measures: Vec<Measure> = Vec::new();
+    let mut add = |label: String| {
+        measures.push(Measure {
+            label,
+            times: Vec::new(),
+        });
+        measures.len() - 1
+    };
+    let column_1 = add("batch::parse_lines -> UrlColumn, 1 thread".into());
+    let column_n = several
+        .as_ref()
+        .map(|_| add(format!("batch::parse_lines -> UrlColumn, {many} threads")));
+    let count_1 = add("engine, counting sink, 1 thread".into());
+    let loop_1 = add("parse_ref loop (the parser alone), 1 thread".into());
+    let memchr_1 = add("one memchr pass over the bytes, 1 thread".into());
+
+    let time = |f: &mut dyn FnMut()| {
+        let t = Instant::now();
+        f();
+        t.elapsed()
+    };
+    let start = Instant::now();
+    let mut round = 0;
+    // One warm-up round, then at least three measured ones.
+    while round < 4 || start.elapsed() < min_time {
+        let keep = round > 0;
+        let t = time(&mut || {
+            one.install(|| std::hint::black_box(batch::parse_lines(std::hint::black_box(&bytes))));
+        });
+        if keep {
+            measures[column_1].times.push(t);
+        }
+        if let (Some(pool), Some(m)) = (&several, column_n) {
+            let t = time(&mut || {
+                pool.install(|| {
+                    std::hint::black_box(batch::parse_lines(std::hint::black_box(&bytes)))
+                });
+            });
+            if keep {
+                measures[m].times.push(t);
+            }
+        }
+        let t = time(&mut || {
+            let source = engine::Lines::new(std::hint::black_box(&bytes));
+            let parts = one.install(|| engine::run(&source, &Count));
+            std::hint::black_box(parts.iter().sum::<usize>());
+        });
+        if keep {
+            measures[count_1].times.push(t);
+        }
+        arena.reset();
+        let t = time(&mut || {
+            let mut n = 0usize;
+            for line in std::hint::black_box(&lines) {
+                if let Ok(url) = rapidurl::parse_ref(line, &arena) {
+                    n += url.href().len();
+                }
+            }
+            std::hint::black_box(n);
+        });
+        if keep {
+            measures[loop_1].times.push(t);
+        }
+        let t = time(&mut || {
+            std::hint::black_box(memchr::memchr_iter(b'\n', std::hint::black_box(&bytes)).count());
+        });
+        if keep {
+            measures[memchr_1].times.push(t);
+        }
+        round += 1;
     }
+
     let mut out = io::stdout().lock();
     writeln!(
         out,
-        "{path}: {} bytes, {urls} URLs ({} valid, {invalid} invalid)",
+        "{path}: {} bytes, {urls} URLs ({} valid, {invalid} invalid); {} rounds, medians",
         bytes.len(),
-        urls - invalid
+        urls - invalid,
+        round - 1
     )?;
     writeln!(
         out,
-        "{:>7} {:>5} {:>13} {:>9} {:>9}",
-        "threads", "runs", "URLs/s", "MB/s", "ns/URL"
+        "{:<46} {:>12} {:>9} {:>8} {:>9}",
+        "", "URLs/s", "MB/s", "ns/URL", "vs loop"
     )?;
-    let mut results = Vec::new();
-    for threads in counts {
-        let m = measure(&bytes, threads, min_time)
-            .map_err(|e| Failure::Message(format!("cannot start {threads} threads: {e}")))?;
-        let secs = m.median.as_secs_f64().max(1e-9);
+    let reference = measures[loop_1].median().as_secs_f64().max(1e-9);
+    for m in &measures {
+        let secs = m.median().as_secs_f64().max(1e-9);
         writeln!(
             out,
-            "{:>7} {:>5} {:>13.0} {:>9.1} {:>9.1}",
-            m.threads,
-            m.runs,
+            "{:<46} {:>12.0} {:>9.1} {:>8.1} {:>8.2}x",
+            m.label,
             urls as f64 / secs,
             bytes.len() as f64 / secs / 1e6,
-            secs * 1e9 / urls.max(1) as f64
+            secs * 1e9 / urls.max(1) as f64,
+            reference / secs
         )?;
-        out.flush()?;
-        results.push(m);
     }
-    let m = measure_parse_ref(&bytes, min_time);
-    let secs = m.median.as_secs_f64().max(1e-9);
-    writeln!(
-        out,
-        "parse_ref loop, 1 thread, {} runs: {:.0} URLs/s, {:.1} MB/s, {:.1} ns/URL",
-        m.runs,
-        urls as f64 / secs,
-        bytes.len() as f64 / secs / 1e6,
-        secs * 1e9 / urls.max(1) as f64
-    )?;
-    if let [one, many] = results.as_slice() {
+    if let Some(m) = column_n {
         writeln!(
             out,
-            "speed-up on {} threads: {:.2}x",
-            many.threads,
-            one.median.as_secs_f64() / many.median.as_secs_f64().max(1e-9)
+            "speed-up of parse_lines on {many} threads: {:.2}x",
+            measures[column_1].median().as_secs_f64()
+                / measures[m].median().as_secs_f64().max(1e-9)
         )?;
     }
+    writeln!(
+        out,
+        "parse_lines, 1 thread, as a fraction of the memchr pass's speed: {:.3}",
+        measures[memchr_1].median().as_secs_f64()
+            / measures[column_1].median().as_secs_f64().max(1e-9)
+    )?;
     Ok(ExitCode::SUCCESS)
 }

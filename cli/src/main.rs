@@ -176,12 +176,15 @@ Examples:
   rapidurl stats a.jsonl b.jsonl --by protocol --format csv";
 
 const BENCH_AFTER_HELP: &str = "\
-Reads FILE into memory (one URL per line), then parses all of it repeatedly with the
-batch engine, for at least --time seconds and 3 runs, on 1 thread and on --threads
-threads (default: all cores), and with a single-threaded loop over parse_ref (one
-arena, emptied as it grows). Prints the median run as URLs/s, MB/s (input bytes, 10^6)
-and ns/URL, and the speed-up. Output is not formatted or written: this is the parser's
-throughput, not the whole tool's.
+Reads FILE into memory (one URL per line), then measures, taking turns (one run each per
+round, for at least --time seconds and 3 rounds): the batch engine into a UrlColumn
+(batch::parse_lines) on 1 thread and on --threads threads (default: all cores), the
+engine with a counting sink on 1 thread, a single-threaded loop over parse_ref (one
+arena, emptied every run), and one memchr pass over the bytes. Prints each one's median
+run as URLs/s, MB/s (input bytes, 10^6) and ns/URL, its speed against the parse_ref loop,
+the speed-up on --threads threads, and the column's speed as a fraction of the memchr
+pass's. Output is not formatted or written: this is the parser's throughput, not the
+whole tool's (scripts/bulk_table.py times the tool too).
 
 Examples:
   rapidurl bench corpora/sample.txt

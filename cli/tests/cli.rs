@@ -1042,7 +1042,7 @@ fn bench_reports_throughput() {
     let text = stdout(&out);
     assert!(
         text.starts_with(&format!(
-            "{}: 13000 bytes, 1000 URLs (500 valid, 500 invalid)\n",
+            "{}: 13000 bytes, 1000 URLs (500 valid, 500 invalid); ",
             file.path()
         )),
         "{text}"
@@ -1051,10 +1051,32 @@ fn bench_reports_throughput() {
         text.contains("URLs/s") && text.contains("MB/s") && text.contains("ns/URL"),
         "{text}"
     );
-    let rows: Vec<&str> = text.lines().skip(2).take(2).collect();
-    assert!(rows[0].trim_start().starts_with("1 "), "{text}");
-    assert!(rows[1].trim_start().starts_with("2 "), "{text}");
-    assert!(text.contains("speed-up on 2 threads: "), "{text}");
+    // One row per measurement, each with its speed against the parse_ref loop.
+    let rows: Vec<&str> = text.lines().skip(2).take(5).collect();
+    assert!(
+        rows[0].starts_with("batch::parse_lines -> UrlColumn, 1 thread "),
+        "{text}"
+    );
+    assert!(
+        rows[1].starts_with("batch::parse_lines -> UrlColumn, 2 threads "),
+        "{text}"
+    );
+    assert!(
+        rows[2].starts_with("engine, counting sink, 1 thread "),
+        "{text}"
+    );
+    assert!(rows[3].starts_with("parse_ref loop"), "{text}");
+    assert!(rows[3].ends_with(" 1.00x"), "{text}");
+    assert!(rows[4].starts_with("one memchr pass"), "{text}");
+    assert!(rows.iter().all(|r| r.ends_with('x')), "{text}");
+    assert!(
+        text.contains("speed-up of parse_lines on 2 threads: "),
+        "{text}"
+    );
+    assert!(
+        text.contains("as a fraction of the memchr pass's speed: 0."),
+        "{text}"
+    );
     let out = run(&["bench", "/nonexistent/rapidurl/bench.txt"], b"");
     assert_eq!(code(&out), 2);
 }

@@ -5,7 +5,8 @@
 //! lines: what the command-line tool and `batch::lines` document) and parses each line
 //! with `Url::parse_bytes` / `Url::parse_with_base`. Checked against it:
 //! `batch::parse_lines`, `parse_lines_with_base`, `parse_all`, `parse_column`,
-//! `parse_pairs` and `batch::lines`.
+//! `parse_pairs`, `batch::lines`, and the engine (`batch::engine::run`) with a sink that
+//! records every row, over the `Lines` and Arrow-style `Offsets` sources.
 //!
 //! The batch functions split their input into chunks of at least 64 KiB, so a small
 //! input is one chunk. When the first byte is odd, the data is repeated three times with
@@ -16,7 +17,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rapidurl::{ParseError, Url, UrlRef, batch};
+use rapidurl::batch::engine::{self, Piece, Row, Sink};
+use rapidurl::{Components, ParseError, Url, UrlRef, batch};
 use rapidurl_fuzz::assert_same_error_in_raw;
 
 const BASE: &str = "https://user:pass@example.org:8080/dir/file.html?q=1#frag";
@@ -60,6 +62,57 @@ fn same_owned(
         (Err(a), Err(b)) => assert_eq!(a, b, "{what:?}"),
         (r, s) => panic!("{what:?}: batch gives {r:?}, single gives {s:?}"),
     }
+}
+
+/// A row as the recording sink saw it: index in its piece, input, result, and the
+/// borrowed serialization if any.
+type Seen = (usize, String, Result<(String, Components), ParseError>, Option<String>);
+
+/// Records every row, per piece, with the piece's first row when the source knows it.
+struct Record;
+
+impl<'a> Sink<'a> for Record {
+    type Part = (Option<usize>, Vec<Seen>);
+    fn part(&self, piece: &Piece) -> Self::Part {
+        (piece.first_row, Vec::new())
+    }
+    fn row(&self, part: &mut Self::Part, row: Row<'a, '_>) {
+        let url = row.url().map(|u| (u.href().to_owned(), *u.components()));
+        part.1.push((
+            row.index(),
+            row.input().to_owned(),
+            url,
+            row.borrowed().map(str::to_owned),
+        ));
+    }
+}
+
+/// Checks the recorded parts against the single-URL results, in order.
+fn check_recorded(parts: Vec<(Option<usize>, Vec<Seen>)>, singles: &[Result<Url, ParseError>], strs: &[&str], what: &str) {
+    let mut n = 0;
+    for (first, rows) in parts {
+        if let Some(first) = first {
+            assert_eq!(first, n, "{what}: first row of a piece");
+        }
+        for (k, (index, input, url, borrowed)) in rows.into_iter().enumerate() {
+            assert_eq!(index, k, "{what}: index in piece");
+            assert_eq!(input, strs[n], "{what}: input of row {n}");
+            match (&url, &singles[n]) {
+                (Ok((href, c)), Ok(s)) => {
+                    assert_eq!(href, s.href(), "{what} row {n}");
+                    assert_eq!(c, s.components(), "{what} row {n}");
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b, "{what} row {n}"),
+                (r, s) => panic!("{what} row {n}: engine gives {r:?}, single gives {s:?}"),
+            }
+            if let Some(b) = borrowed {
+                assert_eq!(b, input, "{what}: a borrowed row is its input");
+                assert_eq!(Some(b.as_str()), url.as_ref().ok().map(|u| u.0.as_str()));
+            }
+            n += 1;
+        }
+    }
+    assert_eq!(n, singles.len(), "{what}: row count");
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -151,4 +204,36 @@ fuzz_target!(|data: &[u8]| {
     for (i, (row, single)) in column.iter().zip(&with_base).enumerate() {
         same(row, single, ("parse_pairs", i, strs[i]));
     }
+
+    // The engine itself, with a sink of its own, over lines and over Arrow-style offsets
+    // of the raw lines (32- and 64-bit).
+    let parts = engine::run(&engine::Lines::new(data), &Record);
+    check_recorded(parts, &singles, &strs, "engine Lines");
+    let mut flat = Vec::new();
+    let mut offsets = vec![0i64];
+    for line in &lines {
+        flat.extend_from_slice(line);
+        offsets.push(flat.len() as i64);
+    }
+    let parts = engine::run(&engine::Offsets::new(&offsets, &flat, None), &Record);
+    check_recorded(parts, &singles, &strs, "engine Offsets i64");
+    if let Ok(small) = offsets.iter().map(|&o| i32::try_from(o)).collect::<Result<Vec<i32>, _>>() {
+        let parts = engine::run(&engine::Offsets::new(&small, &flat, Some(&base)), &Record);
+        check_recorded(parts, &with_base_raw(&lines, &base), &strs, "engine Offsets i32, base");
+    }
 });
+
+/// Each raw line parsed against `base` as the engine does it: decoded with U+FFFD, an
+/// error's offset in bytes of the raw line.
+fn with_base_raw(lines: &[&[u8]], base: &Url) -> Vec<Result<Url, ParseError>> {
+    lines
+        .iter()
+        .map(|l| {
+            let text = String::from_utf8_lossy(l);
+            Url::parse_with_base(&text, base).map_err(|e| match text {
+                std::borrow::Cow::Owned(_) => e.in_raw_utf8(l),
+                std::borrow::Cow::Borrowed(_) => e,
+            })
+        })
+        .collect()
+}

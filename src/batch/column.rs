@@ -1,11 +1,10 @@
 //! [`UrlColumn`]: many parsed URLs as a few buffers (struct of arrays).
 
-use crate::components::{Components, HostKind, SchemeKind, UrlParts};
+use crate::components::{Components, HostKind, SchemeKind};
 use crate::error::{ErrorKind, ParseError};
-use crate::parser;
+use crate::scan::spans::Spans;
 use crate::url::Url;
 use crate::view::UrlRef;
-use encoding_rs::UTF_8;
 
 /// Marks a null query or fragment, and a row too long for 16-bit offsets.
 const NONE16: u16 = u16::MAX;
@@ -125,14 +124,15 @@ impl Meta {
     }
 }
 
-/// The rows one task built: consecutive rows of the column, in their own buffers.
+/// The rows one task built: consecutive rows of the column, in buffers of their own and,
+/// for the rows whose input is their serialization, the input itself.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Chunk {
-    /// The serializations of the valid rows, concatenated (ASCII).
+pub(crate) struct Chunk<'a> {
+    /// The serializations of the valid rows that are not their input, concatenated (ASCII).
     data: String,
-    /// Per row, where its serialization ends in `data` (it starts where the previous
-    /// row's ends; a failed row is empty).
-    ends: Vec<u32>,
+    /// Per row, where its serialization is: a slice of the input the chunk borrows, or
+    /// of `data` (a failed row is empty).
+    spans: Spans<'a>,
     /// Per row, its components relative to the row's start (zeros for a failed row).
     meta: Vec<Meta>,
     /// Per row, one bit: set when the row parsed.
@@ -141,24 +141,21 @@ pub(crate) struct Chunk {
     errors: Vec<(u32, ParseError)>,
     /// The rows flagged [`WIDE`] (index in the chunk, components), in row order.
     wide: Vec<(u32, Components)>,
+    /// While the chunk is built, the room `data` gets when the first row is copied into
+    /// it (kept here, not in the builder, so that the builders of a column become its
+    /// chunks in place).
+    reserve: usize,
 }
 
-impl Chunk {
+impl<'a> Chunk<'a> {
     fn len(&self) -> usize {
-        self.ends.len()
+        self.spans.len()
     }
 
     fn is_valid(&self, r: usize) -> bool {
         self.valid
             .get(r / 64)
             .is_some_and(|w| w & (1 << (r % 64)) != 0)
-    }
-
-    fn start(&self, r: usize) -> usize {
-        match r {
-            0 => 0,
-            _ => self.ends[r - 1] as usize,
-        }
     }
 
     fn error(&self, r: usize) -> Option<ParseError> {
@@ -180,16 +177,20 @@ impl Chunk {
         self.wide[i].1
     }
 
+    /// Row `r`'s serialization.
+    fn text(&self, r: usize) -> &str {
+        self.spans.get(r, &self.data)
+    }
+
     /// Row `r` (which must be valid) as a view.
     fn view(&self, r: usize) -> UrlRef<'_> {
-        let (start, end) = (self.start(r), self.ends[r] as usize);
-        UrlRef::from_parts(&self.data[start..end], self.components(r))
+        UrlRef::from_parts(self.text(r), self.components(r))
     }
 
     fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
         self.data.capacity()
-            + self.ends.capacity() * size_of::<u32>()
+            + self.spans.heap_bytes()
             + self.meta.capacity() * size_of::<Meta>()
             + self.valid.capacity() * size_of::<u64>()
             + self.errors.capacity() * size_of::<(u32, ParseError)>()
@@ -197,19 +198,21 @@ impl Chunk {
     }
 }
 
-/// Builds one [`Chunk`], row by row, into buffers sized up front.
-pub(crate) struct ChunkBuilder {
-    chunk: Chunk,
+/// Builds one [`Chunk`], row by row.
+pub(crate) struct ChunkBuilder<'a> {
+    chunk: Chunk<'a>,
 }
 
-impl ChunkBuilder {
-    /// A builder for `rows` rows whose serializations take about `bytes` bytes (exactly
-    /// enough for canonical input: its length, plus one per row for an inserted `/`).
-    pub(crate) fn new(rows: usize, bytes: usize) -> ChunkBuilder {
+impl<'a> ChunkBuilder<'a> {
+    /// A builder for about `rows` rows, whose rows given as slices of `input` (see
+    /// [`push_url`](Self::push_url)) are kept as offsets into it; `bytes` is the room
+    /// reserved for the serializations that are copied, when the first one is.
+    pub(crate) fn new(input: &'a [u8], rows: usize, bytes: usize) -> ChunkBuilder<'a> {
         ChunkBuilder {
             chunk: Chunk {
-                data: String::with_capacity(bytes),
-                ends: Vec::with_capacity(rows),
+                reserve: bytes,
+                data: String::new(),
+                spans: Spans::new(input, rows),
                 meta: Vec::with_capacity(rows),
                 valid: Vec::with_capacity(rows.div_ceil(64)),
                 errors: Vec::new(),
@@ -218,40 +221,37 @@ impl ChunkBuilder {
         }
     }
 
-    /// Parses `input` (against `base`) and appends the row: the parser writes it straight
-    /// into the chunk's buffer (no allocation when the buffer was sized right).
-    pub(crate) fn push(&mut self, input: &str, base: Option<UrlParts<'_>>) {
-        self.push_decoded(input, None, base)
-    }
-
-    /// [`push`](Self::push) for `input` decoded from `raw` with U+FFFD: an error's offset
-    /// is then a byte offset into `raw`.
-    pub(crate) fn push_decoded(
-        &mut self,
-        input: &str,
-        raw: Option<&[u8]>,
-        base: Option<UrlParts<'_>>,
-    ) {
-        let start = self.chunk.data.len();
-        match parser::parse_into(input, base, UTF_8, || &mut self.chunk.data, false) {
-            Ok(c) => {
-                if self.chunk.data.len() <= u32::MAX as usize {
-                    self.finish_row(self.chunk.data.len() - start, &c);
-                } else {
-                    self.chunk.data.truncate(start);
-                    self.push_error(ParseError::new(ErrorKind::InputTooLong));
-                }
+    /// Appends a parsed row: when `borrowed` is a slice of the builder's input and is the
+    /// row's serialization, as offsets into the input; else copied.
+    #[inline]
+    pub(crate) fn push_url(&mut self, url: &UrlRef<'_>, borrowed: Option<&'a str>) {
+        let c = url.components();
+        if let Some(text) = borrowed {
+            if self.chunk.spans.push_borrowed(text) {
+                self.finish_row(text.len(), c);
+                return;
             }
-            Err(e) => self.push_error(match raw {
-                Some(raw) => e.in_raw_utf8(raw),
-                None => e,
-            }),
         }
+        if self.chunk.data.capacity() == 0 {
+            self.chunk.data.reserve(self.chunk.reserve);
+        }
+        let start = self.chunk.data.len();
+        let len = url.as_str().len();
+        if start + len >= 1 << 31 {
+            self.push_error(ParseError::new(ErrorKind::InputTooLong));
+            return;
+        }
+        self.chunk.data.push_str(url.as_str());
+        self.chunk
+            .spans
+            .push_owned(start as u32, (start + len) as u32);
+        self.finish_row(len, c);
     }
 
-    /// Records the row whose `len` bytes were just appended.
+    /// Records the valid row just given a span, `len` bytes long.
+    #[inline]
     fn finish_row(&mut self, len: usize, c: &Components) {
-        let r = self.chunk.ends.len();
+        let r = self.chunk.meta.len();
         let meta = match Meta::pack(c, len) {
             Some(meta) => meta,
             None => {
@@ -263,7 +263,6 @@ impl ChunkBuilder {
             }
         };
         self.chunk.meta.push(meta);
-        self.chunk.ends.push(self.chunk.data.len() as u32);
         self.set_bit(r, true);
         if cfg!(debug_assertions) {
             // The row as it will be read back: packed offsets and the chunk's slice.
@@ -274,13 +273,14 @@ impl ChunkBuilder {
 
     /// Appends a failed row.
     pub(crate) fn push_error(&mut self, err: ParseError) {
-        let r = self.chunk.ends.len();
+        let r = self.chunk.spans.len();
         self.chunk.errors.push((r as u32, err));
         self.chunk.meta.push(Meta::default());
-        self.chunk.ends.push(self.chunk.data.len() as u32);
+        self.chunk.spans.push_owned(0, 0);
         self.set_bit(r, false);
     }
 
+    #[inline]
     fn set_bit(&mut self, r: usize, valid: bool) {
         if r % 64 == 0 {
             self.chunk.valid.push(0);
@@ -295,7 +295,7 @@ impl ChunkBuilder {
         }
     }
 
-    pub(crate) fn finish(self) -> Chunk {
+    pub(crate) fn finish(self) -> Chunk<'a> {
         self.chunk
     }
 }
@@ -311,11 +311,15 @@ impl ChunkBuilder {
 /// The rows are built in parallel in *chunks* of consecutive rows (a few per worker
 /// thread), and each chunk keeps the buffers it was built in:
 ///
-/// * `data`: the serializations of its valid rows, concatenated — one `String`;
-/// * `ends`: per row, a `u32` offset where its serialization ends in `data`;
+/// * `input`: the input text the chunk's rows came from, borrowed (lines, or Arrow-style
+///   data), when they came from one piece of text;
+/// * `data`: the serializations of the valid rows that are not their own input (the
+///   parser rewrote them), concatenated — one `String`;
+/// * `spans`: per row, two `u32` offsets where its serialization starts and ends, in
+///   `input` when the row is its input (a canonical URL: nothing copied), else in `data`;
 /// * `meta`: per row, its [`Components`] as 16-bit offsets relative to the row's start,
-///   plus host kind, scheme kind, opaque-path and port flags (18 bytes; the rare row of
-///   64 KiB or more keeps full components in a side list);
+///   plus host kind, scheme kind, opaque-path, port and borrowed flags (18 bytes; the
+///   rare row of 64 KiB or more keeps full components in a side list);
 /// * `valid`: a bitmap, one bit per row;
 /// * `errors`: `(row, ParseError)` for the failed rows only (error kind and offset).
 ///
@@ -323,8 +327,9 @@ impl ChunkBuilder {
 /// not copied into one buffer at the end: that copy would double the peak memory and add
 /// a pass over the output, and finding a row's chunk is a binary search over a few dozen
 /// entries. Everything a column holds is allocated per chunk, never per row; for
-/// canonical input the buffers add up to the input's size plus 22 bytes and a bit per
-/// row ([`UrlColumn::heap_bytes`]).
+/// canonical input read from one text ([`parse_lines`](super::parse_lines)) the buffers
+/// hold 26 bytes and a bit per row and no copy of the URLs ([`UrlColumn::heap_bytes`]);
+/// the column borrows the input (its lifetime `'a`).
 ///
 /// ```
 /// use rapidurl::batch;
@@ -337,16 +342,16 @@ impl ChunkBuilder {
 /// assert_eq!(hrefs, ["https://example.com/a", "http://b/"]);
 /// ```
 #[derive(Clone, Debug, Default)]
-pub struct UrlColumn {
-    chunks: Vec<Chunk>,
+pub struct UrlColumn<'a> {
+    chunks: Vec<Chunk<'a>>,
     /// The index of each chunk's first row.
     starts: Vec<usize>,
     len: usize,
 }
 
-impl UrlColumn {
+impl<'a> UrlColumn<'a> {
     /// A column of `chunks`, in order.
-    pub(crate) fn from_chunks(chunks: Vec<Chunk>) -> UrlColumn {
+    pub(crate) fn from_chunks(chunks: Vec<Chunk<'a>>) -> UrlColumn<'a> {
         let mut starts = Vec::with_capacity(chunks.len());
         let mut len = 0;
         for chunk in &chunks {
@@ -371,7 +376,7 @@ impl UrlColumn {
     }
 
     /// The chunk holding row `i`, and the row's index in it.
-    fn locate(&self, i: usize) -> Option<(&Chunk, usize)> {
+    fn locate(&self, i: usize) -> Option<(&Chunk<'a>, usize)> {
         if i >= self.len {
             return None;
         }
@@ -403,7 +408,7 @@ impl UrlColumn {
     }
 
     /// The rows in order: each the URL or the error.
-    pub fn iter(&self) -> Iter<'_> {
+    pub fn iter(&self) -> Iter<'_, 'a> {
         Iter {
             column: self,
             chunk: 0,
@@ -451,7 +456,7 @@ impl UrlColumn {
     }
 }
 
-fn row_of(chunk: &Chunk, r: usize) -> Result<UrlRef<'_>, ParseError> {
+fn row_of<'c>(chunk: &'c Chunk<'_>, r: usize) -> Result<UrlRef<'c>, ParseError> {
     if chunk.is_valid(r) {
         Ok(chunk.view(r))
     } else {
@@ -463,15 +468,15 @@ fn row_of(chunk: &Chunk, r: usize) -> Result<UrlRef<'_>, ParseError> {
 
 /// The rows of a [`UrlColumn`] in order, each the URL or the error (see [`UrlColumn::iter`]).
 #[derive(Clone, Debug)]
-pub struct Iter<'a> {
-    column: &'a UrlColumn,
+pub struct Iter<'c, 'a> {
+    column: &'c UrlColumn<'a>,
     chunk: usize,
     row: usize,
     index: usize,
 }
 
-impl<'a> Iterator for Iter<'a> {
-    type Item = Result<UrlRef<'a>, ParseError>;
+impl<'c> Iterator for Iter<'c, '_> {
+    type Item = Result<UrlRef<'c>, ParseError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
@@ -510,14 +515,14 @@ impl<'a> Iterator for Iter<'a> {
     }
 }
 
-impl ExactSizeIterator for Iter<'_> {}
+impl ExactSizeIterator for Iter<'_, '_> {}
 
-impl std::iter::FusedIterator for Iter<'_> {}
+impl std::iter::FusedIterator for Iter<'_, '_> {}
 
-impl<'a> IntoIterator for &'a UrlColumn {
-    type Item = Result<UrlRef<'a>, ParseError>;
-    type IntoIter = Iter<'a>;
-    fn into_iter(self) -> Iter<'a> {
+impl<'c, 'a> IntoIterator for &'c UrlColumn<'a> {
+    type Item = Result<UrlRef<'c>, ParseError>;
+    type IntoIter = Iter<'c, 'a>;
+    fn into_iter(self) -> Iter<'c, 'a> {
         self.iter()
     }
 }

@@ -189,12 +189,6 @@ impl<'a> Lines<'a> {
 
 impl std::iter::FusedIterator for Lines<'_> {}
 
-/// The number of lines [`lines`] yields for `bytes`.
-pub(crate) fn count_lines(bytes: &[u8]) -> usize {
-    let newlines = memchr::memchr_iter(b'\n', bytes).count();
-    newlines + usize::from(bytes.last().is_some_and(|&b| b != b'\n'))
-}
-
 /// Splits `bytes` into ranges of whole lines of about `target` bytes each (the last
 /// range may be shorter, a range holding one long line longer).
 pub(crate) fn line_ranges(bytes: &[u8], target: usize) -> Vec<std::ops::Range<usize>> {
@@ -210,4 +204,16 @@ pub(crate) fn line_ranges(bytes: &[u8], target: usize) -> Vec<std::ops::Range<us
         start = end;
     }
     ranges
+}
+
+/// The length of the first whole lines of `bytes` that fit in `target` bytes (all of
+/// `bytes` when it is that short; when its first line is longer, that line).
+pub(crate) fn whole_lines(bytes: &[u8], target: usize) -> usize {
+    if bytes.len() <= target {
+        return bytes.len();
+    }
+    match memrchr(b'\n', &bytes[..target]) {
+        Some(i) => i + 1,
+        None => memchr(b'\n', &bytes[target..]).map_or(bytes.len(), |i| target + i + 1),
+    }
 }

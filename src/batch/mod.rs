@@ -1,14 +1,17 @@
 //! Parsing URLs in bulk, in parallel: many inputs in, a [`UrlColumn`] (or a `Vec`) out,
 //! in input order.
 //!
-//! The work is split into chunks of consecutive inputs — about eight per thread of the
-//! current [rayon] pool, each between 64 KiB and 8 MiB of input — and each chunk is
-//! parsed by one task into buffers of its own ([`UrlColumn`] describes the layout). So:
+//! The work is done by one engine, [`engine`]: a source (newline-separated bytes, a slice
+//! of `&str`, Arrow-style offsets and data, rows with a base each) is cut into pieces of
+//! consecutive rows — about eight per thread of the current [rayon] pool, each between
+//! 64 KiB and 8 MiB of input — and each piece is parsed by one task into a part of a sink
+//! (here a chunk of a [`UrlColumn`]; a sink of one's own implements [`engine::Sink`]). So:
 //!
-//! * order is kept: chunks are consecutive and collected in order;
+//! * order is kept: pieces are consecutive and their parts returned in order;
 //! * canonical inputs (the common case: already-normalized URLs from logs and crawls)
-//!   are recognized by the fast path and copied into the chunk's buffer, with no
-//!   allocation per row; allocations grow with the number of chunks, not of URLs;
+//!   are recognized by the fast path and not copied: a row of the column is then offsets
+//!   into the input (for [`parse_lines`]), with no allocation per row; allocations grow
+//!   with the number of pieces, not of URLs;
 //! * the number of threads is the rayon pool's: run inside
 //!   [`rayon::ThreadPool::install`] to choose it (the command-line tool's `--threads`).
 //!
@@ -29,29 +32,21 @@
 //! ```
 
 mod column;
+pub mod engine;
 mod lines;
 pub mod schedule;
 
 pub use self::column::{Iter, UrlColumn};
 pub use self::lines::{LineBlock, Lines, count_line_feeds, line_feeds, lines};
 
-use self::column::{BaseCache, Chunk, ChunkBuilder};
 use crate::error::ParseError;
 use crate::url::Url;
 use rayon::prelude::*;
 use std::ops::Range;
 
-/// The smallest chunk worth a task of its own, in input bytes.
-const MIN_CHUNK_BYTES: usize = 64 * 1024;
-/// The largest chunk, in input bytes: bounds each chunk's buffers.
-const MAX_CHUNK_BYTES: usize = 8 * 1024 * 1024;
-/// Chunks per thread: enough for work stealing to even out uneven chunks.
-const CHUNKS_PER_THREAD: usize = 8;
-
-/// The input bytes per chunk for `total` bytes of input on the current pool.
+/// The input bytes per task for `total` bytes of input on the current pool.
 fn chunk_target(total: usize) -> usize {
-    let tasks = rayon::current_num_threads().max(1) * CHUNKS_PER_THREAD;
-    (total / tasks).clamp(MIN_CHUNK_BYTES, MAX_CHUNK_BYTES)
+    engine::piece_target(total)
 }
 
 /// Splits rows `0..n` into the consecutive ranges this module's functions give one task
@@ -184,47 +179,8 @@ pub fn parse_all(inputs: &[&str]) -> Vec<Result<Url, ParseError>> {
 /// let hrefs: Vec<&str> = column.iter().map(|r| r.unwrap().href()).collect();
 /// assert_eq!(hrefs, ["https://example.com/docs/a", "https://example.com/b?q", "https://cdn.example/c"]);
 /// ```
-pub fn parse_column(inputs: &[&str], base: Option<&Url>) -> UrlColumn {
-    parse_rows(
-        inputs,
-        |input| input.len(),
-        || (),
-        |chunk, (), input| chunk.push(input, base.map(Url::parts)),
-    )
-}
-
-/// The body of every entry point over a slice of rows: splits `rows` into chunks (each
-/// row weighing `len` bytes), and in parallel builds each chunk with `push`, which gets
-/// the chunk's own `state` (e.g. a cache of parsed bases).
-fn parse_rows<T: Sync, S>(
-    rows: &[T],
-    len: impl Fn(&T) -> usize + Sync,
-    state: impl Fn() -> S + Sync,
-    push: impl Fn(&mut ChunkBuilder, &mut S, &T) + Sync,
-) -> UrlColumn {
-    let ranges = row_ranges(rows.len(), |i| len(&rows[i]));
-    parse_chunks(ranges, |range| {
-        let rows = &rows[range];
-        let bytes = rows.iter().map(|row| len(row) + 1).sum();
-        let mut chunk = ChunkBuilder::new(rows.len(), bytes);
-        let mut state = state();
-        for row in rows {
-            push(&mut chunk, &mut state, row);
-        }
-        chunk
-    })
-}
-
-/// Builds the chunk of each range in parallel with `build` and collects them in order.
-fn parse_chunks(
-    ranges: Vec<Range<usize>>,
-    build: impl Fn(Range<usize>) -> ChunkBuilder + Sync + Send,
-) -> UrlColumn {
-    let chunks: Vec<Chunk> = ranges
-        .into_par_iter()
-        .map(|range| build(range).finish())
-        .collect();
-    UrlColumn::from_chunks(chunks)
+pub fn parse_column(inputs: &[&str], base: Option<&Url>) -> UrlColumn<'static> {
+    engine::owned_column(&engine::Strs::new(inputs, base))
 }
 
 /// Parses each input against its own base, as `new URL(input, base)` does: `(input,
@@ -244,33 +200,25 @@ fn parse_chunks(
 /// assert_eq!(column.error(2).unwrap().name(), "base-URL-invalid");
 /// assert_eq!(column.get(3).unwrap().pathname(), "z");
 /// ```
-pub fn parse_pairs(rows: &[(&str, Option<&str>)]) -> UrlColumn {
-    parse_rows(
-        rows,
-        |(input, _)| input.len(),
-        BaseCache::new,
-        |chunk, bases, &(input, base)| match base.map(|b| bases.get(b)) {
-            None => chunk.push(input, None),
-            Some(Ok(base)) => chunk.push(input, Some(base.parts())),
-            Some(Err(err)) => chunk.push_error(err),
-        },
-    )
+pub fn parse_pairs(rows: &[(&str, Option<&str>)]) -> UrlColumn<'static> {
+    engine::owned_column(&engine::WithBases::new(rows))
 }
 
 /// Parses newline-separated raw bytes, one URL per line, in parallel: row `i` is line `i`
 /// as [`lines`] splits and decodes it (`\n` or `\r\n`, a last line without terminator
 /// counts, invalid UTF-8 becomes U+FFFD as with [`Url::parse_bytes`]).
 ///
-/// UTF-8 is validated a block of lines at a time, and only a line that is not valid UTF-8 is
-/// copied before parsing.
+/// Line ends and UTF-8 are found a block of lines at a time (one vectorized pass for
+/// ASCII blocks), and only a line that is not valid UTF-8 is copied before parsing. The
+/// column borrows `bytes`: a row whose line is a canonical URL is kept as offsets into it.
 ///
 /// ```
 /// let column = rapidurl::batch::parse_lines(b"http://a.example/\xFF\nfile:///tmp/x");
 /// assert_eq!(column.get(0).unwrap().pathname(), "/%EF%BF%BD");
 /// assert_eq!(column.get(1).unwrap().pathname(), "/tmp/x");
 /// ```
-pub fn parse_lines(bytes: &[u8]) -> UrlColumn {
-    parse_lines_with_base(bytes, None)
+pub fn parse_lines(bytes: &[u8]) -> UrlColumn<'_> {
+    engine::column(&engine::Lines::new(bytes))
 }
 
 /// [`parse_lines`], resolving every line against `base` when given.
@@ -282,17 +230,6 @@ pub fn parse_lines(bytes: &[u8]) -> UrlColumn {
 /// let hrefs: Vec<&str> = column.iter().map(|r| r.unwrap().href()).collect();
 /// assert_eq!(hrefs, ["https://example.com/a/c", "https://example.com/a/b", "https://example.com/a/b?q"]);
 /// ```
-pub fn parse_lines_with_base(bytes: &[u8], base: Option<&Url>) -> UrlColumn {
-    let ranges = lines::line_ranges(bytes, chunk_target(bytes.len()));
-    parse_chunks(ranges, |range| {
-        let block = &bytes[range];
-        // Each line's `\n` leaves room for the `/` a canonical row may gain.
-        let mut chunk = ChunkBuilder::new(lines::count_lines(block), block.len() + 1);
-        let base = base.map(Url::parts);
-        let mut lines = lines(block);
-        while let Some((line, raw)) = lines.next_with_raw() {
-            chunk.push_decoded(&line, raw, base);
-        }
-        chunk
-    })
+pub fn parse_lines_with_base<'a>(bytes: &'a [u8], base: Option<&'a Url>) -> UrlColumn<'a> {
+    engine::column(&engine::Lines::with_base(bytes, base))
 }

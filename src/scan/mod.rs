@@ -39,6 +39,8 @@ mod aarch64;
 pub(crate) mod dots;
 #[cfg(feature = "rayon")]
 pub(crate) mod lines;
+#[cfg(feature = "rayon")]
+pub(crate) mod spans;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Regenerates the bulk table of docs/performance.md ("Bulk engine against the parser"):
+runs `rapidurl bench` (the engine's column, a counting sink, the parse_ref loop and a
+memchr pass, measured in turns) on a repeated corpus, then times the whole tool, and
+prints a Markdown table of medians and ratios against the parse_ref loop of the same run.
+
+    cargo build --release -p rapidurl-cli
+    python3 scripts/bulk_table.py                      # kasztp x 20, userbait x 40
+    python3 scripts/bulk_table.py --time 3 --runs 7
+
+The tool's rows are whole processes (start, read, parse, format, write to /dev/null),
+median of --runs runs, taken in turns; their ratio is ns/URL against the loop's ns/URL.
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+SHARED = os.path.join(ROOT, "..", "shared", "corpora")
+
+
+def repeated(corpus, times, directory):
+    """The corpus file repeated `times` times, in a temporary file."""
+    path = os.path.join(directory, f"{os.path.basename(corpus)}.x{times}")
+    with open(corpus, "rb") as f:
+        data = f.read()
+    with open(path, "wb") as out:
+        for _ in range(times):
+            out.write(data)
+    return path
+
+
+def bench(binary, path, threads, seconds):
+    """`rapidurl bench`'s rows: label -> (ns/URL, ratio against the loop); and the URLs."""
+    out = subprocess.run(
+        [binary, "bench", "--threads", str(threads), "--time", str(seconds), path],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    urls = int(re.search(r"bytes, (\d+) URLs", out).group(1))
+    rows = {}
+    for line in out.splitlines():
+        m = re.match(r"^(.+?)\s{2,}(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)x$", line)
+        if m:
+            rows[m.group(1).strip()] = (float(m.group(4)), float(m.group(5)), float(m.group(3)))
+    return urls, rows, out
+
+
+def tool_times(binary, commands, runs):
+    """Median wall time of each command (whole process), runs taken in turns."""
+    times = [[] for _ in commands]
+    for _ in range(runs):
+        for i, cmd in enumerate(commands):
+            t = time.perf_counter()
+            subprocess.run([binary] + cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            times[i].append(time.perf_counter() - t)
+    return [statistics.median(t) for t in times]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "rapidurl"))
+    p.add_argument("--corpus", default=os.path.join(SHARED, "kasztp.txt"))
+    p.add_argument("--times", type=int, default=20)
+    p.add_argument("--messy", default=os.path.join(SHARED, "userbait.txt"))
+    p.add_argument("--messy-times", type=int, default=40)
+    p.add_argument("--time", type=float, default=2.0, help="bench seconds")
+    p.add_argument("--runs", type=int, default=5, help="runs of each tool command")
+    a = p.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        path = repeated(a.corpus, a.times, d)
+        messy = repeated(a.messy, a.messy_times, d)
+        urls, rows, raw = bench(a.bin, path, 2, a.time)
+        print(raw, file=sys.stderr)
+        loop = next(v for k, v in rows.items() if k.startswith("parse_ref loop"))[0]
+        hostname, fields = tool_times(a.bin, [
+            ["parse", "--threads", "1", "--fields", "hostname", path],
+            ["parse", "--threads", "1", path],
+        ], a.runs)
+        with open(messy, "rb") as f:
+            messy_urls = f.read().count(b"\n")
+        one, two = tool_times(a.bin, [
+            ["parse", "--threads", "1", messy],
+            ["parse", "--threads", "2", messy],
+        ], a.runs)
+    name = os.path.basename(a.corpus)
+    print(f"{name} x {a.times} ({urls:,} URLs), one run of `scripts/bulk_table.py`; "
+          f"ratios against the parse_ref loop of the same run ({loop:.1f} ns/URL).\n")
+    print("| path | ns/URL | MB/s | against the loop |")
+    print("| --- | ---: | ---: | ---: |")
+    for label, (ns, ratio, mbs) in rows.items():
+        print(f"| {label} | {ns:.1f} | {mbs:.0f} | {ratio:.2f}x speed |")
+    for label, secs in [
+        ("tool `parse --threads 1 --fields hostname`, whole process", hostname),
+        ("tool `parse --threads 1`, the URL API fields to TSV, whole process", fields),
+    ]:
+        ns = secs * 1e9 / urls
+        print(f"| {label} | {ns:.1f} | {os.path.getsize(a.corpus) * a.times / secs / 1e6:.0f} "
+              f"| {ns / loop:.2f}x time |")
+    print(f"\nTool, URL API fields, {os.path.basename(a.messy)} x {a.messy_times} "
+          f"({messy_urls:,} lines): 1 thread {one * 1e3:.0f} ms, 2 threads {two * 1e3:.0f} ms, "
+          f"speed-up {one / two:.2f}x.")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,787 @@
+//! The bulk engine: rows from a [`Source`], parsed in parallel on the current rayon pool,
+//! handed to a [`Sink`] in input order.
+//!
+//! A source cuts its input into *pieces* of consecutive rows (about eight per thread, each
+//! between 64 KiB and 8 MiB of input); each piece is one task, which walks its rows, parses
+//! each one and hands the row (its input, its result, its place) to the sink's *part* for
+//! that piece. [`run`] returns the parts in input order: the rows of part `k` come before
+//! those of part `k + 1`, and within a part in input order. Every row's result is exactly
+//! what [`Url::parse`] (or [`Url::parse_with_base`]) gives for its input.
+//!
+//! Parsing allocates nothing per row: a canonical input (the common case in logs and
+//! crawls) is its own serialization and the row's [`UrlRef`] borrows the input; any other
+//! is written into a buffer the piece reuses.
+//!
+//! [`parse_lines`](super::parse_lines), [`parse_column`](super::parse_column) and
+//! [`parse_pairs`](super::parse_pairs) are this engine with the built-in sources and the
+//! [`UrlColumn`](super::UrlColumn) sink. A source or a sink of one's own is written by
+//! implementing the traits:
+//!
+//! ```
+//! use rapidurl::batch::engine::{self, Piece, Row, Sink};
+//!
+//! /// Counts the valid URLs and sums their hostnames' lengths, per piece.
+//! struct Hosts;
+//! impl<'a> Sink<'a> for Hosts {
+//!     type Part = (usize, usize);
+//!     fn part(&self, _piece: &Piece) -> (usize, usize) { (0, 0) }
+//!     fn row(&self, part: &mut (usize, usize), row: Row<'a, '_>) {
+//!         if let Ok(url) = row.url() {
+//!             part.0 += 1;
+//!             part.1 += url.hostname().len();
+//!         }
+//!     }
+//! }
+//!
+//! let parts = engine::run(&engine::Lines::new(b"https://a.example/\nnope\nHTTP://B.EXAMPLE\n"), &Hosts);
+//! let (valid, bytes) = parts.iter().fold((0, 0), |(v, b), p| (v + p.0, b + p.1));
+//! assert_eq!((valid, bytes), (2, 18));
+//! ```
+
+use super::column::{BaseCache, ChunkBuilder, UrlColumn};
+use super::lines as line_split;
+use crate::components::UrlParts;
+use crate::error::ParseError;
+use crate::parser;
+use crate::url::Url;
+use crate::view::UrlRef;
+use encoding_rs::UTF_8;
+use rayon::prelude::*;
+use std::cell::Cell;
+use std::ops::Range;
+
+/// The smallest piece worth a task of its own, in input bytes.
+const MIN_PIECE_BYTES: usize = 64 * 1024;
+/// The largest piece, in input bytes: bounds each part's buffers.
+const MAX_PIECE_BYTES: usize = 8 * 1024 * 1024;
+/// Pieces per thread: enough for work stealing to even out uneven pieces.
+const PIECES_PER_THREAD: usize = 8;
+
+/// The input bytes per piece for `total` bytes of input on the current pool.
+pub(crate) fn piece_target(total: usize) -> usize {
+    let tasks = rayon::current_num_threads().max(1) * PIECES_PER_THREAD;
+    (total / tasks).clamp(MIN_PIECE_BYTES, MAX_PIECE_BYTES)
+}
+
+/// One piece of a source, as its sink's part is told about it.
+#[derive(Clone, Debug)]
+pub struct Piece {
+    /// The piece's number: its part's index in what [`run`] returns.
+    pub number: usize,
+    /// The index (from 0) of the piece's first row in the whole input, when the source
+    /// knows it before parsing (a slice does; a block of lines does not count its lines
+    /// first: add up the rows of the earlier parts).
+    pub first_row: Option<usize>,
+    /// About how many rows the piece holds (for sizing buffers).
+    pub rows: usize,
+    /// About how many bytes of input the piece holds (for sizing buffers).
+    pub bytes: usize,
+    /// The raw input of the piece when it is one piece of memory (a block of lines): a
+    /// row whose [`Row::borrowed`] is a slice of it can be kept as offsets into it.
+    pub input: Option<Range<usize>>,
+}
+
+/// A row as a source hands it to the engine: the text to parse, and what it is parsed
+/// against.
+#[derive(Clone, Copy, Debug)]
+pub struct Input<'a, 'r> {
+    text: &'r str,
+    /// `text`, when it is a slice of the source's own input.
+    source_text: Option<&'a str>,
+    /// The raw bytes `text` was decoded from with U+FFFD, if it was.
+    raw: Option<&'r [u8]>,
+    base: Option<&'r Url>,
+    /// The row fails with this error without being parsed.
+    error: Option<ParseError>,
+}
+
+impl<'a, 'r> Input<'a, 'r> {
+    /// A row whose text lives as long as the source's input: a row the parser finds
+    /// canonical can be kept by a sink as that slice (no copy).
+    #[inline]
+    pub fn borrowed(text: &'a str) -> Self
+    where
+        'a: 'r,
+    {
+        Input {
+            text,
+            source_text: Some(text),
+            raw: None,
+            base: None,
+            error: None,
+        }
+    }
+
+    /// A row whose text lives only for the call (made for it, e.g. decoded or unescaped).
+    #[inline]
+    pub fn transient(text: &'r str) -> Self {
+        Input {
+            text,
+            source_text: None,
+            raw: None,
+            base: None,
+            error: None,
+        }
+    }
+
+    /// A row decoded from `raw`, which is not valid UTF-8, into `text` (each invalid
+    /// sequence U+FFFD, as [`Url::parse_bytes`] decodes): an error's offset is then a byte
+    /// offset into `raw`.
+    #[inline]
+    pub fn decoded(text: &'r str, raw: &'r [u8]) -> Self {
+        Input {
+            raw: Some(raw),
+            ..Input::transient(text)
+        }
+    }
+
+    /// A row that fails with `error` without being parsed (e.g. its base did not parse:
+    /// [`ErrorKind::InvalidBase`](crate::ErrorKind::InvalidBase)).
+    #[inline]
+    pub fn failed(text: &'r str, error: ParseError) -> Self {
+        Input {
+            error: Some(error),
+            ..Input::transient(text)
+        }
+    }
+
+    /// The same row, parsed against `base`.
+    #[inline]
+    pub fn with_base(self, base: Option<&'r Url>) -> Self {
+        Input { base, ..self }
+    }
+
+    /// The text to parse.
+    pub fn text(&self) -> &'r str {
+        self.text
+    }
+}
+
+/// One parsed row as a sink gets it: its input, its result, its place.
+#[derive(Clone, Copy, Debug)]
+pub struct Row<'a, 'r> {
+    input: Input<'a, 'r>,
+    url: Result<UrlRef<'r>, ParseError>,
+    /// Whether the URL's serialization is the input itself.
+    is_input: bool,
+    index: usize,
+}
+
+impl<'a, 'r> Row<'a, 'r> {
+    /// The row's input as parsed (decoded with U+FFFD when the raw input was not UTF-8).
+    pub fn input(&self) -> &'r str {
+        self.input.text
+    }
+
+    /// The raw bytes of a row that was not valid UTF-8 (`None` for any other row).
+    pub fn raw(&self) -> Option<&'r [u8]> {
+        self.input.raw
+    }
+
+    /// The result: the URL, or why the input is not one. Exactly what [`Url::parse`] (with
+    /// the row's base, [`Url::parse_with_base`]) gives.
+    pub fn url(&self) -> Result<UrlRef<'r>, ParseError> {
+        self.url
+    }
+
+    /// The URL's serialization as a slice of the source's input, when the input is a
+    /// canonical URL (its own serialization) that the source lent for the input's lifetime:
+    /// a sink can keep it without copying.
+    pub fn borrowed(&self) -> Option<&'a str> {
+        if self.is_input && self.url.is_ok() {
+            self.input.source_text
+        } else {
+            None
+        }
+    }
+
+    /// The row's index in its piece (from 0); with [`Piece::first_row`] (or the rows of
+    /// the earlier parts), its index in the input.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+}
+
+/// Where the rows come from: cuts its input into pieces and walks the rows of one.
+///
+/// Implemented by [`Lines`] (newline-separated bytes), [`Strs`] (a slice of `&str`),
+/// [`Offsets`] (Arrow-style offsets and data) and [`WithBases`] (rows with a base each).
+pub trait Source<'a>: Sync {
+    /// The input's size in bytes (to choose the pieces' size).
+    fn size(&self) -> usize;
+
+    /// Consecutive pieces covering the whole input in order, each of about `target`
+    /// bytes; a piece is a range in whatever unit the source walks (bytes, rows).
+    fn pieces(&self, target: usize) -> Vec<Range<usize>>;
+
+    /// What the sink's part is told about `piece` (number `number`).
+    fn describe(&self, number: usize, piece: &Range<usize>) -> Piece;
+
+    /// The raw input the rows of [`Input::borrowed`] are slices of (for a
+    /// [`Piece::input`] range); empty when the source has no single piece of memory.
+    fn memory(&self) -> &'a [u8] {
+        &[]
+    }
+
+    /// Hands each row of `piece` to `row`, in order.
+    fn rows<F: FnMut(Input<'a, '_>)>(&self, piece: Range<usize>, row: F);
+}
+
+/// What happens to each parsed row, a piece at a time: each piece gets a part of its own
+/// (one task fills it), and [`run`] returns the parts in input order.
+pub trait Sink<'a>: Sync {
+    /// What the rows of one piece make.
+    type Part: Send;
+
+    /// A new part for `piece`.
+    fn part(&self, piece: &Piece) -> Self::Part;
+
+    /// Takes the next row of the part's piece.
+    fn row(&self, part: &mut Self::Part, row: Row<'a, '_>);
+}
+
+/// Parses every row of `source` on the current rayon pool (run inside
+/// [`rayon::ThreadPool::install`] to choose the number of threads) and returns the
+/// sink's parts in input order.
+pub fn run<'a, S: Source<'a>, K: Sink<'a>>(source: &S, sink: &K) -> Vec<K::Part> {
+    let pieces = source.pieces(piece_target(source.size()));
+    if pieces.len() <= 1 || rayon::current_num_threads() <= 1 {
+        // No task to hand out: the calling thread does it all.
+        return pieces
+            .into_iter()
+            .enumerate()
+            .map(|(number, piece)| run_piece(source, sink, number, piece))
+            .collect();
+    }
+    pieces
+        .into_par_iter()
+        .enumerate()
+        .map(|(number, piece)| run_piece(source, sink, number, piece))
+        .collect()
+}
+
+/// Parses one piece into a new part.
+fn run_piece<'a, S: Source<'a>, K: Sink<'a>>(
+    source: &S,
+    sink: &K,
+    number: usize,
+    piece: Range<usize>,
+) -> K::Part {
+    let mut part = sink.part(&source.describe(number, &piece));
+    // The thread's buffer, taken for the piece (a nested run finds none and makes one).
+    let mut scratch = SCRATCH.with(Cell::take);
+    if scratch.capacity() == 0 {
+        // Room for any URL of common length, so that it rarely grows.
+        scratch.reserve(SCRATCH_BYTES);
+    }
+    let mut index = 0;
+    source.rows(piece, |input| {
+        let (url, is_input) = match input.error {
+            Some(err) => (Err(err), false),
+            None => parse_row(&input, &mut scratch),
+        };
+        sink.row(
+            &mut part,
+            Row {
+                input,
+                url,
+                is_input,
+                index,
+            },
+        );
+        index += 1;
+    });
+    if scratch.capacity() <= KEEP_BYTES {
+        SCRATCH.with(|cell| cell.set(scratch));
+    }
+    part
+}
+
+/// The first size of a thread's buffer for rewritten rows.
+const SCRATCH_BYTES: usize = 4096;
+
+/// The largest buffer a thread keeps between pieces.
+const KEEP_BYTES: usize = 1 << 20;
+
+thread_local! {
+    /// Per thread, the buffer non-canonical rows are written into, reused from piece to
+    /// piece and call to call (so that parsing allocates per thread, not per piece).
+    static SCRATCH: Cell<String> = const { Cell::new(String::new()) };
+    /// Per thread, the line-feed masks of a block of lines, reused the same way.
+    static MASKS: Cell<Vec<u64>> = const { Cell::new(Vec::new()) };
+}
+
+/// Parses one row: a view of its input when that is canonical, else of `scratch`, where
+/// the parser writes the serialization. The flag says which.
+#[inline(always)]
+fn parse_row<'r>(
+    input: &Input<'_, 'r>,
+    scratch: &'r mut String,
+) -> (Result<UrlRef<'r>, ParseError>, bool) {
+    let text = input.text;
+    let canonical = parser::parse_canonical(text);
+    if let Some(c) = parser::borrowed(text, &canonical) {
+        return (Ok(UrlRef::from_parts(text, c)), true);
+    }
+    scratch.clear();
+    let base: Option<UrlParts<'_>> = input.base.map(Url::parts);
+    match parser::write_into(text, canonical, base, UTF_8, scratch) {
+        Ok(c) => (Ok(UrlRef::from_parts(scratch.as_str(), c)), false),
+        Err(e) => (Err(input.raw.map_or(e, |raw| e.in_raw_utf8(raw))), false),
+    }
+}
+
+/// Newline-separated raw bytes, one row per line, as [`lines`](super::lines) splits and
+/// decodes them: `\n` or `\r\n`; a last line without terminator counts; a line that is
+/// not valid UTF-8 is decoded with U+FFFD. A base, when given, applies to every line.
+#[derive(Clone, Copy, Debug)]
+pub struct Lines<'a> {
+    bytes: &'a [u8],
+    base: Option<&'a Url>,
+    /// Whether `bytes` starts the input (so its first piece's first row is row 0).
+    starts_input: bool,
+}
+
+impl<'a> Lines<'a> {
+    /// The lines of `bytes`.
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Lines::with_base(bytes, None)
+    }
+
+    /// The lines of `bytes`, each parsed against `base` when given.
+    pub fn with_base(bytes: &'a [u8], base: Option<&'a Url>) -> Self {
+        Lines {
+            bytes,
+            base,
+            starts_input: true,
+        }
+    }
+}
+
+/// How many bytes of whole lines are cut at a time: small enough that the parser then
+/// reads them from cache.
+const BLOCK_BYTES: usize = 64 * 1024;
+
+impl<'a> Source<'a> for Lines<'a> {
+    fn size(&self) -> usize {
+        self.bytes.len()
+    }
+
+    fn pieces(&self, target: usize) -> Vec<Range<usize>> {
+        line_split::line_ranges(self.bytes, target)
+    }
+
+    fn describe(&self, number: usize, piece: &Range<usize>) -> Piece {
+        let bytes = piece.len();
+        Piece {
+            number,
+            first_row: (number == 0 && self.starts_input).then_some(0),
+            // About 40 bytes a URL; parts grow when there are more.
+            rows: bytes / 32 + 1,
+            bytes,
+            input: Some(piece.clone()),
+        }
+    }
+
+    fn memory(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    fn rows<F: FnMut(Input<'a, '_>)>(&self, piece: Range<usize>, mut row: F) {
+        let base = self.base;
+        let mut rest = &self.bytes[piece];
+        let mut masks = MASKS.with(Cell::take);
+        while !rest.is_empty() {
+            let cut = line_split::whole_lines(rest, BLOCK_BYTES);
+            let (block, after) = rest.split_at(cut);
+            rest = after;
+            match crate::scan::lines::line_feeds(block, &mut masks) {
+                Some(text) => {
+                    // ASCII: the line ends are the set bits.
+                    let mut start = 0;
+                    for (w, &word) in masks.iter().enumerate() {
+                        let mut word = word;
+                        while word != 0 {
+                            let end = w * 64 + word.trailing_zeros() as usize;
+                            word &= word - 1;
+                            let line = &text[start..end];
+                            let line = line.strip_suffix('\r').unwrap_or(line);
+                            row(Input::borrowed(line).with_base(base));
+                            start = end + 1;
+                        }
+                    }
+                    if start < text.len() {
+                        let line = &text[start..];
+                        let line = line.strip_suffix('\r').unwrap_or(line);
+                        row(Input::borrowed(line).with_base(base));
+                    }
+                }
+                None => {
+                    let mut lines = line_split::lines(block);
+                    while let Some((line, raw)) = lines.next_with_raw() {
+                        match (line, raw) {
+                            (std::borrow::Cow::Borrowed(line), _) => {
+                                row(Input::borrowed(line).with_base(base))
+                            }
+                            (std::borrow::Cow::Owned(line), Some(raw)) => {
+                                row(Input::decoded(&line, raw).with_base(base))
+                            }
+                            (std::borrow::Cow::Owned(line), None) => {
+                                row(Input::transient(&line).with_base(base))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        MASKS.with(|cell| cell.set(masks));
+    }
+}
+
+/// The number of rows in each piece of a slice-like source of `n` rows weighing
+/// `len(i)` bytes each: consecutive ranges, each closed once it weighs `target`.
+fn row_pieces(n: usize, target: usize, len: impl Fn(usize) -> usize) -> Vec<Range<usize>> {
+    super::row_ranges_by(n, target, len)
+}
+
+/// A slice of strings, one row each.
+#[derive(Clone, Copy, Debug)]
+pub struct Strs<'a> {
+    rows: &'a [&'a str],
+    base: Option<&'a Url>,
+}
+
+impl<'a> Strs<'a> {
+    /// The rows `rows`, each parsed against `base` when given.
+    pub fn new(rows: &'a [&'a str], base: Option<&'a Url>) -> Self {
+        Strs { rows, base }
+    }
+}
+
+impl<'a> Source<'a> for Strs<'a> {
+    fn size(&self) -> usize {
+        self.rows.iter().map(|r| r.len() + 1).sum()
+    }
+
+    fn pieces(&self, target: usize) -> Vec<Range<usize>> {
+        row_pieces(self.rows.len(), target, |i| self.rows[i].len())
+    }
+
+    fn describe(&self, number: usize, piece: &Range<usize>) -> Piece {
+        Piece {
+            number,
+            first_row: Some(piece.start),
+            rows: piece.len(),
+            bytes: self.rows[piece.clone()].iter().map(|r| r.len() + 1).sum(),
+            input: None,
+        }
+    }
+
+    fn rows<F: FnMut(Input<'a, '_>)>(&self, piece: Range<usize>, mut row: F) {
+        for text in &self.rows[piece] {
+            row(Input::borrowed(text).with_base(self.base));
+        }
+    }
+}
+
+/// Rows each with a base of its own, as `new URL(input, base)` takes them: `(input,
+/// None)` has no base, and a base that does not parse makes the row fail with
+/// [`ErrorKind::InvalidBase`](crate::ErrorKind::InvalidBase). A base string is parsed once
+/// for a run of rows that share it.
+#[derive(Clone, Copy, Debug)]
+pub struct WithBases<'a> {
+    rows: &'a [(&'a str, Option<&'a str>)],
+}
+
+impl<'a> WithBases<'a> {
+    /// The rows `rows`.
+    pub fn new(rows: &'a [(&'a str, Option<&'a str>)]) -> Self {
+        WithBases { rows }
+    }
+}
+
+impl<'a> Source<'a> for WithBases<'a> {
+    fn size(&self) -> usize {
+        self.rows.iter().map(|r| r.0.len() + 1).sum()
+    }
+
+    fn pieces(&self, target: usize) -> Vec<Range<usize>> {
+        row_pieces(self.rows.len(), target, |i| self.rows[i].0.len())
+    }
+
+    fn describe(&self, number: usize, piece: &Range<usize>) -> Piece {
+        Piece {
+            number,
+            first_row: Some(piece.start),
+            rows: piece.len(),
+            bytes: self.rows[piece.clone()].iter().map(|r| r.0.len() + 1).sum(),
+            input: None,
+        }
+    }
+
+    fn rows<F: FnMut(Input<'a, '_>)>(&self, piece: Range<usize>, mut row: F) {
+        let mut bases = BaseCache::new();
+        for &(text, base) in &self.rows[piece] {
+            match base.map(|b| bases.get(b)) {
+                None => row(Input::borrowed(text)),
+                Some(Ok(base)) => row(Input::borrowed(text).with_base(Some(base))),
+                Some(Err(err)) => row(Input::failed(text, err)),
+            }
+        }
+    }
+}
+
+/// Rows stored as Arrow stores a string column: `data` holds the rows' bytes one after
+/// the other, and row `i` is `data[offsets[i]..offsets[i + 1]]` (so `offsets` has one
+/// more entry than there are rows). A row that is not UTF-8 is decoded with U+FFFD.
+#[derive(Clone, Copy, Debug)]
+pub struct Offsets<'a, O> {
+    offsets: &'a [O],
+    data: &'a [u8],
+    base: Option<&'a Url>,
+}
+
+impl<'a, O: Copy + Into<i64> + Sync> Offsets<'a, O> {
+    /// The rows of an Arrow-style string column (`utf8`: `O = i32`, `large_utf8`: `O =
+    /// i64`). Offsets that do not increase, or point outside `data`, give an empty row.
+    pub fn new(offsets: &'a [O], data: &'a [u8], base: Option<&'a Url>) -> Self {
+        Offsets {
+            offsets,
+            data,
+            base,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    /// Row `i`'s bytes (empty when its offsets are out of order or out of range).
+    fn bytes(&self, i: usize) -> &'a [u8] {
+        let (s, e): (i64, i64) = (self.offsets[i].into(), self.offsets[i + 1].into());
+        match (usize::try_from(s), usize::try_from(e)) {
+            (Ok(s), Ok(e)) if s <= e && e <= self.data.len() => &self.data[s..e],
+            _ => &[],
+        }
+    }
+
+    fn offset(&self, i: usize) -> usize {
+        usize::try_from(self.offsets[i].into()).unwrap_or(0)
+    }
+}
+
+impl<'a, O: Copy + Into<i64> + Sync> Source<'a> for Offsets<'a, O> {
+    fn size(&self) -> usize {
+        let n = self.len();
+        if n == 0 {
+            return 0;
+        }
+        self.offset(n).saturating_sub(self.offset(0)) + n
+    }
+
+    fn pieces(&self, target: usize) -> Vec<Range<usize>> {
+        let first = if self.len() == 0 { 0 } else { self.offset(0) };
+        super::row_ranges_cumulative_by(self.len(), target, |i| {
+            self.offset(i).saturating_sub(first) + i
+        })
+    }
+
+    fn describe(&self, number: usize, piece: &Range<usize>) -> Piece {
+        let (s, e) = (self.offset(piece.start), self.offset(piece.end));
+        Piece {
+            number,
+            first_row: Some(piece.start),
+            rows: piece.len(),
+            bytes: e.saturating_sub(s) + piece.len(),
+            input: (s <= e && e <= self.data.len()).then_some(s..e),
+        }
+    }
+
+    fn memory(&self) -> &'a [u8] {
+        self.data
+    }
+
+    fn rows<F: FnMut(Input<'a, '_>)>(&self, piece: Range<usize>, mut row: F) {
+        for i in piece {
+            let bytes = self.bytes(i);
+            match std::str::from_utf8(bytes) {
+                Ok(text) => row(Input::borrowed(text).with_base(self.base)),
+                Err(_) => {
+                    let text = String::from_utf8_lossy(bytes);
+                    row(Input::decoded(&text, bytes).with_base(self.base));
+                }
+            }
+        }
+    }
+}
+
+/// The sink of [`UrlColumn`]: each part is a chunk of the column; a row whose URL is a
+/// slice of the source's memory is kept as offsets into it.
+pub(crate) struct ColumnSink<'a> {
+    memory: &'a [u8],
+}
+
+impl<'a> ColumnSink<'a> {
+    pub(crate) fn new<S: Source<'a>>(source: &S) -> Self {
+        ColumnSink {
+            memory: source.memory(),
+        }
+    }
+}
+
+impl<'a> Sink<'a> for ColumnSink<'a> {
+    type Part = ChunkBuilder<'a>;
+
+    fn part(&self, piece: &Piece) -> ChunkBuilder<'a> {
+        match piece.input.clone().and_then(|r| self.memory.get(r)) {
+            // Most rows of such a piece are borrowed: room for a quarter of it rewritten.
+            Some(input) => ChunkBuilder::new(input, piece.rows, piece.bytes / 4),
+            None => ChunkBuilder::new(&[], piece.rows, piece.bytes),
+        }
+    }
+
+    #[inline]
+    fn row(&self, part: &mut ChunkBuilder<'a>, row: Row<'a, '_>) {
+        match row.url() {
+            Ok(url) => part.push_url(&url, row.borrowed()),
+            Err(err) => part.push_error(err),
+        }
+    }
+}
+
+/// The column of `source`'s rows.
+pub(crate) fn column<'a, S: Source<'a>>(source: &S) -> UrlColumn<'a> {
+    let parts = run(source, &ColumnSink::new(source));
+    UrlColumn::from_chunks(parts.into_iter().map(ChunkBuilder::finish).collect())
+}
+
+/// The sink of a [`UrlColumn`] that borrows nothing: every row is copied (for sources
+/// whose rows are not one piece of memory).
+pub(crate) struct OwnedColumnSink;
+
+impl<'a> Sink<'a> for OwnedColumnSink {
+    type Part = ChunkBuilder<'static>;
+
+    fn part(&self, piece: &Piece) -> ChunkBuilder<'static> {
+        ChunkBuilder::new(&[], piece.rows, piece.bytes)
+    }
+
+    #[inline]
+    fn row(&self, part: &mut ChunkBuilder<'static>, row: Row<'a, '_>) {
+        match row.url() {
+            Ok(url) => part.push_url(&url, None),
+            Err(err) => part.push_error(err),
+        }
+    }
+}
+
+/// The column of `source`'s rows, each copied: it borrows nothing.
+pub(crate) fn owned_column<'a, S: Source<'a>>(source: &S) -> UrlColumn<'static> {
+    let parts = run(source, &OwnedColumnSink);
+    UrlColumn::from_chunks(parts.into_iter().map(ChunkBuilder::finish).collect())
+}
+
+/// The byte-order mark a UTF-8 text may start with.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Parses the lines read from `reader` (as [`Lines`] splits and decodes them; a UTF-8
+/// byte-order mark at the very start is skipped) with bounded memory, whatever the
+/// stream's length: it reads a window of about `block_bytes` of whole lines per thread of
+/// the current rayon pool (one longer line is read whole), parses the window with [`run`]
+/// and hands `each` the window's parts in input order, then reads the next window, so
+/// that at most one window and one partial line are held. A part's rows are numbered
+/// from 0 in their piece, and [`Piece::first_row`] is `None`: `each` counts the rows of
+/// the parts it is given to number them in the stream.
+///
+/// Stops at the first read error (returned as `E::from`) or the first error of `each`.
+///
+/// ```
+/// use rapidurl::batch::engine::{self, Piece, Row, Sink};
+/// struct Valid;
+/// impl<'a> Sink<'a> for Valid {
+///     type Part = (usize, usize);
+///     fn part(&self, _: &Piece) -> (usize, usize) { (0, 0) }
+///     fn row(&self, part: &mut (usize, usize), row: Row<'a, '_>) {
+///         part.0 += 1;
+///         part.1 += usize::from(row.url().is_ok());
+///     }
+/// }
+/// let input = "\u{FEFF}https://a.example/\nnope\r\nHTTP://B\n".repeat(1000);
+/// let (mut rows, mut valid) = (0, 0);
+/// engine::run_lines_stream(input.as_bytes(), 4096, &Valid, |(r, v)| {
+///     rows += r;
+///     valid += v;
+///     Ok::<(), std::io::Error>(())
+/// })
+/// .unwrap();
+/// // Only the first line's mark is skipped: the others are part of their line, which
+/// // then has no scheme.
+/// assert_eq!((rows, valid), (3000, 1001));
+/// ```
+pub fn run_lines_stream<R, K, P, E>(
+    mut reader: R,
+    block_bytes: usize,
+    sink: &K,
+    mut each: impl FnMut(P) -> Result<(), E>,
+) -> Result<(), E>
+where
+    R: std::io::Read,
+    K: for<'a> Sink<'a, Part = P>,
+    P: Send,
+    E: From<std::io::Error>,
+{
+    let window = block_bytes.max(1) * rayon::current_num_threads().max(1);
+    let mut buf: Vec<u8> = Vec::new();
+    let mut first = true;
+    let mut eof = false;
+    while !eof {
+        // Fill the window: whole lines, unless the stream ends.
+        let mut filled = buf.len();
+        // The carried-over partial line has no line feed.
+        let mut seen_newline = false;
+        loop {
+            if filled == buf.len() {
+                let grow = window.max(buf.len() / 2).max(4096);
+                buf.resize(filled + grow, 0);
+            }
+            let n = match reader.read(&mut buf[filled..]) {
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(E::from(e)),
+            };
+            // Only the new bytes are searched: a line longer than the window costs its
+            // length, not its length times the number of reads.
+            seen_newline |= memchr::memchr(b'\n', &buf[filled..filled + n]).is_some();
+            filled += n;
+            if n == 0 {
+                eof = true;
+                break;
+            }
+            if filled >= window && seen_newline {
+                break;
+            }
+        }
+        buf.truncate(filled);
+        // A window holds a line feed or the whole stream: the mark, if any, is whole.
+        let start = if first && buf.starts_with(BOM) { 3 } else { 0 };
+        first = false;
+        let end = if eof {
+            buf.len()
+        } else {
+            memchr::memrchr(b'\n', &buf).map_or(buf.len(), |i| i + 1)
+        };
+        if start < end {
+            let lines = Lines {
+                bytes: &buf[start..end],
+                base: None,
+                starts_input: false,
+            };
+            for part in run(&lines, sink) {
+                each(part)?;
+            }
+        }
+        // Carry the partial last line over to the next window.
+        buf.drain(..end);
+    }
+    Ok(())
+}
