@@ -1,0 +1,438 @@
+//! SURT, the Internet Archive's Sort-friendly URI Reordering Transform, as the `surt`
+//! package computes it (`surt.surt(url)`: its Google and IA canonicalizers, then the host
+//! reversed), on the WHATWG parse.
+
+use super::{ByteSet, escape_into, unescape_repeatedly};
+use crate::components::HostKind;
+use crate::view::UrlRef;
+
+/// The options of `surt.surt` that change the key; the defaults are the package's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SurtOptions {
+    /// Starts the key with the scheme and `://(` (`with_scheme=True`):
+    /// `http://(com,example)/`.
+    pub with_scheme: bool,
+    /// Ends the host with a comma (`trailing_comma=True`): `com,example,)/`.
+    pub trailing_comma: bool,
+    /// Keeps a leading `www.` (or `www2.`, …) label (`host_massage=False`).
+    pub keep_www: bool,
+}
+
+/// The bytes `escapeOnce` encodes: controls, space, DEL, non-ASCII, `#` and `%`.
+const ESCAPE: ByteSet = ByteSet::controls_space_high_and(b"#%");
+
+/// The SURT of `url` with the `surt` package's defaults: `com,example)/a?a=1&b=2`.
+///
+/// The host is reversed label by label into `com,example)` without a leading `www`
+/// label, the port kept when it is not the scheme's default; the path and query are
+/// percent-decoded until nothing is left to decode, re-encoded (controls, space,
+/// non-ASCII, `#` and `%` only) and lower-cased; the path's dot segments and empty
+/// segments are removed, and its trailing `/` too (but for the path `/`); the query's
+/// session ids (`jsessionid`, `phpsessid`, `sid`, `ASPSESSIONID…`, `cfid`+`cftoken`) are
+/// removed and its `&`-separated arguments sorted; the credentials and the fragment are
+/// dropped. A URL without a host gives `scheme:path`.
+///
+/// ```
+/// let arena = rapidurl::bumpalo::Bump::new();
+/// let url = rapidurl::parse_ref("https://www.Example.com:8443/A/./b/?z=1&A=2#top", &arena).unwrap();
+/// assert_eq!(rapidurl::canon::surt(&url), "com,example:8443)/a/b?a=2&z=1");
+/// ```
+pub fn surt(url: &UrlRef<'_>) -> String {
+    surt_with(url, &SurtOptions::default())
+}
+
+/// [`surt`] with options.
+///
+/// ```
+/// use rapidurl::canon::{SurtOptions, surt_with};
+/// let arena = rapidurl::bumpalo::Bump::new();
+/// let url = rapidurl::parse_ref("http://www.example.com/", &arena).unwrap();
+/// let all = SurtOptions { with_scheme: true, trailing_comma: true, keep_www: true };
+/// assert_eq!(surt_with(&url, &all), "http://(com,example,www,)/");
+/// ```
+pub fn surt_with(url: &UrlRef<'_>, options: &SurtOptions) -> String {
+    let mut out = String::with_capacity(url.href().len());
+    surt_into(url, options, &mut out);
+    out
+}
+
+/// [`surt_with`], appended to `out`.
+pub fn surt_into(url: &UrlRef<'_>, options: &SurtOptions, out: &mut String) {
+    let mut buf = Vec::new();
+    let host = host_of(url, &mut buf);
+    let has_host = !host.is_empty();
+    if has_host {
+        if options.with_scheme {
+            out.push_str(url.scheme());
+            out.push_str("://(");
+        }
+        let host = if options.keep_www {
+            &host[..]
+        } else {
+            strip_www(&host)
+        };
+        for (i, label) in host.rsplit(|&b| b == b'.').enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(super::ascii(label));
+        }
+        let port = url.port();
+        if !port.is_empty() {
+            out.push(':');
+            out.push_str(port);
+        }
+        if options.trailing_comma {
+            out.push(',');
+        }
+        out.push(')');
+    } else {
+        out.push_str(url.scheme());
+        out.push(':');
+    }
+
+    // The path: decoded, dot and empty segments removed (with a host), escaped, lower-cased.
+    let path_start = out.len();
+    unescape_repeatedly(url.pathname().as_bytes(), &mut buf);
+    if has_host {
+        let normalized = normalize_path(&buf);
+        escape_into(&normalized, &ESCAPE, out);
+    } else {
+        escape_into(&buf, &ESCAPE, out);
+    }
+    let mut path = out.split_off(path_start);
+    path.make_ascii_lowercase();
+    if path.contains(".aspx") {
+        path = strip_path_session_id(&path);
+    }
+    if path.len() > 1 && path.ends_with('/') {
+        path.pop();
+    }
+
+    // The query: decoded, escaped, session ids removed, lower-cased, arguments sorted.
+    let mut query = String::new();
+    if let Some(q) = url.query().filter(|q| !q.is_empty()) {
+        unescape_repeatedly(q.as_bytes(), &mut buf);
+        escape_into(&buf, &ESCAPE, &mut query);
+        let mut q = strip_query_session_ids(&query);
+        q.make_ascii_lowercase();
+        query = alpha_reorder(&q);
+    }
+
+    if !path.is_empty() {
+        out.push_str(&path);
+    } else if !query.is_empty() {
+        out.push('/');
+    }
+    if !query.is_empty() {
+        out.push('?');
+        out.push_str(&query);
+    }
+}
+
+/// The host as the package's canonicalizers leave it, before it is reversed: empty for a
+/// URL without one. An IPv6 address loses its brackets; a domain its doubled dots (one
+/// pass, as Python's `replace("..", ".")`) and its leading and trailing dots; an opaque
+/// host is decoded until nothing is left to decode, escaped and lower-cased.
+fn host_of(url: &UrlRef<'_>, buf: &mut Vec<u8>) -> Vec<u8> {
+    let hostname = url.hostname().as_bytes();
+    match url.host_kind() {
+        HostKind::None | HostKind::Empty => Vec::new(),
+        HostKind::Ipv4 => hostname.to_vec(),
+        HostKind::Ipv6 => hostname[1..hostname.len() - 1].to_vec(),
+        HostKind::Domain | HostKind::Opaque => {
+            let mut host = if url.host_kind() == HostKind::Opaque {
+                unescape_repeatedly(hostname, buf);
+                buf.clone()
+            } else {
+                hostname.to_vec()
+            };
+            // `replace(b'..', b'.')`: non-overlapping, left to right.
+            let mut fixed = Vec::with_capacity(host.len());
+            let mut i = 0;
+            while i < host.len() {
+                if host[i] == b'.' && host.get(i + 1) == Some(&b'.') {
+                    fixed.push(b'.');
+                    i += 2;
+                } else {
+                    fixed.push(host[i]);
+                    i += 1;
+                }
+            }
+            let start = fixed.iter().position(|&b| b != b'.').unwrap_or(fixed.len());
+            let end = fixed
+                .iter()
+                .rposition(|&b| b != b'.')
+                .map_or(start, |e| e + 1);
+            host.clear();
+            if url.host_kind() == HostKind::Opaque {
+                let mut s = String::new();
+                escape_into(&fixed[start..end], &ESCAPE, &mut s);
+                s.make_ascii_lowercase();
+                host.extend_from_slice(s.as_bytes());
+            } else {
+                host.extend_from_slice(&fixed[start..end]);
+            }
+            host
+        }
+    }
+}
+
+/// The host without a first label `www`, `www1`, `www2`, … (`massageHost`).
+fn strip_www(host: &[u8]) -> &[u8] {
+    let Some(rest) = host.strip_prefix(b"www") else {
+        return host;
+    };
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    match rest[digits..].strip_prefix(b".") {
+        Some(after) => after,
+        None => host,
+    }
+}
+
+/// `normalizePath`: the segments after the first `/`, `.` dropped, `..` dropping the
+/// segment kept before it (or kept itself when there is none), empty segments dropped
+/// but for the last.
+fn normalize_path(path: &[u8]) -> Vec<u8> {
+    if path.is_empty() {
+        return b"/".to_vec();
+    }
+    let mut kept: Vec<&[u8]> = Vec::new();
+    for segment in path.split(|&b| b == b'/').skip(1) {
+        match segment {
+            b"." => {}
+            b".." => {
+                if kept.pop().is_none() {
+                    kept.push(segment);
+                }
+            }
+            _ => kept.push(segment),
+        }
+    }
+    let mut out = Vec::with_capacity(path.len());
+    out.push(b'/');
+    if let Some((last, rest)) = kept.split_last() {
+        for segment in rest.iter().filter(|s| !s.is_empty()) {
+            out.extend_from_slice(segment);
+            out.push(b'/');
+        }
+        out.extend_from_slice(last);
+    }
+    out
+}
+
+/// Where `rest` satisfies `[^?]+\.aspx.*`.
+fn aspx_follows(rest: &[u8]) -> bool {
+    let stop = rest.iter().position(|&b| b == b'?').unwrap_or(rest.len());
+    rest[..stop]
+        .windows(5)
+        .enumerate()
+        .any(|(i, w)| i >= 1 && w.eq_ignore_ascii_case(b".aspx"))
+}
+
+/// The path without an ASP.NET session segment (`(S(24 characters))/` or
+/// `(24 characters)/`) before a rest that holds `.aspx`: for each of the two forms in
+/// turn, its last such segment (the package's two regular expressions, greedy).
+fn strip_path_session_id(path: &str) -> String {
+    let mut p = path.as_bytes().to_vec();
+    for form in [SessionForm::Nested, SessionForm::Plain] {
+        // Greedy `^(.*/)`: the last `/` after which the session segment and `/` follow.
+        let mut found = None;
+        for i in (0..p.len()).rev() {
+            if p[i] != b'/' {
+                continue;
+            }
+            if let Some(len) = form.matches(&p[i + 1..]) {
+                if aspx_follows(&p[i + 1 + len..]) {
+                    found = Some((i + 1, len));
+                    break;
+                }
+            }
+        }
+        if let Some((at, len)) = found {
+            p.drain(at..at + len);
+        }
+    }
+    String::from_utf8(p).unwrap_or_default()
+}
+
+#[derive(Clone, Copy)]
+enum SessionForm {
+    /// `\((?:[a-z]\([0-9a-z]{24}\))+\)/`
+    Nested,
+    /// `\([0-9a-z]{24}\)/`
+    Plain,
+}
+
+impl SessionForm {
+    /// The length of the session segment and its `/` at the start of `s`, if there is one.
+    fn matches(self, s: &[u8]) -> Option<usize> {
+        let id24 = |s: &[u8]| s.len() >= 24 && s[..24].iter().all(|b| b.is_ascii_alphanumeric());
+        match self {
+            SessionForm::Plain => (s.first() == Some(&b'(')
+                && id24(&s[1..])
+                && s.get(25) == Some(&b')')
+                && s.get(26) == Some(&b'/'))
+            .then_some(27),
+            SessionForm::Nested => {
+                if s.first() != Some(&b'(') {
+                    return None;
+                }
+                let mut i = 1;
+                let mut groups = 0;
+                while i + 28 <= s.len()
+                    && s[i].is_ascii_alphabetic()
+                    && s[i + 1] == b'('
+                    && id24(&s[i + 2..])
+                    && s[i + 26] == b')'
+                {
+                    i += 27;
+                    groups += 1;
+                }
+                (groups > 0 && s.get(i) == Some(&b')') && s.get(i + 1) == Some(&b'/'))
+                    .then_some(i + 2)
+            }
+        }
+    }
+}
+
+/// The query's session ids removed, as the package's five regular expressions do in
+/// turn: each removes its last match that runs to the end of the query or to a `&`
+/// (which goes with it).
+fn strip_query_session_ids(query: &str) -> String {
+    let mut q = query.as_bytes().to_vec();
+    for pattern in SESSION_PATTERNS {
+        let mut found = None;
+        for i in (0..q.len()).rev() {
+            if let Some(len) = pattern(&q[i..]) {
+                let end = i + len;
+                if end == q.len() {
+                    found = Some((i, end));
+                    break;
+                } else if q[end] == b'&' {
+                    found = Some((i, end + 1));
+                    break;
+                }
+            }
+        }
+        if let Some((start, end)) = found {
+            q.drain(start..end);
+        }
+    }
+    String::from_utf8(q).unwrap_or_default()
+}
+
+/// The length of a session id (name and value) at the start of `s`, for one pattern.
+type SessionPattern = fn(&[u8]) -> Option<usize>;
+
+const SESSION_PATTERNS: [SessionPattern; 5] = [
+    |s| name_then_alnum(s, b"jsessionid=", 32),
+    |s| name_then_alnum(s, b"phpsessid=", 32),
+    |s| name_then_alnum(s, b"sid=", 32),
+    |s| {
+        // ASPSESSIONID[a-zA-Z]{8}=[a-zA-Z]{24}
+        let p = b"aspsessionid";
+        let alpha = |s: &[u8]| s.iter().all(|b| b.is_ascii_alphabetic());
+        (s.len() >= 12 + 8 + 1 + 24
+            && s[..12].eq_ignore_ascii_case(p)
+            && alpha(&s[12..20])
+            && s[20] == b'='
+            && alpha(&s[21..45]))
+        .then_some(45)
+    },
+    |s| {
+        // cfid=[^&]+&cftoken=[^&]+
+        if s.len() < 5 || !s[..5].eq_ignore_ascii_case(b"cfid=") {
+            return None;
+        }
+        let v1 = s[5..].iter().take_while(|&&b| b != b'&').count();
+        let at = 5 + v1;
+        if v1 == 0 || s.len() < at + 9 || !s[at..at + 9].eq_ignore_ascii_case(b"&cftoken=") {
+            return None;
+        }
+        let v2 = s[at + 9..].iter().take_while(|&&b| b != b'&').count();
+        (v2 > 0).then_some(at + 9 + v2)
+    },
+];
+
+/// `name` (any case) followed by exactly `n` ASCII letters or digits, where the match
+/// must then end (the caller checks the end or `&`).
+fn name_then_alnum(s: &[u8], name: &[u8], n: usize) -> Option<usize> {
+    let k = name.len();
+    (s.len() >= k + n
+        && s[..k].eq_ignore_ascii_case(name)
+        && s[k..k + n].iter().all(|b| b.is_ascii_alphanumeric()))
+    .then_some(k + n)
+}
+
+/// `alphaReorderQuery`: the `&`-separated arguments sorted as Python sorts the tuples
+/// `(name,)` and `(name, value)` (a name without `=` first).
+fn alpha_reorder(query: &str) -> String {
+    if query.len() <= 1 {
+        return query.to_owned();
+    }
+    let mut args: Vec<(&str, Option<&str>)> = query
+        .split('&')
+        .map(|arg| match arg.split_once('=') {
+            Some((name, value)) => (name, Some(value)),
+            None => (arg, None),
+        })
+        .collect();
+    args.sort_unstable();
+    let mut out = String::with_capacity(query.len());
+    for (i, (name, value)) in args.iter().enumerate() {
+        if i > 0 {
+            out.push('&');
+        }
+        out.push_str(name);
+        if let Some(value) = value {
+            out.push('=');
+            out.push_str(value);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_ids() {
+        let id = "0123456789abcdef0123456789ABCDEF";
+        assert_eq!(
+            strip_query_session_ids(&format!("a=1&jsessionid={id}")),
+            "a=1&"
+        );
+        assert_eq!(
+            strip_query_session_ids(&format!("jsessionid={id}&b=2")),
+            "b=2"
+        );
+        assert_eq!(
+            strip_query_session_ids(&format!("jsessionid={id}x&b=2")),
+            format!("jsessionid={id}x&b=2")
+        );
+        assert_eq!(strip_query_session_ids("cfid=1&cftoken=2&c=3"), "c=3");
+        let seg = "(S(0123456789abcdefghijklmn))";
+        assert_eq!(
+            strip_path_session_id(&format!("/x/{seg}/page.aspx")),
+            "/x/page.aspx"
+        );
+        assert_eq!(
+            strip_path_session_id("/x/(0123456789abcdefghijklmn)/page.aspx"),
+            "/x/page.aspx"
+        );
+        assert_eq!(
+            strip_path_session_id(&format!("/x/{seg}/page.html")),
+            format!("/x/{seg}/page.html")
+        );
+    }
+
+    #[test]
+    fn paths() {
+        assert_eq!(normalize_path(b"/a//b/../c/./"), b"/a/c/");
+        assert_eq!(normalize_path(b"/../../a"), b"/a");
+        assert_eq!(normalize_path(b"/.."), b"/..");
+        assert_eq!(alpha_reorder("b=1&a&a=&a=0"), "a&a=&a=0&b=1");
+    }
+}
