@@ -221,13 +221,22 @@ fn normalize_path(path: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Where `rest` satisfies `[^?]+\.aspx.*`.
-fn aspx_follows(rest: &[u8]) -> bool {
-    let stop = rest.iter().position(|&b| b == b'?').unwrap_or(rest.len());
-    rest[..stop]
-        .windows(5)
-        .enumerate()
-        .any(|(i, w)| i >= 1 && w.eq_ignore_ascii_case(b".aspx"))
+/// For each position `p` of `path`, whether `path[p..]` matches `[^?]+\.aspx.*`: a
+/// `.aspx` starts after `p` with no `?` from `p` to it. One backward pass.
+fn aspx_follows(path: &[u8]) -> Vec<bool> {
+    let mut follows = vec![false; path.len() + 1];
+    // The nearest `.aspx` start after the current position, reset by a `?`.
+    let mut nearest: Option<usize> = None;
+    for p in (0..path.len()).rev() {
+        follows[p] = path[p] != b'?' && nearest.is_some();
+        if path[p] == b'?' {
+            nearest = None;
+        }
+        if path.len() - p >= 5 && path[p..p + 5].eq_ignore_ascii_case(b".aspx") {
+            nearest = Some(p);
+        }
+    }
+    follows
 }
 
 /// The path without an ASP.NET session segment (`(S(24 characters))/` or
@@ -237,13 +246,14 @@ fn strip_path_session_id(path: &str) -> String {
     let mut p = path.as_bytes().to_vec();
     for form in [SessionForm::Nested, SessionForm::Plain] {
         // Greedy `^(.*/)`: the last `/` after which the session segment and `/` follow.
+        let follows = aspx_follows(&p);
         let mut found = None;
         for i in (0..p.len()).rev() {
             if p[i] != b'/' {
                 continue;
             }
             if let Some(len) = form.matches(&p[i + 1..]) {
-                if aspx_follows(&p[i + 1 + len..]) {
+                if follows[i + 1 + len] {
                     found = Some((i + 1, len));
                     break;
                 }
@@ -302,9 +312,15 @@ impl SessionForm {
 fn strip_query_session_ids(query: &str) -> String {
     let mut q = query.as_bytes().to_vec();
     for pattern in SESSION_PATTERNS {
+        // Where the next `&` is from each position (the `cfid` pattern's values end
+        // there): one backward pass, so that each position is tried in constant time.
+        let mut next_amp = vec![q.len(); q.len() + 1];
+        for i in (0..q.len()).rev() {
+            next_amp[i] = if q[i] == b'&' { i } else { next_amp[i + 1] };
+        }
         let mut found = None;
         for i in (0..q.len()).rev() {
-            if let Some(len) = pattern(&q[i..]) {
+            if let Some(len) = pattern(&q[i..], &|j| next_amp[i + j] - i) {
                 let end = i + len;
                 if end == q.len() {
                     found = Some((i, end));
@@ -322,14 +338,18 @@ fn strip_query_session_ids(query: &str) -> String {
     String::from_utf8(q).unwrap_or_default()
 }
 
-/// The length of a session id (name and value) at the start of `s`, for one pattern.
-type SessionPattern = fn(&[u8]) -> Option<usize>;
+/// The length of a session id (name and value) at the start of `s`, for one pattern,
+/// given where the next `&` (or the end) is in `s` from each of its positions.
+type SessionPattern = fn(&[u8], NextAmp<'_>) -> Option<usize>;
+
+/// Where the next `&` (or the end) is in `s` from position `j` of `s`.
+type NextAmp<'a> = &'a dyn Fn(usize) -> usize;
 
 const SESSION_PATTERNS: [SessionPattern; 5] = [
-    |s| name_then_alnum(s, b"jsessionid=", 32),
-    |s| name_then_alnum(s, b"phpsessid=", 32),
-    |s| name_then_alnum(s, b"sid=", 32),
-    |s| {
+    |s, _| name_then_alnum(s, b"jsessionid=", 32),
+    |s, _| name_then_alnum(s, b"phpsessid=", 32),
+    |s, _| name_then_alnum(s, b"sid=", 32),
+    |s, _| {
         // ASPSESSIONID[a-zA-Z]{8}=[a-zA-Z]{24}
         let p = b"aspsessionid";
         let alpha = |s: &[u8]| s.iter().all(|b| b.is_ascii_alphabetic());
@@ -340,18 +360,17 @@ const SESSION_PATTERNS: [SessionPattern; 5] = [
             && alpha(&s[21..45]))
         .then_some(45)
     },
-    |s| {
+    |s, next_amp| {
         // cfid=[^&]+&cftoken=[^&]+
         if s.len() < 5 || !s[..5].eq_ignore_ascii_case(b"cfid=") {
             return None;
         }
-        let v1 = s[5..].iter().take_while(|&&b| b != b'&').count();
-        let at = 5 + v1;
-        if v1 == 0 || s.len() < at + 9 || !s[at..at + 9].eq_ignore_ascii_case(b"&cftoken=") {
+        let at = next_amp(5);
+        if at == 5 || s.len() < at + 9 || !s[at..at + 9].eq_ignore_ascii_case(b"&cftoken=") {
             return None;
         }
-        let v2 = s[at + 9..].iter().take_while(|&&b| b != b'&').count();
-        (v2 > 0).then_some(at + 9 + v2)
+        let end = next_amp(at + 9);
+        (end > at + 9).then_some(end)
     },
 ];
 
