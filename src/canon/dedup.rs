@@ -156,8 +156,10 @@ pub fn dedup_into(url: &UrlRef<'_>, options: &DedupOptions, out: &mut String) {
     let href = url.href();
     let path_range = Field::Pathname.href_range(url).unwrap_or(0..0);
     let host_range = Field::Hostname.href_range(url).unwrap_or(0..0);
+    // One scan for `%` over the whole URL: most URLs have none to normalize.
+    let normalize = options.normalize_escapes && memchr::memchr(b'%', href.as_bytes()).is_some();
     let push = |text: &str, out: &mut String| {
-        if options.normalize_escapes && text.contains('%') {
+        if normalize && memchr::memchr(b'%', text.as_bytes()).is_some() {
             normalize_escapes_into(text, out);
         } else {
             out.push_str(text);
@@ -215,7 +217,7 @@ pub fn dedup_into(url: &UrlRef<'_>, options: &DedupOptions, out: &mut String) {
                 })
                 .collect();
             if options.sort_query {
-                if options.normalize_escapes {
+                if normalize {
                     params.sort_by_cached_key(|p| {
                         let mut name = String::new();
                         push(p.split_once('=').map_or(*p, |(n, _)| n), &mut name);

@@ -5,6 +5,7 @@
 use super::{ByteSet, escape_into, unescape_repeatedly};
 use crate::components::HostKind;
 use crate::view::UrlRef;
+use std::borrow::Cow;
 
 /// The options of `surt.surt` that change the key; the defaults are the package's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -71,12 +72,16 @@ pub fn surt_into(url: &UrlRef<'_>, options: &SurtOptions, out: &mut String) {
         } else {
             strip_www(&host)
         };
-        for (i, label) in host.rsplit(|&b| b == b'.').enumerate() {
-            if i > 0 {
+        // The labels, last first, joined by commas.
+        let mut end = host.len();
+        for i in (0..host.len()).rev() {
+            if host.as_bytes()[i] == b'.' {
+                out.push_str(&host[i + 1..end]);
                 out.push(',');
+                end = i;
             }
-            out.push_str(super::ascii(label));
         }
+        out.push_str(&host[..end]);
         let port = url.port();
         if !port.is_empty() {
             out.push(':');
@@ -91,42 +96,72 @@ pub fn surt_into(url: &UrlRef<'_>, options: &SurtOptions, out: &mut String) {
         out.push(':');
     }
 
-    // The path: decoded, dot and empty segments removed (with a host), escaped, lower-cased.
+    // The path: decoded, dot and empty segments removed (with a host), escaped,
+    // lower-cased. A path with nothing to decode or escape and no empty segment (the
+    // parser has removed the dot segments) is only lower-cased.
+    let raw = url.pathname();
     let path_start = out.len();
-    unescape_repeatedly(url.pathname().as_bytes(), &mut buf);
-    if has_host {
-        let normalized = normalize_path(&buf);
-        escape_into(&normalized, &ESCAPE, out);
+    let plain = |t: &str| t.bytes().all(|b| !ESCAPE.contains(b));
+    // One pass: nothing to decode or escape, no empty segment, and whether `.aspx` may
+    // occur (a `.` followed by `a` or `A`).
+    let (mut simple, mut prev, mut aspx) = (true, 0u8, false);
+    for &b in raw.as_bytes() {
+        simple &= !(ESCAPE.contains(b) || (b == b'/' && prev == b'/'));
+        aspx |= prev == b'.' && (b | 0x20) == b'a';
+        prev = b;
+    }
+    if simple && (!has_host || !raw.is_empty()) {
+        out.push_str(raw);
     } else {
-        escape_into(&buf, &ESCAPE, out);
+        unescape_repeatedly(raw.as_bytes(), &mut buf);
+        if has_host {
+            escape_into(&normalize_path(&buf), &ESCAPE, out);
+        } else {
+            escape_into(&buf, &ESCAPE, out);
+        }
     }
-    let mut path = out.split_off(path_start);
-    path.make_ascii_lowercase();
-    if path.contains(".aspx") {
-        path = strip_path_session_id(&path);
+    out[path_start..].make_ascii_lowercase();
+    if (aspx || !simple) && out[path_start..].contains(".aspx") {
+        let path = strip_path_session_id(&out[path_start..]);
+        out.truncate(path_start);
+        out.push_str(&path);
     }
-    if path.len() > 1 && path.ends_with('/') {
-        path.pop();
+    if out.len() - path_start > 1 && out.ends_with('/') {
+        out.pop();
     }
+    let path_empty = out.len() == path_start;
 
     // The query: decoded, escaped, session ids removed, lower-cased, arguments sorted.
-    let mut query = String::new();
     if let Some(q) = url.query().filter(|q| !q.is_empty()) {
-        unescape_repeatedly(q.as_bytes(), &mut buf);
-        escape_into(&buf, &ESCAPE, &mut query);
-        let mut q = strip_query_session_ids(&query);
-        q.make_ascii_lowercase();
-        query = alpha_reorder(&q);
-    }
-
-    if !path.is_empty() {
-        out.push_str(&path);
-    } else if !query.is_empty() {
-        out.push('/');
-    }
-    if !query.is_empty() {
-        out.push('?');
-        out.push_str(&query);
+        let mut query = String::with_capacity(q.len());
+        if plain(q) {
+            query.push_str(q);
+        } else {
+            unescape_repeatedly(q.as_bytes(), &mut buf);
+            escape_into(&buf, &ESCAPE, &mut query);
+        }
+        let mut lower = query.clone();
+        lower.make_ascii_lowercase();
+        // Every session-id pattern holds one of these (ASCII case ignored).
+        if ["sessionid", "sessid", "sid=", "cfid="]
+            .iter()
+            .any(|n| lower.contains(n))
+        {
+            lower = strip_query_session_ids(&query);
+            lower.make_ascii_lowercase();
+        }
+        let query = if lower.contains('&') {
+            alpha_reorder(&lower)
+        } else {
+            lower
+        };
+        if !query.is_empty() {
+            if path_empty {
+                out.push('/');
+            }
+            out.push('?');
+            out.push_str(&query);
+        }
     }
 }
 
@@ -134,12 +169,20 @@ pub fn surt_into(url: &UrlRef<'_>, options: &SurtOptions, out: &mut String) {
 /// URL without one. An IPv6 address loses its brackets; a domain its doubled dots (one
 /// pass, as Python's `replace("..", ".")`) and its leading and trailing dots; an opaque
 /// host is decoded until nothing is left to decode, escaped and lower-cased.
-fn host_of(url: &UrlRef<'_>, buf: &mut Vec<u8>) -> Vec<u8> {
-    let hostname = url.hostname().as_bytes();
+fn host_of<'a>(url: &UrlRef<'a>, buf: &mut Vec<u8>) -> Cow<'a, str> {
+    let name = url.hostname();
+    let hostname = name.as_bytes();
     match url.host_kind() {
-        HostKind::None | HostKind::Empty => Vec::new(),
-        HostKind::Ipv4 => hostname.to_vec(),
-        HostKind::Ipv6 => hostname[1..hostname.len() - 1].to_vec(),
+        HostKind::None | HostKind::Empty => Cow::Borrowed(""),
+        HostKind::Ipv4 => Cow::Borrowed(name),
+        HostKind::Ipv6 => Cow::Borrowed(&name[1..name.len() - 1]),
+        HostKind::Domain
+            if !hostname.starts_with(b".")
+                && !hostname.ends_with(b".")
+                && memchr::memmem::find(hostname, b"..").is_none() =>
+        {
+            Cow::Borrowed(name)
+        }
         HostKind::Domain | HostKind::Opaque => {
             let mut host = if url.host_kind() == HostKind::Opaque {
                 unescape_repeatedly(hostname, buf);
@@ -173,18 +216,18 @@ fn host_of(url: &UrlRef<'_>, buf: &mut Vec<u8>) -> Vec<u8> {
             } else {
                 host.extend_from_slice(&fixed[start..end]);
             }
-            host
+            Cow::Owned(String::from_utf8(host).unwrap_or_default())
         }
     }
 }
 
 /// The host without a first label `www`, `www1`, `www2`, … (`massageHost`).
-fn strip_www(host: &[u8]) -> &[u8] {
-    let Some(rest) = host.strip_prefix(b"www") else {
+fn strip_www(host: &str) -> &str {
+    let Some(rest) = host.strip_prefix("www") else {
         return host;
     };
-    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-    match rest[digits..].strip_prefix(b".") {
+    let digits = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
+    match rest[digits..].strip_prefix('.') {
         Some(after) => after,
         None => host,
     }
