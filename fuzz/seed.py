@@ -34,6 +34,7 @@ TARGETS = [
     "fast_vs_slow",
     "batch_vs_single",
     "psl",
+    "canon",
 ]
 
 

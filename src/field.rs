@@ -90,6 +90,11 @@ pub enum Field {
     /// when none). A value of the input: absent unless the [`FieldContext`] has it. Like
     /// [`Field::Valid`], the input is parsed without a base.
     ValidationErrors,
+    /// The SURT key ([`crate::canon::surt`], the `surt` package's defaults):
+    /// `com,example)/a?a=1&b=2`.
+    Surt,
+    /// The dedup key with its defaults ([`crate::canon::dedup`]): a URL.
+    Canonical,
 }
 
 impl Field {
@@ -132,6 +137,9 @@ impl Field {
     /// Rendering and validation, after the host analytics.
     pub const VALIDATION: [Field; 3] = [Field::Display, Field::Valid, Field::ValidationErrors];
 
+    /// The canonical keys ([`crate::canon`]), after rendering and validation.
+    pub const CANONICAL: [Field; 2] = [Field::Surt, Field::Canonical];
+
     /// The prefix of `param:NAME`.
     pub const PARAM_PREFIX: &'static str = "param:";
 
@@ -145,6 +153,8 @@ impl Field {
             Field::Display => "display",
             Field::Valid => "valid",
             Field::ValidationErrors => "validation_errors",
+            Field::Surt => "surt",
+            Field::Canonical => "canonical",
             Field::Param(name) => return Cow::Owned(format!("{}{name}", Field::PARAM_PREFIX)),
             Field::Href => "href",
             Field::Origin => "origin",
@@ -172,6 +182,8 @@ impl Field {
                 | Field::Display
                 | Field::Valid
                 | Field::ValidationErrors
+                | Field::Surt
+                | Field::Canonical
         )
     }
 
@@ -244,6 +256,8 @@ impl Field {
                 let names: Vec<&str> = errors.iter().map(|e| e.name()).collect();
                 Cow::Owned(names.join(" "))
             }
+            Field::Surt => Cow::Owned(crate::canon::surt(url)),
+            Field::Canonical => Cow::Owned(crate::canon::dedup(url)),
             Field::Href => Cow::Borrowed(url.href()),
             Field::Origin => Cow::Owned(url.origin()),
             Field::Protocol => Cow::Borrowed(url.protocol()),
@@ -354,6 +368,7 @@ impl FromStr for Field {
             .into_iter()
             .chain(Field::HOST_ANALYTICS)
             .chain(Field::VALIDATION)
+            .chain(Field::CANONICAL)
             .find(|f| f.name() == name)
             .ok_or_else(|| UnknownField(name.to_owned()))
     }
@@ -370,6 +385,7 @@ impl fmt::Display for UnknownField {
             .iter()
             .chain(&Field::HOST_ANALYTICS)
             .chain(&Field::VALIDATION)
+            .chain(&Field::CANONICAL)
             .enumerate()
         {
             let sep = if i == 0 { " " } else { ", " };
@@ -394,12 +410,16 @@ mod tests {
             "Href".parse::<Field>().unwrap_err().to_string(),
             "unknown field \"Href\"; the fields are href, origin, protocol, username, \
              password, host, hostname, port, pathname, search, hash, public_suffix, \
-             registrable_domain, subdomain, display, valid, validation_errors, param:NAME"
+             registrable_domain, subdomain, display, valid, validation_errors, surt, canonical, \
+             param:NAME"
         );
         for field in Field::VALIDATION {
             assert_eq!(field.name().parse::<Field>(), Ok(field.clone()));
         }
         for field in Field::HOST_ANALYTICS {
+            assert_eq!(field.name().parse::<Field>(), Ok(field.clone()));
+        }
+        for field in Field::CANONICAL {
             assert_eq!(field.name().parse::<Field>(), Ok(field.clone()));
         }
         let param: Field = "param:utm_source".parse().unwrap();
@@ -446,6 +466,22 @@ mod tests {
             [None, None, None, None, None]
         );
         assert_eq!(values("file:///x"), [None, None, None, None, None]);
+    }
+
+    #[test]
+    fn canonical_keys() {
+        let arena = bumpalo::Bump::new();
+        let url =
+            crate::parse_ref("HTTP://www.Example.com/A/?b=1&a=2&utm_source=m#f", &arena).unwrap();
+        let value = |f: Field| f.value(&url).map(|v| v.into_owned());
+        assert_eq!(
+            value(Field::Surt).as_deref(),
+            Some("com,example)/a?a=2&b=1&utm_source=m")
+        );
+        assert_eq!(
+            value(Field::Canonical).as_deref(),
+            Some("http://www.example.com/A/?a=2&b=1")
+        );
     }
 
     #[test]

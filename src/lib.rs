@@ -54,6 +54,7 @@
 
 #[cfg(feature = "rayon")]
 pub mod batch;
+pub mod canon;
 mod components;
 pub mod encoding;
 mod error;

@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 
 mod bench;
+mod dedup;
 mod lint;
 mod output;
 mod parquet_out;
@@ -79,6 +80,9 @@ enum Command {
     /// List every validation error (URL Standard §1.1) of one URL per input line:
     /// FILE:LINE:COLUMN: NAME: explanation, then counts per name on stderr; exit 1 when any.
     Lint(LintArgs),
+    /// Write each row whose canonical key (--key) is new, in input order, unchanged.
+    #[command(after_help = dedup::DEDUP_AFTER_HELP)]
+    Dedup(dedup::DedupArgs),
 }
 
 /// Arguments of `rapidurl lint`.
@@ -246,7 +250,8 @@ struct ParseArgs {
     /// origin, protocol, username, password, host, hostname, port, pathname, search,
     /// hash), the host analytics public_suffix, registrable_domain, subdomain (Public
     /// Suffix List, empty unless the host is a domain), param:NAME (the decoded value of
-    /// the query's first NAME pair), or `input` (the cell as read) and `error`
+    /// the query's first NAME pair), the canonical keys surt and canonical (see
+    /// `rapidurl dedup --help`), or `input` (the cell as read) and `error`
     /// [default: href,protocol,username,password,hostname,port,pathname,search,hash].
     #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(Column))]
     fields: Vec<Column>,
@@ -367,6 +372,7 @@ fn main() -> ExitCode {
             .and_then(|list| stats::run(args.input, &args.by, args.top, args.format, list)),
         Command::Bench(args) => bench::run(&args.file, args.threads, args.time),
         Command::Lint(args) => lint::run(&input_paths(&args.files), args.format),
+        Command::Dedup(args) => dedup::run(args),
     };
     match result {
         Ok(code) => code,

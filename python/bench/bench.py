@@ -1,7 +1,7 @@
 """Time per URL of rapidurl.parse_column against the Rust batch API and what Python users
 parse URL columns with today, on one corpus, in one run (docs/performance.md quotes it).
 
-    python python/bench/bench.py [CORPUS] [--repeat N] [--instructions]
+    python python/bench/bench.py [CORPUS] [--repeat N] [--instructions] [--canon]
 
 CORPUS defaults to ../shared/corpora/kasztp.txt beside the repository. Every contender
 extracts the host of every line. Wall clock: each is timed `--repeat` times after one
@@ -13,6 +13,10 @@ contender is run once and twice in fresh interpreters and the difference is one 
 "Rust batch API" is `rapidurl::batch::parse_lines` over the corpus bytes, called from the
 same extension module (`rapidurl._rapidurl._batch_parse_lines`, GIL released), so both
 sides share the build and the run.
+
+`--canon` times the canonical keys instead: parse_column(arr, ["surt"]) and
+(arr, ["canonical"]) on one thread against loops of the `surt` package's surt.surt and
+w3lib's canonicalize_url over the corpus's http(s) lines.
 
 Needs python/requirements-bench.txt (pyarrow, polars, ada-url, tldextract, chdb).
 """
@@ -165,6 +169,40 @@ def contenders(data, lines):
     }
 
 
+def canon_contenders(lines):
+    """The canonical keys (``--canon``): rapidurl's fields against the packages' loops."""
+    urls = [u for u in lines if u.lower().startswith(("http://", "https://"))]
+
+    def field(name):
+        def setup():
+            import pyarrow as pa
+
+            import rapidurl
+
+            arr = pa.array(urls)
+            return lambda: rapidurl.parse_column(arr, [name], threads=1)
+
+        return setup
+
+    def surt_loop():
+        import surt
+
+        return lambda: [surt.surt(u) for u in urls]
+
+    def w3lib_loop():
+        from w3lib.url import canonicalize_url
+
+        return lambda: [canonicalize_url(u) for u in urls]
+
+    return urls, {
+        "rapidurl.parse_column(arr, ['surt'], threads=1)": (field("surt"), True),
+        "rapidurl.parse_column(arr, ['canonical'], threads=1)": (field("canonical"), True),
+        "rapidurl.parse_column(arr, ['hostname'], threads=1)": (field("hostname"), True),
+        "surt.surt(u) loop": (surt_loop, True),
+        "w3lib.url.canonicalize_url(u) loop": (w3lib_loop, True),
+    }
+
+
 def wall_clock(table, n, repeat):
     fns = {name: setup() for name, (setup, _) in table.items()}
     for fn in fns.values():
@@ -195,12 +233,16 @@ def main():
     ap.add_argument("corpus", nargs="?", default=str(DEFAULT_CORPUS))
     ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--instructions", action="store_true")
+    ap.add_argument("--canon", action="store_true")
     ap.add_argument("--run", help=argparse.SUPPRESS)
     ap.add_argument("--times", type=int, default=1, help=argparse.SUPPRESS)
     args = ap.parse_args()
     data, lines = load(args.corpus)
     n = len(lines)
     table = contenders(data, lines)
+    if args.canon:
+        lines, table = canon_contenders(lines)
+        n = len(lines)
     if args.run:  # one contender, `--times` times (under callgrind)
         fn = table[args.run][0]()
         for _ in range(args.times):
@@ -209,6 +251,17 @@ def main():
 
     print(f"corpus: {Path(args.corpus).name}, {n} URLs; {os.cpu_count()} cores, shared with other "
           f"sessions (load average {os.getloadavg()[0]:.1f}); median of {args.repeat} interleaved runs")
+    if args.canon and args.repeat > 0:
+        ns = wall_clock(table, n, args.repeat)
+        print(f"{n} http(s) URLs")
+        for name, v in ns.items():
+            print(f"{name:<60} {v:>9.1f} ns/URL")
+        s = ns["rapidurl.parse_column(arr, ['surt'], threads=1)"]
+        c = ns["rapidurl.parse_column(arr, ['canonical'], threads=1)"]
+        print(f"surt.surt loop / parse_column(['surt']): {ns['surt.surt(u) loop'] / s:.0f}x (target >= 100)")
+        print(f"canonicalize_url loop / parse_column(['canonical']): "
+              f"{ns['w3lib.url.canonicalize_url(u) loop'] / c:.0f}x (target >= 100)")
+        return 0
     if args.repeat > 0:
         ns = wall_clock(table, n, args.repeat)
         one = ns["rapidurl.parse_column(arr, ['hostname'], threads=1)"]

@@ -16,6 +16,7 @@ from typing import Any, Iterable, Optional, Union
 
 from ._rapidurl import ArrowTable, ParseError, URL, URLSearchParams, can_parse
 from ._rapidurl import _field_names
+from ._rapidurl import canonicalize, surt
 from ._rapidurl import parse_column as _parse_column
 
 __all__ = [
@@ -27,6 +28,8 @@ __all__ = [
     "parse_column",
     "URL_API_FIELDS",
     "DEFAULT_FIELDS",
+    "surt",
+    "canonicalize",
 ]
 
 #: The URL API's attributes, in the order of the Standard's IDL: each is a field of

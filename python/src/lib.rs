@@ -12,6 +12,7 @@
 #![deny(unsafe_code)]
 
 mod arrow_io;
+mod canon;
 mod column;
 mod url;
 
@@ -333,5 +334,7 @@ fn _rapidurl(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     m.add_function(wrap_pyfunction!(_field_names, m)?)?;
     m.add_function(wrap_pyfunction!(_batch_parse_lines, m)?)?;
+    m.add_function(wrap_pyfunction!(canon::surt, m)?)?;
+    m.add_function(wrap_pyfunction!(canon::canonicalize, m)?)?;
     Ok(())
 }
