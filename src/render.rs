@@ -134,25 +134,30 @@ fn display_host(url: &UrlRef<'_>) -> String {
 }
 
 /// An ASCII domain with each `xn--` label through ToUnicode (kept as it is when that
-/// fails).
+/// fails, or when the label's Unicode form holds a code point [`render`] would keep
+/// encoded: a zero-width joiner or non-joiner is valid in a label, and invisible).
 fn unicode_domain(host: &str) -> String {
     let mut out = String::with_capacity(host.len());
     for (i, label) in host.split('.').enumerate() {
         if i > 0 {
             out.push('.');
         }
-        let unicode = if label.len() >= 4 && label[..4].eq_ignore_ascii_case("xn--") {
-            domain_to_unicode(label)
-        } else {
-            label.to_owned()
-        };
-        if unicode.contains('\u{FFFD}') {
-            out.push_str(label);
-        } else {
-            out.push_str(&unicode);
+        match unicode_label(label) {
+            Some(unicode) if !unicode.chars().any(is_kept_encoded) => out.push_str(&unicode),
+            _ => out.push_str(label),
         }
     }
     out
+}
+
+/// One label of an ASCII domain as Unicode: an `xn--` label through ToUnicode (`None`
+/// when that fails), any other label as it is.
+fn unicode_label(label: &str) -> Option<String> {
+    if label.len() >= 4 && label[..4].eq_ignore_ascii_case("xn--") {
+        Some(domain_to_unicode(label)).filter(|unicode| !unicode.contains('\u{FFFD}'))
+    } else {
+        Some(label.to_owned())
+    }
 }
 
 /// `host` without a leading `www.` or `m.`, when the rest still ends with (or is) the
@@ -365,7 +370,10 @@ pub fn spoof_signals(url: &UrlRef<'_>) -> SpoofSignals {
         return signals;
     }
     let bidi = CodePointMapData::<BidiClass>::new();
-    for label in display_host(url).split('.') {
+    // Every label as Unicode, even one the rendering keeps in its ASCII form.
+    for ascii in url.hostname().split('.') {
+        let label = unicode_label(ascii).unwrap_or_else(|| ascii.to_owned());
+        let label = label.as_str();
         if label.is_ascii() {
             continue;
         }
