@@ -151,10 +151,16 @@ fn unicode_domain(host: &str) -> String {
 }
 
 /// One label of an ASCII domain as Unicode: an `xn--` label through ToUnicode (`None`
-/// when that fails), any other label as it is.
+/// when that fails, or when the result does not go back to the label through domain to
+/// ASCII, as `xn--xn---epa`, whose Unicode form `xn--é` is no valid label), any other
+/// label as it is.
 fn unicode_label(label: &str) -> Option<String> {
     if label.len() >= 4 && label[..4].eq_ignore_ascii_case("xn--") {
-        Some(domain_to_unicode(label)).filter(|unicode| !unicode.contains('\u{FFFD}'))
+        Some(domain_to_unicode(label)).filter(|unicode| {
+            !unicode.contains('\u{FFFD}')
+                && crate::host::domain_to_ascii(unicode, false)
+                    .is_ok_and(|ascii| ascii.eq_ignore_ascii_case(label))
+        })
     } else {
         Some(label.to_owned())
     }

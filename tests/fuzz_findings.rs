@@ -32,3 +32,14 @@ fn render_keeps_a_label_with_a_zero_width_non_joiner_in_ascii() {
     );
     assert_eq!(shown, "\u{644}\u{6af}.example");
 }
+
+/// `render`: a Punycode label whose Unicode form is no valid label (`xn--xn---epa` is
+/// `xn--é`, which domain to ASCII refuses) stays in its ASCII form, so that the rendering
+/// parses back to the same host.
+#[test]
+fn render_keeps_a_label_that_does_not_round_trip_in_ascii() {
+    let url = Url::parse("http://xn--xn---epa/").unwrap();
+    let shown = render(&url.as_ref_view(), &RenderOptions::default());
+    assert_eq!(shown, "http://xn--xn---epa/");
+    assert_eq!(Url::parse(&shown).unwrap().hostname(), url.hostname());
+}
