@@ -135,7 +135,9 @@ fn display_host(url: &UrlRef<'_>) -> String {
 
 /// An ASCII domain with each `xn--` label through ToUnicode (kept as it is when that
 /// fails, or when the label's Unicode form holds a code point [`render`] would keep
-/// encoded: a zero-width joiner or non-joiner is valid in a label, and invisible).
+/// encoded: a zero-width joiner or non-joiner is valid in a label, and invisible). When
+/// the result does not go back to `host` through domain to ASCII (the bidi rule, for
+/// one, looks at every label of the domain), `host` as it is.
 fn unicode_domain(host: &str) -> String {
     let mut out = String::with_capacity(host.len());
     for (i, label) in host.split('.').enumerate() {
@@ -146,6 +148,11 @@ fn unicode_domain(host: &str) -> String {
             Some(unicode) if !unicode.chars().any(is_kept_encoded) => out.push_str(&unicode),
             _ => out.push_str(label),
         }
+    }
+    if out != host
+        && !crate::host::domain_to_ascii(&out, false).is_ok_and(|a| a.eq_ignore_ascii_case(host))
+    {
+        return host.to_owned();
     }
     out
 }

@@ -43,3 +43,17 @@ fn render_keeps_a_label_that_does_not_round_trip_in_ascii() {
     assert_eq!(shown, "http://xn--xn---epa/");
     assert_eq!(Url::parse(&shown).unwrap().hostname(), url.hostname());
 }
+
+/// `render`: labels that each go back to themselves, but not together (`xn--ynd.ς` fails
+/// domain to ASCII as a whole) stay in their ASCII form.
+#[test]
+fn render_keeps_a_domain_that_does_not_round_trip_in_ascii() {
+    let url = Url::parse("http://xn--ynd.xn--3xa/").unwrap();
+    let shown = render(&url.as_ref_view(), &RenderOptions::default());
+    assert_eq!(
+        Url::parse(&shown).unwrap().hostname(),
+        url.hostname(),
+        "{shown:?}"
+    );
+    assert_eq!(shown, "http://xn--ynd.xn--3xa/");
+}
