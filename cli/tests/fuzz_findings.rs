@@ -27,3 +27,28 @@ fn csv_header_shorter_than_its_lossy_decoding() {
         );
     }
 }
+
+/// A last CSV record `""` (one quoted empty field) without a line feed is a row (its URL
+/// is empty, so it is reported), as it is with one; it used to be taken for a blank line
+/// and dropped without a word.
+#[test]
+fn csv_last_record_of_a_quoted_empty_field_is_a_row() {
+    for contents in [&b"url\nhttp://a/\n\"\""[..], &b"url\nhttp://a/\n\"\"\n"[..]] {
+        let file = TempFile::with_extension(contents, "csv");
+        let out = run(&["parse", "--fields", "href", file.path()], b"");
+        let err = stderr(&out);
+        assert_eq!(code(&out), 0, "{err}");
+        assert_eq!(stdout(&out).lines().count(), 3, "{:?}", stdout(&out));
+        assert!(
+            err.contains(&format!(
+                "{}:3:1: missing-scheme-non-relative-URL",
+                file.path()
+            )),
+            "{err}"
+        );
+    }
+    // Blank lines stay no records.
+    let file = TempFile::with_extension(b"url\n\nhttp://a/\r\n\r\n", "csv");
+    let out = run(&["parse", "--fields", "href", file.path()], b"");
+    assert_eq!(stdout(&out).lines().count(), 2, "{:?}", stdout(&out));
+}
