@@ -35,6 +35,11 @@ TARGETS = [
     "batch_vs_single",
     "psl",
     "canon",
+    "validation",
+    "render",
+    "parse_hostname",
+    "readers",
+    "python",
 ]
 
 
@@ -120,7 +125,7 @@ def main():
     forms = form_inputs()
     queries = [u.split("?", 1)[1] for u in urls if "?" in u]
     for target in targets:
-        if target == "parse_with_base":
+        if target in ("parse_with_base", "validation", "parse_hostname"):
             # `base \n input`, and the bare inputs (against the target's fixed base).
             seeds = [f"{b}\n{i}" for b, i in pairs] + urls
         elif target == "search_params":
@@ -131,6 +136,13 @@ def main():
             chunk = 64
             seeds += [b"\n".join(lines[i : i + chunk]) for i in range(0, len(lines), chunk)]
             seeds += ["\r\n".join(urls[i : i + chunk]) for i in range(0, len(urls), chunk)]
+        elif target == "readers":
+            # Structured input (`arbitrary`): whole files of lines give the raw cases
+            # text to start from.
+            seeds = [b"\n".join(lines[i : i + 16]) for i in range(0, len(lines), 16)]
+        elif target == "python":
+            # The harness' first byte picks the check; URLs follow.
+            seeds = [bytes([k]) + u.encode("utf-8", "surrogatepass") for k in range(6) for u in urls[::7]]
         elif target == "setters":
             # Structured input (`arbitrary`): raw URL text still steers the first field
             # and gives the mutator setter values to splice in.

@@ -134,25 +134,43 @@ fn display_host(url: &UrlRef<'_>) -> String {
 }
 
 /// An ASCII domain with each `xn--` label through ToUnicode (kept as it is when that
-/// fails).
+/// fails, or when the label's Unicode form holds a code point [`render`] would keep
+/// encoded: a zero-width joiner or non-joiner is valid in a label, and invisible). When
+/// the result does not go back to `host` through domain to ASCII (the bidi rule, for
+/// one, looks at every label of the domain), `host` as it is.
 fn unicode_domain(host: &str) -> String {
     let mut out = String::with_capacity(host.len());
     for (i, label) in host.split('.').enumerate() {
         if i > 0 {
             out.push('.');
         }
-        let unicode = if label.len() >= 4 && label[..4].eq_ignore_ascii_case("xn--") {
-            domain_to_unicode(label)
-        } else {
-            label.to_owned()
-        };
-        if unicode.contains('\u{FFFD}') {
-            out.push_str(label);
-        } else {
-            out.push_str(&unicode);
+        match unicode_label(label) {
+            Some(unicode) if !unicode.chars().any(is_kept_encoded) => out.push_str(&unicode),
+            _ => out.push_str(label),
         }
     }
+    if out != host
+        && !crate::host::domain_to_ascii(&out, false).is_ok_and(|a| a.eq_ignore_ascii_case(host))
+    {
+        return host.to_owned();
+    }
     out
+}
+
+/// One label of an ASCII domain as Unicode: an `xn--` label through ToUnicode (`None`
+/// when that fails, or when the result does not go back to the label through domain to
+/// ASCII, as `xn--xn---epa`, whose Unicode form `xn--é` is no valid label), any other
+/// label as it is.
+fn unicode_label(label: &str) -> Option<String> {
+    if label.len() >= 4 && label[..4].eq_ignore_ascii_case("xn--") {
+        Some(domain_to_unicode(label)).filter(|unicode| {
+            !unicode.contains('\u{FFFD}')
+                && crate::host::domain_to_ascii(unicode, false)
+                    .is_ok_and(|ascii| ascii.eq_ignore_ascii_case(label))
+        })
+    } else {
+        Some(label.to_owned())
+    }
 }
 
 /// `host` without a leading `www.` or `m.`, when the rest still ends with (or is) the
@@ -365,7 +383,10 @@ pub fn spoof_signals(url: &UrlRef<'_>) -> SpoofSignals {
         return signals;
     }
     let bidi = CodePointMapData::<BidiClass>::new();
-    for label in display_host(url).split('.') {
+    // Every label as Unicode, even one the rendering keeps in its ASCII form.
+    for ascii in url.hostname().split('.') {
+        let label = unicode_label(ascii).unwrap_or_else(|| ascii.to_owned());
+        let label = label.as_str();
         if label.is_ascii() {
             continue;
         }

@@ -339,8 +339,12 @@ impl RowParser {
             table::read_record(&text, &mut pos, delimiter, &mut record)
                 .map_err(|e| e.message(name, line, &text, start))?;
             let lines = memchr::memchr_iter(b'\n', &text.as_bytes()[start..pos]).count() as u64;
-            // A blank line is no record.
-            if record.len() == 1 && record[0].is_empty() && start + 2 >= pos {
+            // A blank line is no record (`""`, a quoted empty field, is one, also at the
+            // end of the input without a line feed).
+            if record.len() == 1
+                && record[0].is_empty()
+                && matches!(&text[start..pos], "" | "\n" | "\r\n" | "\r")
+            {
                 line += lines;
                 continue;
             }

@@ -670,8 +670,9 @@ impl TextReader {
         };
         if consumed > 0 {
             // `pos` is a byte offset into the decoded text: the raw bytes' too when
-            // nothing before it was replaced, i.e. when those bytes are UTF-8.
-            if std::str::from_utf8(&self.buf[..consumed]).is_err() {
+            // nothing before it was replaced, i.e. when those bytes are UTF-8 (a
+            // replacement can also take `pos` past the raw bytes).
+            if (self.buf.get(..consumed)).is_none_or(|b| std::str::from_utf8(b).is_err()) {
                 return Err(format!(
                     "{name}:{}: the header is not valid UTF-8",
                     self.line

@@ -1,0 +1,9 @@
+//! The tool's input readers as a library: opening an input, cutting it into batches of
+//! whole records ([`source`]), reading CSV, TSV and JSON Lines cells ([`table`], [`split`])
+//! and turning a batch into rows ([`rows`]). The `rapidurl` binary compiles the same
+//! modules; this target exists so that the fuzz target `readers` (fuzz/) can drive them.
+
+pub mod rows;
+pub mod source;
+pub mod split;
+pub mod table;

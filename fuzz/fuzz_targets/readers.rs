@@ -1,0 +1,442 @@
+//! The tool's readers (`rapidurl_cli`: `source::Input`, `source::Reader`,
+//! `rows::RowParser`) over CSV, TSV, JSON Lines and Parquet files, read in blocks as small
+//! as one byte.
+//!
+//! Two kinds of input (`arbitrary`):
+//! - raw bytes as a file of the chosen format (Parquet: a file written from generated
+//!   rows, then bytes of it overwritten);
+//! - a table of generated cells (any strings, nulls), written in the format by code of
+//!   this target (RFC 4180 quoting, the tool's TSV escapes, `serde_json`, the Parquet
+//!   writer).
+//!
+//! Invariants: no panic; every failure is a message that starts with the file's name and
+//! a place (`NAME:LINE:` or `NAME: row group N:`), otherwise every record is a row, in
+//! order: a written table gives back each row's URL cell (null: `missing-URL`), its other
+//! cells and its line (CSV: where the record starts; Parquet: the row number); raw text
+//! gives one row per record as counted here (non-blank lines after the header; CSV records
+//! ended by a line feed outside quotes), with increasing line numbers.
+#![no_main]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use arbitrary::Arbitrary;
+use arrow_array::{ArrayRef, RecordBatch, StringArray};
+use libfuzzer_sys::fuzz_target;
+use rapidurl_cli::rows::{Flow, Plan, Row, RowError, RowParser};
+use rapidurl_cli::source::{Data, Input, InputFormat, Reader};
+use rapidurl_cli::table::Cell;
+
+#[derive(Arbitrary, Debug, Clone, Copy, PartialEq)]
+enum Format {
+    Csv,
+    Tsv,
+    Jsonl,
+    Parquet,
+}
+
+impl Format {
+    fn input(self) -> InputFormat {
+        match self {
+            Format::Csv => InputFormat::Csv,
+            Format::Tsv => InputFormat::Tsv,
+            Format::Jsonl => InputFormat::Jsonl,
+            Format::Parquet => InputFormat::Parquet,
+        }
+    }
+}
+
+#[derive(Arbitrary, Debug)]
+enum Case {
+    Raw {
+        format: Format,
+        block: u8,
+        bytes: Vec<u8>,
+    },
+    Table {
+        format: Format,
+        block: u8,
+        /// 1 to 3 columns; the URL's is `url % columns`.
+        columns: u8,
+        url: u8,
+        rows: Vec<Vec<Option<String>>>,
+        crlf: bool,
+        /// Parquet: rows per row group (1 + this).
+        group: u8,
+        /// Parquet: bytes overwritten (offset from the end, value).
+        damage: Vec<(u16, u8)>,
+    },
+}
+
+/// What the readers made of a file: rows (line, URL cell or error, other cells as text)
+/// and the failure message, if any.
+struct Outcome {
+    rows: Vec<(u64, Result<String, String>, Vec<Option<String>>)>,
+    failure: Option<String>,
+}
+
+fn path_for(format: Format) -> PathBuf {
+    let ext = match format {
+        Format::Csv => "csv",
+        Format::Tsv => "tsv",
+        Format::Jsonl => "jsonl",
+        Format::Parquet => "parquet",
+    };
+    std::env::temp_dir().join(format!(
+        "rapidurl-fuzz-readers-{}.{ext}",
+        std::process::id()
+    ))
+}
+
+/// Opens `bytes` as a file of `format` and reads every row, as the tool does (the URL
+/// in column `url` of the header, every other column passed through).
+fn read(format: Format, bytes: &[u8], block: usize, url: Option<usize>) -> Outcome {
+    let path = path_for(format);
+    std::fs::write(&path, bytes).expect("temporary file");
+    let name = path.to_str().expect("UTF-8 path").to_owned();
+    let failed = |msg: String| Outcome {
+        rows: Vec::new(),
+        failure: Some(msg),
+    };
+    let mut input = match Input::open(&name, Some(format.input()), block) {
+        Ok(input) => input,
+        Err(msg) => return failed(msg),
+    };
+    let columns = match input.columns() {
+        Ok(columns) => columns.to_vec(),
+        Err(msg) => return failed(msg),
+    };
+    if columns.is_empty() {
+        return failed(format!("{name}: no columns"));
+    }
+    let url = url.unwrap_or(0).min(columns.len() - 1);
+    if let Err(msg) = rapidurl_cli::source::check_string_column(&input, &columns[url], "the URL") {
+        return failed(msg);
+    }
+    let plan = Plan {
+        format: format.input(),
+        names: vec![name.clone()],
+        columns: columns.clone(),
+        url,
+        base: None,
+        pass: (0..columns.len()).filter(|&i| i != url).collect(),
+        cells: true,
+        base_url: None,
+    };
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let (_free_tx, free_rx) = crossbeam_channel::unbounded();
+    Reader {
+        inputs: vec![input],
+        columns,
+        projection: None,
+    }
+    .run(&tx, &free_rx);
+    drop(tx);
+    let mut parser = RowParser::default();
+    let mut out = Outcome {
+        rows: Vec::new(),
+        failure: None,
+    };
+    for batch in rx.iter() {
+        if let Data::Fatal(msg) = &batch.data {
+            out.failure = Some(msg.clone());
+            break;
+        }
+        let mut sink = |row: &Row<'_>| {
+            let url = match &row.url {
+                Ok(_) => Ok(row.input.to_owned()),
+                Err(RowError::Missing) => Err("missing-URL".to_owned()),
+                Err(RowError::Parse(_)) => Ok(row.input.to_owned()),
+            };
+            let cells = row
+                .cells
+                .iter()
+                .map(|c| match c {
+                    Cell::Null => None,
+                    other => Some(other.text().to_owned()),
+                })
+                .collect();
+            out.rows.push((row.line, url, cells));
+            Flow::Go
+        };
+        if let Err(msg) = parser.rows(&plan, &batch, &mut sink) {
+            out.failure = Some(msg);
+            break;
+        }
+    }
+    let _ = std::fs::remove_file(&path);
+    if let Some(msg) = &out.failure {
+        let placed = msg.strip_prefix(name.as_str()).is_some_and(|rest| {
+            rest.starts_with(": row group ")
+                || rest.starts_with(": ")
+                || rest
+                    .strip_prefix(':')
+                    .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+        });
+        assert!(placed, "a failure without its place: {msg:?}");
+    }
+    out
+}
+
+/// CSV records of `bytes` (after a byte-order mark), as RFC 4180 ends them: at a line
+/// feed outside quotes. Each is (its first line, whether it is blank).
+fn csv_records(bytes: &[u8]) -> Vec<(u64, bool)> {
+    let mut out = Vec::new();
+    let (mut line, mut start_line, mut quoted, mut start) = (1u64, 1u64, false, 0usize);
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'"' {
+            quoted = !quoted;
+        } else if b == b'\n' {
+            line += 1;
+            if !quoted {
+                let record = &bytes[start..i];
+                out.push((start_line, record.is_empty() || record == b"\r"));
+                start = i + 1;
+                start_line = line;
+            }
+        }
+    }
+    if start < bytes.len() {
+        let record = &bytes[start..];
+        out.push((start_line, record == b"\r"));
+    }
+    out
+}
+
+/// Lines of `bytes` (a last one without a line feed counts): (line number, blank).
+fn lines(bytes: &[u8], blank: impl Fn(&[u8]) -> bool) -> Vec<(u64, bool)> {
+    let mut out: Vec<(u64, bool)> = bytes
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .map(|(i, l)| (i as u64 + 1, blank(l)))
+        .collect();
+    if bytes.ends_with(b"\n") || bytes.is_empty() {
+        out.pop();
+    }
+    out
+}
+
+fn raw(format: Format, block: usize, bytes: &[u8]) {
+    let out = read(format, bytes, block, None);
+    if out.failure.is_some() || format == Format::Parquet {
+        let lines: Vec<u64> = out.rows.iter().map(|r| r.0).collect();
+        assert!(lines.windows(2).all(|w| w[0] < w[1]), "{lines:?}");
+        return;
+    }
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let records = match format {
+        Format::Csv => csv_records(body).into_iter().skip(1).collect(),
+        Format::Tsv => lines(body, |l| l.is_empty() || l == b"\r")
+            .into_iter()
+            .skip(1)
+            .collect(),
+        _ => lines(body, |l| String::from_utf8_lossy(l).trim().is_empty()),
+    };
+    let want: Vec<u64> = records
+        .into_iter()
+        .filter(|&(_, blank)| !blank)
+        .map(|(line, _)| line)
+        .collect();
+    let got: Vec<u64> = out.rows.iter().map(|r| r.0).collect();
+    assert_eq!(got, want, "rows (by line) of {format:?} {bytes:?}");
+}
+
+fn csv_field(text: &str, alone: bool) -> String {
+    if (alone && text.is_empty()) || text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_owned()
+    }
+}
+
+fn tsv_field(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn table(
+    format: Format,
+    block: usize,
+    width: usize,
+    url: usize,
+    rows: &[Vec<Option<String>>],
+    crlf: bool,
+    group: usize,
+    damage: &[(u16, u8)],
+) {
+    let names: Vec<String> = (0..width).map(|i| format!("c{i}")).collect();
+    // Each row as `width` cells (missing ones null); CSV and TSV have no null: "".
+    let mut rows: Vec<Vec<Option<String>>> = rows
+        .iter()
+        .take(64)
+        .map(|r| (0..width).map(|i| r.get(i).cloned().flatten()).collect())
+        .collect();
+    if matches!(format, Format::Csv | Format::Tsv) {
+        for row in &mut rows {
+            for cell in row.iter_mut() {
+                cell.get_or_insert_with(String::new);
+            }
+            // A one-column TSV cannot hold an empty cell (it is a blank line).
+            if format == Format::Tsv && width == 1 && row[0].as_deref() == Some("") {
+                row[0] = Some("-".to_owned());
+            }
+        }
+    }
+    let eol = if crlf { "\r\n" } else { "\n" };
+    let mut text = String::new();
+    let mut starts = Vec::new();
+    let mut bytes = Vec::new();
+    match format {
+        Format::Csv | Format::Tsv => {
+            let field = |s: &str| {
+                if format == Format::Csv {
+                    csv_field(s, width == 1)
+                } else {
+                    tsv_field(s)
+                }
+            };
+            let sep = if format == Format::Csv { "," } else { "\t" };
+            text.push_str(&names.join(sep));
+            text.push_str(eol);
+            for row in &rows {
+                starts.push(1 + text.matches('\n').count() as u64);
+                let cells: Vec<String> = row
+                    .iter()
+                    .map(|c| field(c.as_deref().unwrap_or("")))
+                    .collect();
+                text.push_str(&cells.join(sep));
+                text.push_str(eol);
+            }
+        }
+        Format::Jsonl => {
+            for (i, row) in rows.iter().enumerate() {
+                starts.push(i as u64 + 1);
+                let object: serde_json::Map<String, serde_json::Value> = names
+                    .iter()
+                    .zip(row)
+                    .map(|(n, c)| {
+                        (
+                            n.clone(),
+                            c.clone()
+                                .map_or(serde_json::Value::Null, serde_json::Value::String),
+                        )
+                    })
+                    .collect();
+                text.push_str(&serde_json::Value::Object(object).to_string());
+                text.push_str(eol);
+            }
+            if rows.is_empty() {
+                // The header is the first object's keys: no object, no columns.
+                return;
+            }
+        }
+        Format::Parquet => {
+            let columns: Vec<ArrayRef> = (0..width)
+                .map(|i| {
+                    Arc::new(StringArray::from(
+                        rows.iter().map(|r| r[i].clone()).collect::<Vec<_>>(),
+                    )) as ArrayRef
+                })
+                .collect();
+            let batch = RecordBatch::try_from_iter(names.iter().cloned().zip(columns))
+                .expect("a record batch");
+            let props = parquet::file::properties::WriterProperties::builder()
+                .set_max_row_group_row_count(Some(group.max(1)))
+                .build();
+            let mut writer =
+                parquet::arrow::ArrowWriter::try_new(&mut bytes, batch.schema(), Some(props))
+                    .expect("a Parquet writer");
+            writer.write(&batch).expect("written");
+            writer.close().expect("closed");
+            starts = (1..=rows.len() as u64).collect();
+        }
+    }
+    if format != Format::Parquet {
+        bytes = text.into_bytes();
+    }
+    let damaged = !damage.is_empty() && format == Format::Parquet;
+    for &(from_end, value) in damage.iter().take(8) {
+        if !bytes.is_empty() && format == Format::Parquet {
+            let at = bytes.len() - 1 - (from_end as usize % bytes.len());
+            bytes[at] = value;
+        }
+    }
+    let out = read(format, &bytes, block, Some(url));
+    if damaged {
+        // Anything may be read from a damaged file; never a panic, and a failure has its
+        // place (checked in `read`), rows stay in order.
+        let lines: Vec<u64> = out.rows.iter().map(|r| r.0).collect();
+        assert!(lines.windows(2).all(|w| w[0] < w[1]), "{lines:?}");
+        return;
+    }
+    assert_eq!(out.failure, None, "{format:?} {bytes:?}");
+    let want: Vec<(u64, Result<String, String>, Vec<Option<String>>)> = rows
+        .iter()
+        .zip(&starts)
+        .map(|(row, &line)| {
+            let cell = row[url].clone().ok_or_else(|| "missing-URL".to_owned());
+            let pass = (0..width)
+                .filter(|&i| i != url)
+                .map(|i| row[i].clone())
+                .collect();
+            (line, cell, pass)
+        })
+        .collect();
+    if format == Format::Parquet {
+        // Passed-through Parquet cells are shown through Arrow's formatter: compare
+        // the rows and their URL cells.
+        let strip = |v: &[(u64, Result<String, String>, Vec<Option<String>>)]| -> Vec<(u64, Result<String, String>)> {
+            v.iter().map(|(l, u, _)| (*l, u.clone())).collect()
+        };
+        assert_eq!(strip(&out.rows), strip(&want), "{format:?}");
+    } else {
+        assert_eq!(
+            out.rows,
+            want,
+            "{format:?} {:?}",
+            String::from_utf8_lossy(&bytes)
+        );
+    }
+}
+
+fuzz_target!(|case: Case| {
+    match case {
+        Case::Raw {
+            format,
+            block,
+            bytes,
+        } => raw(format, block as usize + 1, &bytes),
+        Case::Table {
+            format,
+            block,
+            columns,
+            url,
+            rows,
+            crlf,
+            group,
+            damage,
+        } => {
+            let width = columns as usize % 3 + 1;
+            table(
+                format,
+                block as usize * 4 + 1,
+                width,
+                url as usize % width,
+                &rows,
+                crlf,
+                group as usize + 1,
+                &damage,
+            )
+        }
+    }
+});

@@ -1,0 +1,59 @@
+//! Regression tests for what the fuzz targets of fuzz/ found (docs/robustness.md): each
+//! input is the fuzzer's, reduced, and the assertion its target's invariant.
+
+use rapidurl::Url;
+use rapidurl::render::{RenderOptions, is_kept_encoded, render, spoof_signals};
+
+/// `render`: a label whose Unicode form holds a zero-width non-joiner (valid in an IDN
+/// label after an Arabic letter, and invisible) stays in its ASCII form; the spoofing
+/// signals still see the label as Unicode (right-to-left text).
+#[test]
+fn render_keeps_a_label_with_a_zero_width_non_joiner_in_ascii() {
+    let url = Url::parse("http://xn--ghb65a953d/").unwrap();
+    let view = url.as_ref_view();
+    for options in [
+        RenderOptions::default(),
+        RenderOptions::default().host_only(true),
+    ] {
+        let shown = render(&view, &options);
+        assert!(
+            !shown.chars().any(is_kept_encoded),
+            "{shown:?} shows a code point kept encoded"
+        );
+        assert!(shown.contains("xn--ghb65a953d"), "{shown:?}");
+    }
+    let signals = spoof_signals(&view);
+    assert!(signals.bidi_host, "{signals:?}");
+    // A label of the same host without the joiner is shown as Unicode.
+    let plain = Url::parse("http://\u{644}\u{6af}.example/").unwrap();
+    let shown = render(
+        &plain.as_ref_view(),
+        &RenderOptions::default().host_only(true),
+    );
+    assert_eq!(shown, "\u{644}\u{6af}.example");
+}
+
+/// `render`: a Punycode label whose Unicode form is no valid label (`xn--xn---epa` is
+/// `xn--é`, which domain to ASCII refuses) stays in its ASCII form, so that the rendering
+/// parses back to the same host.
+#[test]
+fn render_keeps_a_label_that_does_not_round_trip_in_ascii() {
+    let url = Url::parse("http://xn--xn---epa/").unwrap();
+    let shown = render(&url.as_ref_view(), &RenderOptions::default());
+    assert_eq!(shown, "http://xn--xn---epa/");
+    assert_eq!(Url::parse(&shown).unwrap().hostname(), url.hostname());
+}
+
+/// `render`: labels that each go back to themselves, but not together (`xn--ynd.ς` fails
+/// domain to ASCII as a whole) stay in their ASCII form.
+#[test]
+fn render_keeps_a_domain_that_does_not_round_trip_in_ascii() {
+    let url = Url::parse("http://xn--ynd.xn--3xa/").unwrap();
+    let shown = render(&url.as_ref_view(), &RenderOptions::default());
+    assert_eq!(
+        Url::parse(&shown).unwrap().hostname(),
+        url.hostname(),
+        "{shown:?}"
+    );
+    assert_eq!(shown, "http://xn--ynd.xn--3xa/");
+}
