@@ -354,13 +354,116 @@ fn own_matcher_agrees_with_the_reference() {
             continue;
         };
         let own = with_inputs(inputs, |i, b| p.exec(i, b));
+        let tested = with_inputs(inputs, |i, b| p.test(i, b));
         let reference = with_inputs(inputs, |i, b| p.__exec_reference(i, b));
         match (own, reference) {
-            (Ok(a), Ok(b)) => assert_eq!(a, b, "{}", label(&entry)),
+            (Ok(a), Ok(b)) => {
+                assert_eq!(tested.ok(), Some(b.is_some()), "test: {}", label(&entry));
+                assert_eq!(a, b, "{}", label(&entry));
+            }
             (Err(_), Err(_)) => {}
             (a, b) => panic!("{}: {a:?} vs {b:?}", label(&entry)),
         }
         compared += 1;
     }
     assert!(compared > 300, "only {compared} entries compared");
+}
+
+/// `PatternSet` finds the same first match and the same set of matches as testing its
+/// patterns one by one, over generated routes (fixed and wildcard protocols, hosts and
+/// first segments, optional and repeated groups, case-insensitive ones) and URLs that hit
+/// and miss them.
+#[test]
+fn pattern_set_agrees_with_one_by_one() {
+    use rapidurl::pattern::PatternSet;
+    let hosts = [
+        "example.com",
+        "api.example.com",
+        "b\u{fc}cher.example",
+        "[::1]",
+    ];
+    let schemes = ["https", "http", "http{s}?", "*", "foo"];
+    let paths = [
+        "/users/:id",
+        "/users{/:id}?",
+        "/users/*",
+        "/users",
+        "/users:x",
+        "/u/:a/:b?",
+        "/:seg/x",
+        "/static/:file.:ext",
+        "/(\\d+)/:rest*",
+        "*",
+        "/users/:id+",
+        "/users{.json}?",
+        "/%75sers/:id",
+    ];
+    let mut set = PatternSet::new();
+    let mut patterns = Vec::new();
+    for (i, scheme) in schemes.iter().enumerate() {
+        for (j, host) in hosts.iter().enumerate() {
+            for (k, path) in paths.iter().enumerate() {
+                let host = if (i + j + k) % 7 == 0 {
+                    "*.example.com"
+                } else {
+                    host
+                };
+                let text = format!("{scheme}://{host}{path}");
+                let ignore_case = (i + j + k) % 5 == 0;
+                let options = rapidurl::pattern::UrlPatternOptions { ignore_case };
+                let Ok(p) = UrlPattern::new(UrlPatternInput::String(&text), None, options) else {
+                    continue;
+                };
+                let q = UrlPattern::new(UrlPatternInput::String(&text), None, options).unwrap();
+                set.add_pattern(None, &text, p);
+                patterns.push(q);
+            }
+        }
+    }
+    assert!(patterns.len() > 200, "{} patterns", patterns.len());
+    let url_paths = [
+        "/users/42",
+        "/users",
+        "/users/",
+        "/USERS/7",
+        "/usersx",
+        "/u/a",
+        "/u/a/b",
+        "/anything/x",
+        "/static/a.js",
+        "/2024/a/b",
+        "/users/1/2/3",
+        "/users.json",
+        "/",
+        "",
+    ];
+    let arena = rapidurl::bumpalo::Bump::new();
+    let mut compared = 0;
+    let mut matched = 0;
+    for scheme in ["https", "http", "foo", "ftp"] {
+        for host in hosts.iter().chain(&["cdn.example.com", "other.test"]) {
+            for path in url_paths {
+                let href = format!("{scheme}://{host}{path}");
+                let Ok(url) = rapidurl::parse_ref(&href, &arena) else {
+                    continue;
+                };
+                let all: Vec<usize> = (0..patterns.len())
+                    .filter(|&i| patterns[i].test_url(&url))
+                    .collect();
+                assert_eq!(set.all(&url), all, "{href}");
+                assert_eq!(set.first(&url), all.first().copied(), "{href}");
+                let first = set.first_match(&url);
+                assert_eq!(first.as_ref().map(|m| m.index), all.first().copied());
+                if let Some(m) = first {
+                    assert_eq!(Some(m.result), patterns[m.index].exec_url(&url));
+                }
+                compared += 1;
+                matched += usize::from(!all.is_empty());
+            }
+        }
+    }
+    assert!(
+        compared > 200 && matched > 50,
+        "{compared} URLs, {matched} matched"
+    );
 }

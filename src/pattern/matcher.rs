@@ -33,6 +33,12 @@ pub(crate) struct Program {
     ignore_case: bool,
     /// The fixed text the whole component must equal, when it is only fixed text.
     literal: Option<String>,
+    /// The component is `*` alone: every input matches, as group 0.
+    always: bool,
+    /// For programs of at most 64 instructions: per instruction, the instructions that
+    /// wait on a code point (or `Match`) reachable from it by empty transitions, as a bit
+    /// set. `test` then runs a bit-parallel NFA with no allocation.
+    closures: Option<Vec<u64>>,
 }
 
 struct Compiler {
@@ -196,11 +202,17 @@ impl Program {
             .iter()
             .all(|p| p.ty == PartType::FixedText && p.modifier == Modifier::None)
             .then(|| parts.iter().map(|p| p.value.as_str()).collect());
+        let always = matches!(parts, [p] if p.ty == PartType::FullWildcard
+            && p.modifier == Modifier::None && p.prefix.is_empty() && p.suffix.is_empty());
+        let closures = (c.insts.len() <= 64)
+            .then(|| (0..c.insts.len()).map(|pc| closure(&c.insts, pc)).collect());
         Program {
             insts: c.insts,
             slots: 2 * group,
             ignore_case: options.ignore_case,
             literal,
+            always,
+            closures,
         }
     }
 
@@ -218,12 +230,57 @@ impl Program {
                 lit == input
             };
         }
-        self.run(input, false).is_some()
+        if self.always {
+            return true;
+        }
+        match &self.closures {
+            Some(closures) => self.run_bits(input, closures),
+            None => self.run(input, false).is_some(),
+        }
+    }
+
+    /// The bit-parallel NFA: the set of threads is a `u64` (programs of at most 64
+    /// instructions), no captures, no allocation; O(input × threads).
+    fn run_bits(&self, input: &str, closures: &[u64]) -> bool {
+        let mut state = closures[0];
+        for c in input.chars() {
+            let mut next = 0u64;
+            let mut bits = state;
+            while bits != 0 {
+                let pc = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let consumes = match self.insts[pc] {
+                    Inst::Char(want) => self.char_eq(want, c),
+                    Inst::NotDelim(d) => Some(c) != d,
+                    Inst::Any => true,
+                    _ => false,
+                };
+                if consumes {
+                    next |= closures[pc + 1];
+                }
+            }
+            if next == 0 {
+                return false;
+            }
+            state = next;
+        }
+        let mut bits = state;
+        while bits != 0 {
+            let pc = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if matches!(self.insts[pc], Inst::Match) {
+                return true;
+            }
+        }
+        false
     }
 
     /// The byte ranges of the groups when `input` matches (`None` for a group that did
     /// not take part).
     pub(crate) fn captures(&self, input: &str) -> Option<Vec<Option<(usize, usize)>>> {
+        if self.always {
+            return Some(vec![Some((0, input.len()))]);
+        }
         let slots = self.run(input, true)?;
         Some(
             (0..self.groups())
@@ -328,6 +385,30 @@ impl Program {
             }
         }
     }
+}
+
+/// The instructions that wait on a code point or are `Match`, reachable from `pc` by
+/// empty transitions (`Jmp`, `Split`, `Save`), as a bit set.
+fn closure(insts: &[Inst], pc: usize) -> u64 {
+    let mut seen = 0u64;
+    let mut out = 0u64;
+    let mut stack = vec![pc];
+    while let Some(pc) = stack.pop() {
+        if seen & (1 << pc) != 0 {
+            continue;
+        }
+        seen |= 1 << pc;
+        match insts[pc] {
+            Inst::Jmp(t) => stack.push(t),
+            Inst::Split(a, b) => {
+                stack.push(a);
+                stack.push(b);
+            }
+            Inst::Save(_) => stack.push(pc + 1),
+            _ => out |= 1 << pc,
+        }
+    }
+    out
 }
 
 enum Frame {

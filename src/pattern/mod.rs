@@ -39,16 +39,17 @@ mod error;
 mod init;
 mod matcher;
 mod parts;
-// mod set;
+mod set;
 mod tokenizer;
 
 pub use error::{PatternError, PatternErrorKind};
 pub use init::COMPONENT_NAMES;
+pub use set::{PatternSet, SetMatch};
 
 use crate::{Url, UrlRef};
 use init::{HASH, HOSTNAME, Init, Kind, PASSWORD, PATHNAME, PORT, PROTOCOL, SEARCH, USERNAME};
 use matcher::{EcmaRegex, Program};
-use parts::{Options, PartType};
+use parts::{Options, Part, PartType};
 
 /// The components of a pattern or of a URL as a dictionary (the Standard's
 /// `URLPatternInit`): each may be given or not, and a base URL.
@@ -152,6 +153,7 @@ pub(crate) struct Component {
     regexp_source: String,
     ignore_case: bool,
     engine: Engine,
+    parts: Vec<Part>,
 }
 
 impl Component {
@@ -182,6 +184,7 @@ impl Component {
             regexp_source,
             ignore_case: options.ignore_case,
             engine,
+            parts,
         })
     }
 
@@ -219,6 +222,56 @@ impl Component {
         ComponentResult {
             input: input.to_owned(),
             groups,
+        }
+    }
+
+    /// The component's fixed text when it is only that (no group, no modifier).
+    pub(crate) fn literal(&self) -> Option<String> {
+        self.parts
+            .iter()
+            .all(|p| p.ty == PartType::FixedText && p.modifier == parts::Modifier::None)
+            .then(|| self.parts.iter().map(|p| p.value.as_str()).collect())
+    }
+
+    /// The fixed suffix of a `*.example.com` hostname pattern (`.example.com`): a full
+    /// wildcard, then fixed text starting with `.`.
+    pub(crate) fn wildcard_suffix(&self) -> Option<String> {
+        match self.parts.as_slice() {
+            [w, f]
+                if w.ty == PartType::FullWildcard
+                    && w.modifier == parts::Modifier::None
+                    && w.prefix.is_empty()
+                    && w.suffix.is_empty()
+                    && f.ty == PartType::FixedText
+                    && f.modifier == parts::Modifier::None
+                    && f.value.starts_with('.') =>
+            {
+                Some(f.value.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// The first path segment every matching pathname has (`users` for `/users/:id`),
+    /// when the pattern fixes it and matching is case-sensitive.
+    pub(crate) fn first_segment(&self) -> Option<String> {
+        if self.ignore_case {
+            return None;
+        }
+        let first = self.parts.first()?;
+        if first.ty != PartType::FixedText || first.modifier != parts::Modifier::None {
+            return None;
+        }
+        let rest = first.value.strip_prefix('/')?;
+        if let Some(end) = rest.find('/') {
+            return Some(rest[..end].to_owned());
+        }
+        match self.parts.get(1) {
+            None => Some(rest.to_owned()),
+            Some(next) if next.ty != PartType::FixedText && next.prefix.starts_with('/') => {
+                Some(rest.to_owned())
+            }
+            _ => None,
         }
     }
 
@@ -450,6 +503,18 @@ impl UrlPattern {
     /// Whether the pathname, search and hash ignore case.
     pub fn ignore_case(&self) -> bool {
         self.comps[PATHNAME].ignore_case
+    }
+
+    pub(crate) fn component(&self, i: usize) -> &Component {
+        &self.comps[i]
+    }
+
+    pub(crate) fn test_parts(&self, v: &[&str; 8]) -> bool {
+        self.comps.iter().zip(v).all(|(c, s)| c.is_match(s))
+    }
+
+    pub(crate) fn exec_parts_pub(&self, v: [&str; 8]) -> Option<UrlPatternResult> {
+        self.exec_parts(v)
     }
 
     /// The eight component values of `input` (with `base_url`), or `None` when it does
