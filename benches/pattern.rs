@@ -106,7 +106,7 @@ fn generate_routes(urls: &[rapidurl::UrlRef<'_>]) -> Vec<String> {
     routes.push("*://*/:file.pdf".to_owned());
     routes.push("https://*/wp-content/*".to_owned());
     routes.push("*://*/robots.txt".to_owned());
-    routes.push("https://*/*\\?*".to_owned());
+    routes.push("https://*/*.php".to_owned());
     routes.truncate(ROUTES);
     routes
 }
