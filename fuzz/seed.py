@@ -34,7 +34,25 @@ TARGETS = [
     "fast_vs_slow",
     "batch_vs_single",
     "psl",
+    "pattern_parse",
+    "pattern_exec",
+    "pattern_set",
 ]
+
+
+def pattern_inputs():
+    """The pattern strings and component patterns of urlpatterntestdata.json."""
+    data = load("urlpatterntestdata.json") or []
+    out = []
+    for case in data:
+        if not isinstance(case, dict):
+            continue
+        for arg in case.get("pattern", []) + case.get("inputs", []):
+            if isinstance(arg, str):
+                out.append(arg)
+            elif isinstance(arg, dict):
+                out.extend(v for v in arg.values() if isinstance(v, str))
+    return out
 
 
 def load(name):
@@ -130,6 +148,9 @@ def main():
             chunk = 64
             seeds += [b"\n".join(lines[i : i + chunk]) for i in range(0, len(lines), chunk)]
             seeds += ["\r\n".join(urls[i : i + chunk]) for i in range(0, len(urls), chunk)]
+        elif target.startswith("pattern_"):
+            # Structured input (`arbitrary`): pattern syntax and URLs to splice in.
+            seeds = pattern_inputs() + urls[:2000]
         elif target == "setters":
             # Structured input (`arbitrary`): raw URL text still steers the first field
             # and gives the mutator setter values to splice in.
