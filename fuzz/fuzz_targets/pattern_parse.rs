@@ -40,6 +40,13 @@ fuzz_target!(|case: Case| {
     let Ok(p) = built else { return };
     let [protocol, username, password, hostname, port, pathname, search, hash] =
         p.component_patterns().map(|c| Some(c.to_owned()));
+    // A dictionary's protocol loses one trailing `:`, its search one leading `?` and its
+    // hash one leading `#`: give them back with one more, which is taken off again.
+    let (protocol, search, hash) = (
+        protocol.map(|v| format!("{v}:")),
+        search.map(|v| format!("?{v}")),
+        hash.map(|v| format!("#{v}")),
+    );
     let again = UrlPatternInit {
         protocol,
         username,

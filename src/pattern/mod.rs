@@ -24,9 +24,10 @@
 //!
 //! A component without regexp groups (`:name`, `*`, fixed text, `{…}` with modifiers:
 //! most routes) is matched by this module's own Pike VM, which follows the Standard's
-//! regular expression instruction by instruction without backtracking: time
-//! O(n × m) for an input of n code points and a component of m parts' code points, memory
-//! O(m). A component with regexp groups (`:id(\\d+)`) is compiled by the `regress` crate
+//! regular expression instruction by instruction without backtracking: `test` takes
+//! time O(n × m) for an input of n code points and a program of m instructions (about the
+//! component pattern's length), `exec` O(n × m × g) with g groups (each thread carries its
+//! captures); memory O(m × g). A component with regexp groups (`:id(\\d+)`) is compiled by the `regress` crate
 //! with the `v` flag (`vi` with `ignore_case`), ECMAScript's semantics, and run by its
 //! Pike VM executor: also without exponential backtracking, except that a backreference
 //! (`\\1`) or a lookaround inside a regexp group may cost more (polynomial in the input for
