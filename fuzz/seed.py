@@ -40,7 +40,25 @@ TARGETS = [
     "parse_hostname",
     "readers",
     "python",
+    "pattern_parse",
+    "pattern_exec",
+    "pattern_set",
 ]
+
+
+def pattern_inputs():
+    """The pattern strings and component patterns of urlpatterntestdata.json."""
+    data = load("urlpatterntestdata.json") or []
+    out = []
+    for case in data:
+        if not isinstance(case, dict):
+            continue
+        for arg in case.get("pattern", []) + case.get("inputs", []):
+            if isinstance(arg, str):
+                out.append(arg)
+            elif isinstance(arg, dict):
+                out.extend(v for v in arg.values() if isinstance(v, str))
+    return out
 
 
 def load(name):
@@ -143,6 +161,9 @@ def main():
         elif target == "python":
             # The harness' first byte picks the check; URLs follow.
             seeds = [bytes([k]) + u.encode("utf-8", "surrogatepass") for k in range(6) for u in urls[::7]]
+        elif target.startswith("pattern_"):
+            # Structured input (`arbitrary`): pattern syntax and URLs to splice in.
+            seeds = pattern_inputs() + urls[:2000]
         elif target == "setters":
             # Structured input (`arbitrary`): raw URL text still steers the first field
             # and gives the mutator setter values to splice in.

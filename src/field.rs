@@ -95,6 +95,14 @@ pub enum Field {
     Surt,
     /// The dedup key with its defaults ([`crate::canon::dedup`]): a URL.
     Canonical,
+    /// The name of the first pattern of the route table that matches the URL (its text
+    /// when it has no name), empty when none matches; absent unless the [`FieldContext`]
+    /// has a route table ([`FieldContext::routes`]).
+    Route,
+    /// The groups of that match as a JSON object: named groups by name, numbered ones as
+    /// `component.N` (`{"id":"42","pathname.0":"x/y"}`), a component that is `*` alone
+    /// left out; absent when no route matches or there is no route table.
+    RouteParams,
 }
 
 impl Field {
@@ -139,6 +147,8 @@ impl Field {
 
     /// The canonical keys ([`crate::canon`]), after rendering and validation.
     pub const CANONICAL: [Field; 2] = [Field::Surt, Field::Canonical];
+    /// The route table's fields, after rendering and validation.
+    pub const ROUTE: [Field; 2] = [Field::Route, Field::RouteParams];
 
     /// The prefix of `param:NAME`.
     pub const PARAM_PREFIX: &'static str = "param:";
@@ -155,6 +165,8 @@ impl Field {
             Field::ValidationErrors => "validation_errors",
             Field::Surt => "surt",
             Field::Canonical => "canonical",
+            Field::Route => "route",
+            Field::RouteParams => "route_params",
             Field::Param(name) => return Cow::Owned(format!("{}{name}", Field::PARAM_PREFIX)),
             Field::Href => "href",
             Field::Origin => "origin",
@@ -184,6 +196,8 @@ impl Field {
                 | Field::ValidationErrors
                 | Field::Surt
                 | Field::Canonical
+                | Field::Route
+                | Field::RouteParams
         )
     }
 
@@ -258,6 +272,14 @@ impl Field {
             }
             Field::Surt => Cow::Owned(crate::canon::surt(url)),
             Field::Canonical => Cow::Owned(crate::canon::dedup(url)),
+            Field::Route => {
+                let set = cx.routes?;
+                Cow::Owned(
+                    set.first(url)
+                        .map_or_else(String::new, |i| set.name(i).to_owned()),
+                )
+            }
+            Field::RouteParams => Cow::Owned(route_params(&cx.routes?.first_match(url)?.result)),
             Field::Href => Cow::Borrowed(url.href()),
             Field::Origin => Cow::Owned(url.origin()),
             Field::Protocol => Cow::Borrowed(url.protocol()),
@@ -273,10 +295,48 @@ impl Field {
     }
 }
 
+/// The groups of a route's match as a JSON object (see [`Field::RouteParams`]).
+fn route_params(result: &crate::pattern::UrlPatternResult) -> String {
+    let mut out = String::from("{");
+    let json = |s: &str, out: &mut String| {
+        out.push('"');
+        for c in s.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+    };
+    for (component, r) in result.components() {
+        for (name, value) in &r.groups {
+            let Some(value) = value else { continue };
+            if name == "0" && r.groups.len() == 1 && value == &r.input {
+                // A component that is `*` alone (or a lone wildcard) says nothing.
+                continue;
+            }
+            if out.len() > 1 {
+                out.push(',');
+            }
+            if name.starts_with(|c: char| c.is_ascii_digit()) {
+                json(&format!("{component}.{name}"), &mut out);
+            } else {
+                json(name, &mut out);
+            }
+            out.push(':');
+            json(value, &mut out);
+        }
+    }
+    out.push('}');
+    out
+}
+
 /// What the host analytics fields are computed against: a Public Suffix List (the
 /// built-in one by default) and its sections (both by default, as §3.2 says); and, for
 /// the fields of the input text (`valid`, `validation_errors`), the input the URL was
-/// parsed from (without a base).
+/// parsed from (without a base); for `route` and `route_params`, a route table.
 ///
 /// ```
 /// use rapidurl::field::{Field, FieldContext};
@@ -296,6 +356,7 @@ pub struct FieldContext<'l> {
     list: &'l SuffixList,
     sections: Sections,
     input: Option<&'l str>,
+    routes: Option<&'l crate::pattern::PatternSet>,
 }
 
 impl Default for FieldContext<'_> {
@@ -311,6 +372,7 @@ impl<'l> FieldContext<'l> {
             list: SuffixList::builtin(),
             sections: Sections::All,
             input: None,
+            routes: None,
         }
     }
 
@@ -323,6 +385,7 @@ impl<'l> FieldContext<'l> {
             list,
             sections: self.sections,
             input: self.input,
+            routes: self.routes,
         }
     }
 
@@ -335,6 +398,20 @@ impl<'l> FieldContext<'l> {
             list: self.list,
             sections: self.sections,
             input: Some(input),
+            routes: self.routes,
+        }
+    }
+
+    /// The route table for `route` and `route_params`.
+    pub fn routes<'m>(self, routes: &'m crate::pattern::PatternSet) -> FieldContext<'m>
+    where
+        'l: 'm,
+    {
+        FieldContext {
+            list: self.list,
+            sections: self.sections,
+            input: self.input,
+            routes: Some(routes),
         }
     }
 
@@ -369,6 +446,7 @@ impl FromStr for Field {
             .chain(Field::HOST_ANALYTICS)
             .chain(Field::VALIDATION)
             .chain(Field::CANONICAL)
+            .chain(Field::ROUTE)
             .find(|f| f.name() == name)
             .ok_or_else(|| UnknownField(name.to_owned()))
     }
@@ -411,7 +489,7 @@ mod tests {
             "unknown field \"Href\"; the fields are href, origin, protocol, username, \
              password, host, hostname, port, pathname, search, hash, public_suffix, \
              registrable_domain, subdomain, display, valid, validation_errors, surt, canonical, \
-             param:NAME"
+             route, route_params, param:NAME"
         );
         for field in Field::VALIDATION {
             assert_eq!(field.name().parse::<Field>(), Ok(field.clone()));
@@ -482,6 +560,37 @@ mod tests {
             value(Field::Canonical).as_deref(),
             Some("http://www.example.com/A/?a=2&b=1")
         );
+    }
+
+    #[test]
+    fn route_fields() {
+        let mut set = crate::pattern::PatternSet::new();
+        set.add(Some("user"), "https://example.com/users/:id/*")
+            .unwrap();
+        set.add(None, "https://*.example.com/:file.js").unwrap();
+        let cx = FieldContext::new().routes(&set);
+        let arena = bumpalo::Bump::new();
+        let values = |input: &str| {
+            let url = crate::parse_ref(input, &arena).unwrap();
+            let v = |f: &Field| f.value_with(&url, &cx).map(|v| v.into_owned());
+            (v(&Field::Route), v(&Field::RouteParams))
+        };
+        let s = |v: &str| Some(v.to_owned());
+        assert_eq!(
+            values("https://example.com/users/42/a/\"b"),
+            (s("user"), s(r#"{"id":"42","pathname.0":"a/%22b"}"#))
+        );
+        assert_eq!(
+            values("https://cdn.example.com/app.js"),
+            (
+                s("https://*.example.com/:file.js"),
+                s(r#"{"hostname.0":"cdn","file":"app"}"#)
+            )
+        );
+        assert_eq!(values("https://example.com/"), (s(""), None));
+        let url = crate::parse_ref("https://example.com/", &arena).unwrap();
+        assert_eq!(Field::Route.value(&url), None);
+        assert_eq!("route_params".parse::<Field>(), Ok(Field::RouteParams));
     }
 
     #[test]

@@ -65,6 +65,7 @@ pub mod host;
 mod origin;
 mod output;
 mod parser;
+pub mod pattern;
 pub mod percent;
 pub mod psl;
 pub mod render;

@@ -17,6 +17,7 @@ mod output;
 mod parquet_out;
 mod pipeline;
 mod progress;
+mod routes;
 mod rows;
 mod source;
 mod split;
@@ -261,6 +262,11 @@ struct ParseArgs {
     #[arg(long, value_name = "FILE")]
     psl: Option<std::path::PathBuf>,
 
+    /// A route table for the fields route and route_params: one URL pattern a line, or
+    /// `name<TAB>pattern`.
+    #[arg(long, value_name = "FILE")]
+    routes: Option<std::path::PathBuf>,
+
     /// Leave the input's columns out of the output (only the --fields).
     #[arg(long)]
     drop_columns: bool,
@@ -305,6 +311,10 @@ struct StatsArgs {
     /// A public_suffix_list.dat to use instead of the built-in snapshot of the list.
     #[arg(long, value_name = "FILE")]
     psl: Option<std::path::PathBuf>,
+
+    /// A route table for `--by route`: one URL pattern a line, or `name<TAB>pattern`.
+    #[arg(long, value_name = "FILE")]
+    routes: Option<std::path::PathBuf>,
 
     /// Output: a table for people (text), or the values alone as CSV or JSON Lines.
     #[arg(long, value_enum, default_value_t = stats::StatsFormat::Text)]
@@ -368,7 +378,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Parse(args) => run_parse(args),
         Command::Check(args) => run_check(args),
-        Command::Stats(args) => load_psl(args.psl.as_deref())
+        Command::Stats(args) => routes::load(args.routes.as_deref(), &[&args.by])
+            .and_then(|()| load_psl(args.psl.as_deref()))
             .and_then(|list| stats::run(args.input, &args.by, args.top, args.format, list)),
         Command::Bench(args) => bench::run(&args.file, args.threads, args.time),
         Command::Lint(args) => lint::run(&input_paths(&args.files), args.format),
@@ -621,6 +632,7 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
     };
     let error_auto = args.on_error == OnError::Mark && !columns.contains(&Column::Error);
     let suffix_list = load_psl(args.psl.as_deref())?;
+    routes::load(args.routes.as_deref(), &columns.iter().collect::<Vec<_>>())?;
     let prepared = prepare(&args.input, args.drop_columns, format == Format::Parquet)?;
     let plan = prepared.plan.clone();
     let pass_names: Vec<String> = plan.pass.iter().map(|&i| plan.columns[i].clone()).collect();

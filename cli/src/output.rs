@@ -733,10 +733,10 @@ impl RowFormat {
 
 /// The context of [`Field::value_with`]: `list`, or the built-in Public Suffix List.
 pub fn field_context(list: Option<&SuffixList>) -> FieldContext<'_> {
-    match list {
+    crate::routes::with_routes(match list {
         Some(list) => FieldContext::new().suffix_list(list),
         None => FieldContext::new(),
-    }
+    })
 }
 
 /// Appends `value` with tab, newline, carriage return and backslash escaped.

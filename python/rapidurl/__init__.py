@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Optional, Union
 
 from ._rapidurl import ArrowTable, ParseError, URL, URLSearchParams, can_parse
+from ._rapidurl import PatternError, URLPattern
 from ._rapidurl import _field_names
 from ._rapidurl import canonicalize, surt
 from ._rapidurl import parse_column as _parse_column
@@ -23,6 +24,8 @@ __all__ = [
     "URL",
     "URLSearchParams",
     "ParseError",
+    "URLPattern",
+    "PatternError",
     "ArrowTable",
     "can_parse",
     "parse_column",
@@ -45,6 +48,7 @@ def parse_column(
     *,
     base: Any = None,
     threads: Optional[int] = None,
+    routes: Optional[Iterable[Union[str, "tuple[str, str]"]]] = None,
 ) -> Any:
     """Parse a column of URLs into one string column per field, plus ``error``.
 
@@ -57,6 +61,10 @@ def parse_column(
     the library defines; default ``DEFAULT_FIELDS``). ``base`` is a ``str`` (one base for
     every row) or a column of the same length (a base per row, ``None`` for none).
     ``threads=None`` uses every core, ``threads=1`` one thread; the GIL is released.
+    ``routes`` is a route table for the fields ``route`` (the first matching pattern's
+    name, else its text; empty when none matches) and ``route_params`` (its groups as a
+    JSON object): a list of URL patterns (``rapidurl.URLPattern`` constructor strings) or
+    of ``(name, pattern)`` pairs; an invalid one raises ``rapidurl.PatternError``.
 
     A valid row has its fields and a null ``error``; an invalid row is null in every field
     and its ``error`` is the URL Standard's validation-error name (a per-row base that does
@@ -73,7 +81,9 @@ def parse_column(
         fields = [fields]
     elif fields is not None:
         fields = list(fields)
-    table = _parse_column(urls, fields, base=base, threads=threads)
+    if routes is not None and not isinstance(routes, str):
+        routes = list(routes)
+    table = _parse_column(urls, fields, base=base, threads=threads, routes=routes)
     try:
         import pyarrow
     except ImportError:

@@ -10,6 +10,53 @@ class ParseError(ValueError):
     offset: Optional[int]
     """The index in the input str where the problem was found, or None."""
 
+class PatternError(ValueError):
+    """A URL pattern that could not be constructed."""
+
+    component: Optional[str]
+    """The component whose pattern is wrong ('protocol' … 'hash'), or None."""
+    position: Optional[int]
+    """The code point index in that component's pattern string, or None."""
+
+class URLPattern:
+    """A URL pattern (the URL Pattern Standard's ``URLPattern``).
+
+    ``input`` is a constructor string (relative to ``base_url`` when given) or a dict of
+    component patterns with the JavaScript key names (``baseURL`` included).
+    """
+
+    def __init__(
+        self,
+        input: Optional[Union[str, dict[str, str]]] = None,
+        base_url: Optional[str] = None,
+        *,
+        ignore_case: bool = False,
+    ) -> None: ...
+    @property
+    def protocol(self) -> str: ...
+    @property
+    def username(self) -> str: ...
+    @property
+    def password(self) -> str: ...
+    @property
+    def hostname(self) -> str: ...
+    @property
+    def port(self) -> str: ...
+    @property
+    def pathname(self) -> str: ...
+    @property
+    def search(self) -> str: ...
+    @property
+    def hash(self) -> str: ...
+    @property
+    def has_regexp_groups(self) -> bool: ...
+    def test(
+        self, input: Optional[Union[str, dict[str, str]]] = None, base_url: Optional[str] = None
+    ) -> bool: ...
+    def exec(
+        self, input: Optional[Union[str, dict[str, str]]] = None, base_url: Optional[str] = None
+    ) -> Optional[dict[str, Any]]: ...
+
 class URL:
     """A URL parsed as the WHATWG URL Standard says (``new URL(url, base)``)."""
 
@@ -95,6 +142,7 @@ def parse_column(
     *,
     base: Any = None,
     threads: Optional[int] = None,
+    routes: Optional[list[Union[str, tuple[str, str]]]] = None,
 ) -> ArrowTable: ...
 def _field_names() -> tuple[list[str], list[str]]: ...
 def surt(url: str) -> str:

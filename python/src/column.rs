@@ -343,6 +343,7 @@ pub fn parse(
     fields: &[Field],
     schema: &SchemaRef,
     threads: &Threads,
+    routes: Option<&rapidurl::pattern::PatternSet>,
 ) -> Result<Vec<RecordBatch>, ColumnError> {
     // The hostname alone (the common call): `parse_hostname`, which reads it off the
     // input when the URL is proven valid, without building the view.
@@ -403,7 +404,7 @@ pub fn parse(
             schema,
             threads,
             |out: &mut Output, row: Row<'_>, arena: &Bump| match row.parse(arena) {
-                Ok(url) => out.push_url(&url, row.input, fields),
+                Ok(url) => out.push_url(&url, row.input, fields, routes),
                 Err(err) => out.push_missing(Some(&err)),
             },
         ),
@@ -703,9 +704,20 @@ impl Output {
     }
 
     /// A parsed row, any fields; `input` is its text, for the fields that are values of
-    /// the input (`valid`, `validation_errors`).
-    fn push_url(&mut self, url: &UrlRef<'_>, input: &str, fields: &[Field]) {
+    /// the input (`valid`, `validation_errors`), `routes` the route table (`route`,
+    /// `route_params`).
+    fn push_url(
+        &mut self,
+        url: &UrlRef<'_>,
+        input: &str,
+        fields: &[Field],
+        routes: Option<&rapidurl::pattern::PatternSet>,
+    ) {
         let cx = FieldContext::new().input(input);
+        let cx = match routes {
+            Some(set) => cx.routes(set),
+            None => cx,
+        };
         for (field, f) in fields.iter().zip(&mut self.fields) {
             match field.value_with(url, &cx) {
                 Some(v) => f.push(&v),

@@ -1,6 +1,7 @@
 //! `rapidurl._rapidurl`: the extension module behind the Python package `rapidurl`.
 //!
 //! - `url`: `URL` and `URLSearchParams`, the URL API over `rapidurl::Url`;
+//! - `pattern`: `URLPattern` and `PatternError`, the URL Pattern Standard's matcher;
 //! - `column` and `arrow_io`: `parse_column`, Arrow columns in and out, parsed in
 //!   parallel with the GIL released.
 //!
@@ -14,6 +15,7 @@
 mod arrow_io;
 mod canon;
 mod column;
+mod pattern;
 mod url;
 
 use std::collections::HashMap;
@@ -221,16 +223,18 @@ fn fields(names: Option<Vec<String>>) -> PyResult<Vec<Field>> {
 /// The engine of `rapidurl.parse_column` (the Python wrapper documents it and turns the
 /// result into a `pyarrow.Table` when pyarrow is installed).
 #[pyfunction]
-#[pyo3(signature = (urls, fields=None, *, base=None, threads=None))]
+#[pyo3(signature = (urls, fields=None, *, base=None, threads=None, routes=None))]
 fn parse_column(
     py: Python<'_>,
     urls: &Bound<'_, PyAny>,
     fields: Option<Vec<String>>,
     base: Option<&Bound<'_, PyAny>>,
     threads: Option<usize>,
+    routes: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<ArrowTable> {
     guard(|| {
         let fields = self::fields(fields)?;
+        let routes = pattern::route_table(routes, &fields)?;
         let threads = self::threads(threads)?;
         threads.wake();
         let input = column(urls, "urls", false)?;
@@ -272,7 +276,7 @@ fn parse_column(
         let schema = column::schema(&fields);
         let result = py.detach(|| {
             catch_unwind(AssertUnwindSafe(|| {
-                column::parse(&input, &base, &fields, &schema, &threads)
+                column::parse(&input, &base, &fields, &schema, &threads, routes.as_ref())
             }))
         });
         let batches = match result {
@@ -328,6 +332,8 @@ fn _rapidurl(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ParseError", m.py().get_type::<ParseError>())?;
     m.add_class::<url::PyUrl>()?;
     m.add_class::<url::PySearchParams>()?;
+    m.add("PatternError", m.py().get_type::<pattern::PatternError>())?;
+    m.add_class::<pattern::PyUrlPattern>()?;
     m.add_class::<ArrowTable>()?;
     m.add_function(wrap_pyfunction!(can_parse, m)?)?;
     m.add_function(wrap_pyfunction!(parse_column, m)?)?;

@@ -1,0 +1,81 @@
+//! `--routes FILE`: the route table of the `route` and `route_params` fields.
+//!
+//! One pattern a line (a URL Pattern constructor string, absolute), or `name<TAB>pattern`;
+//! empty lines and lines starting with `#` are skipped. The table is read once, before
+//! any row, and shared by every worker.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use rapidurl::field::{Field, FieldContext};
+use rapidurl::pattern::PatternSet;
+
+use crate::Failure;
+use crate::output::Column;
+
+static TABLE: OnceLock<PatternSet> = OnceLock::new();
+
+/// The route table read by [`load`], if any.
+pub fn table() -> Option<&'static PatternSet> {
+    TABLE.get()
+}
+
+/// `cx` with the route table, when there is one.
+pub fn with_routes(cx: FieldContext<'_>) -> FieldContext<'_> {
+    match table() {
+        Some(set) => cx.routes(set),
+        None => cx,
+    }
+}
+
+/// Reads the route table of `--routes FILE` (when given) and checks that the fields
+/// asked for have what they need: an error names the file, line and column of a bad
+/// pattern, or the option a `route` field lacks.
+pub fn load(path: Option<&Path>, columns: &[&Column]) -> Result<(), Failure> {
+    let wants_routes = columns
+        .iter()
+        .any(|c| matches!(c, Column::Field(Field::Route | Field::RouteParams)));
+    let Some(path) = path else {
+        if wants_routes {
+            return Err(Failure::Message(
+                "the fields route and route_params need a route table: --routes FILE".to_owned(),
+            ));
+        }
+        return Ok(());
+    };
+    let name = path.display();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::Message(format!("{name}: cannot read the route table: {e}")))?;
+    let set = parse_table(&text, &name.to_string())?;
+    if set.is_empty() {
+        return Err(Failure::Message(format!(
+            "{name}: the route table has no pattern"
+        )));
+    }
+    let _ = TABLE.set(set);
+    Ok(())
+}
+
+/// A route table from its text; errors as `FILE:LINE:COL: message`.
+pub fn parse_table(text: &str, name: &str) -> Result<PatternSet, Failure> {
+    let mut set = PatternSet::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (route, pattern, offset) = match line.split_once('\t') {
+            Some((route, pattern)) => (Some(route), pattern, route.chars().count() + 1),
+            None => (None, line, 0),
+        };
+        set.add(route, pattern).map_err(|e| {
+            // The column of the pattern; the message places the error within it.
+            Failure::Message(format!(
+                "{name}:{}:{}: bad route pattern: {e}",
+                i + 1,
+                offset + 1
+            ))
+        })?;
+    }
+    Ok(set)
+}

@@ -1,0 +1,510 @@
+//! Matching one component: a Pike VM of this module's own for part lists without regexp
+//! groups, the `regress` crate (ECMAScript semantics, `v` flag) for those with them.
+//!
+//! The Pike VM runs the same program the Standard's regular expression would be, with
+//! the same priorities (greedy `?`, `*`, `+`; lazy segment wildcards), so it finds the
+//! match a backtracking ECMAScript engine finds, with the same captures, in
+//! O(input length × program length) time and O(program length) memory per thread list.
+
+use super::parts::{Modifier, Options, Part, PartType};
+
+/// One instruction of the VM.
+#[derive(Clone, Debug)]
+enum Inst {
+    /// One code point equal to this one (ASCII case folded when ignoring case).
+    Char(char),
+    /// Any code point but the delimiter (none: any code point).
+    NotDelim(Option<char>),
+    /// Any code point.
+    Any,
+    /// Try the first target, then the second.
+    Split(usize, usize),
+    Jmp(usize),
+    /// Record the position in a capture slot.
+    Save(usize),
+    Match,
+}
+
+/// A compiled component without regexp groups.
+#[derive(Clone, Debug)]
+pub(crate) struct Program {
+    insts: Vec<Inst>,
+    slots: usize,
+    ignore_case: bool,
+    /// The fixed text the whole component must equal, when it is only fixed text.
+    literal: Option<String>,
+    /// The component is `*` alone: every input matches, as group 0.
+    always: bool,
+    /// For programs of at most 64 instructions: per instruction, the instructions that
+    /// wait on a code point (or `Match`) reachable from it by empty transitions, as a bit
+    /// set. `test` then runs a bit-parallel NFA with no allocation.
+    closures: Option<Vec<u64>>,
+}
+
+struct Compiler {
+    insts: Vec<Inst>,
+    delimiter: Option<char>,
+}
+
+impl Compiler {
+    fn pc(&self) -> usize {
+        self.insts.len()
+    }
+
+    fn push(&mut self, i: Inst) -> usize {
+        self.insts.push(i);
+        self.insts.len() - 1
+    }
+
+    fn text(&mut self, s: &str) {
+        for c in s.chars() {
+            self.push(Inst::Char(c));
+        }
+    }
+
+    /// The body of a group: `[^d]+?` or `.*`; `non_empty` makes `.*` into `.+` (see
+    /// [`Program::compile`]).
+    fn body_of(&mut self, ty: PartType, non_empty: bool) {
+        if non_empty && ty == PartType::FullWildcard {
+            self.push(Inst::Any);
+        }
+        self.body(ty)
+    }
+
+    /// The body of a group: `[^d]+?` or `.*`.
+    fn body(&mut self, ty: PartType) {
+        match ty {
+            PartType::SegmentWildcard => {
+                // L: NotDelim; Split(exit, L) — lazy.
+                let l = self.push(Inst::NotDelim(self.delimiter));
+                let exit = self.pc() + 1;
+                self.push(Inst::Split(exit, l));
+            }
+            _ => {
+                // L: Split(body, exit); Any; Jmp L — greedy.
+                let l = self.push(Inst::Split(0, 0));
+                let body = self.pc();
+                self.push(Inst::Any);
+                self.push(Inst::Jmp(l));
+                let exit = self.pc();
+                self.insts[l] = Inst::Split(body, exit);
+            }
+        }
+    }
+
+    /// `e?`, greedy: Split(e, exit); e.
+    fn optional(&mut self, e: impl FnOnce(&mut Compiler)) {
+        let s = self.push(Inst::Split(0, 0));
+        let body = self.pc();
+        e(self);
+        let exit = self.pc();
+        self.insts[s] = Inst::Split(body, exit);
+    }
+
+    /// `e*`, greedy: L: Split(e, exit); e; Jmp L.
+    fn star(&mut self, e: impl Fn(&mut Compiler)) {
+        let s = self.push(Inst::Split(0, 0));
+        let body = self.pc();
+        e(self);
+        self.push(Inst::Jmp(s));
+        let exit = self.pc();
+        self.insts[s] = Inst::Split(body, exit);
+    }
+
+    /// `e+`, greedy: L: e; Split(L, exit).
+    fn plus(&mut self, e: impl Fn(&mut Compiler)) {
+        let l = self.pc();
+        e(self);
+        let exit = self.pc() + 1;
+        self.push(Inst::Split(l, exit));
+    }
+
+    fn modified(&mut self, m: Modifier, e: impl Fn(&mut Compiler)) {
+        match m {
+            Modifier::None => e(self),
+            Modifier::Optional => self.optional(e),
+            Modifier::ZeroOrMore => self.star(e),
+            Modifier::OneOrMore => self.plus(e),
+        }
+    }
+}
+
+impl Program {
+    /// Compiles a part list without `Regexp` parts (the caller checks).
+    pub(crate) fn compile(parts: &[Part], options: &Options) -> Program {
+        let mut c = Compiler {
+            insts: Vec::new(),
+            delimiter: options.delimiter,
+        };
+        let mut group = 0;
+        for part in parts {
+            if part.ty == PartType::FixedText {
+                let v = part.value.clone();
+                c.modified(part.modifier, |c| c.text(&v));
+                continue;
+            }
+            let (open, close) = (2 * group, 2 * group + 1);
+            group += 1;
+            let ty = part.ty;
+            let repeat = matches!(part.modifier, Modifier::ZeroOrMore | Modifier::OneOrMore);
+            let (prefix, suffix) = (part.prefix.clone(), part.suffix.clone());
+            if prefix.is_empty() && suffix.is_empty() {
+                if !repeat {
+                    // (body)modifier. ECMAScript fails an iteration of `?` that matches
+                    // the empty string, so `(.*)?` is `(.+)?`: an empty wildcard is a group
+                    // that did not take part.
+                    let non_empty = part.modifier == Modifier::Optional;
+                    c.modified(part.modifier, |c| {
+                        c.push(Inst::Save(open));
+                        c.body_of(ty, non_empty);
+                        c.push(Inst::Save(close));
+                    });
+                } else {
+                    // ((?:body)modifier)
+                    c.push(Inst::Save(open));
+                    c.modified(part.modifier, |c| c.body(ty));
+                    c.push(Inst::Save(close));
+                }
+                continue;
+            }
+            if !repeat {
+                // (?:prefix(body)suffix)modifier
+                c.modified(part.modifier, |c| {
+                    c.text(&prefix);
+                    c.push(Inst::Save(open));
+                    c.body(ty);
+                    c.push(Inst::Save(close));
+                    c.text(&suffix);
+                });
+                continue;
+            }
+            // (?:prefix((?:body)(?:suffix prefix(?:body))*)suffix)  [? for zero-or-more]
+            let whole = |c: &mut Compiler| {
+                c.text(&prefix);
+                c.push(Inst::Save(open));
+                c.body(ty);
+                c.star(|c| {
+                    c.text(&suffix);
+                    c.text(&prefix);
+                    c.body(ty);
+                });
+                c.push(Inst::Save(close));
+                c.text(&suffix);
+            };
+            if part.modifier == Modifier::ZeroOrMore {
+                c.optional(whole);
+            } else {
+                whole(&mut c);
+            }
+        }
+        c.push(Inst::Match);
+        let literal = parts
+            .iter()
+            .all(|p| p.ty == PartType::FixedText && p.modifier == Modifier::None)
+            .then(|| parts.iter().map(|p| p.value.as_str()).collect());
+        let always = matches!(parts, [p] if p.ty == PartType::FullWildcard
+            && p.modifier == Modifier::None && p.prefix.is_empty() && p.suffix.is_empty());
+        let closures = (c.insts.len() <= 64)
+            .then(|| (0..c.insts.len()).map(|pc| closure(&c.insts, pc)).collect());
+        Program {
+            insts: c.insts,
+            slots: 2 * group,
+            ignore_case: options.ignore_case,
+            literal,
+            always,
+            closures,
+        }
+    }
+
+    /// The number of groups.
+    pub(crate) fn groups(&self) -> usize {
+        self.slots / 2
+    }
+
+    /// Whether `input` matches; no captures.
+    pub(crate) fn is_match(&self, input: &str) -> bool {
+        if let Some(lit) = &self.literal {
+            return if self.ignore_case {
+                lit.eq_ignore_ascii_case(input)
+            } else {
+                lit == input
+            };
+        }
+        if self.always {
+            return true;
+        }
+        match &self.closures {
+            Some(closures) => self.run_bits(input, closures),
+            None => self.run(input, false).is_some(),
+        }
+    }
+
+    /// The bit-parallel NFA: the set of threads is a `u64` (programs of at most 64
+    /// instructions), no captures, no allocation; O(input × threads).
+    fn run_bits(&self, input: &str, closures: &[u64]) -> bool {
+        let mut state = closures[0];
+        for c in input.chars() {
+            let mut next = 0u64;
+            let mut bits = state;
+            while bits != 0 {
+                let pc = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let consumes = match self.insts[pc] {
+                    Inst::Char(want) => self.char_eq(want, c),
+                    Inst::NotDelim(d) => Some(c) != d,
+                    Inst::Any => true,
+                    _ => false,
+                };
+                if consumes {
+                    next |= closures[pc + 1];
+                }
+            }
+            if next == 0 {
+                return false;
+            }
+            state = next;
+        }
+        let mut bits = state;
+        while bits != 0 {
+            let pc = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if matches!(self.insts[pc], Inst::Match) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The byte ranges of the groups when `input` matches (`None` for a group that did
+    /// not take part).
+    pub(crate) fn captures(&self, input: &str) -> Option<Vec<Option<(usize, usize)>>> {
+        if self.always {
+            return Some(vec![Some((0, input.len()))]);
+        }
+        let slots = self.run(input, true)?;
+        Some(
+            (0..self.groups())
+                .map(|g| match (slots[2 * g], slots[2 * g + 1]) {
+                    (Some(a), Some(b)) => Some((a, b)),
+                    _ => None,
+                })
+                .collect(),
+        )
+    }
+
+    fn char_eq(&self, want: char, got: char) -> bool {
+        want == got || (self.ignore_case && want.eq_ignore_ascii_case(&got))
+    }
+
+    /// The Pike VM: threads in priority order, one list per input position, each
+    /// program counter at most once per list. Anchored at both ends.
+    fn run(&self, input: &str, with_captures: bool) -> Option<Vec<Option<usize>>> {
+        let n = self.insts.len();
+        let nslots = if with_captures { self.slots } else { 0 };
+        let mut clist = Threads::new(n, nslots);
+        let mut nlist = Threads::new(n, nslots);
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut scratch: Vec<Option<usize>> = vec![None; nslots];
+        self.add(&mut clist, 0, 0, &mut scratch, &mut stack);
+        let mut matched: Option<Vec<Option<usize>>> = None;
+        let mut chars = input.char_indices();
+        loop {
+            let next = chars.next();
+            let (pos, ch) = match next {
+                Some((p, c)) => (p, Some(c)),
+                None => (input.len(), None),
+            };
+            let next_pos = ch.map_or(pos, |c| pos + c.len_utf8());
+            nlist.clear();
+            for i in 0..clist.len {
+                let pc = clist.pcs[i];
+                let consumes = match (&self.insts[pc], ch) {
+                    (Inst::Match, None) => {
+                        // Anchored at the end: the first thread that is here wins, and
+                        // no thread after it (lower priority) may.
+                        matched = Some(clist.slots(i).to_vec());
+                        break;
+                    }
+                    (Inst::Char(want), Some(c)) => self.char_eq(*want, c),
+                    (Inst::NotDelim(d), Some(c)) => Some(c) != *d,
+                    (Inst::Any, Some(_)) => true,
+                    _ => false,
+                };
+                if consumes {
+                    scratch.copy_from_slice(clist.slots(i));
+                    self.add(&mut nlist, pc + 1, next_pos, &mut scratch, &mut stack);
+                }
+            }
+            if matched.is_some() || ch.is_none() {
+                return matched;
+            }
+            if nlist.len == 0 {
+                return None;
+            }
+            std::mem::swap(&mut clist, &mut nlist);
+        }
+    }
+
+    /// Follows the empty transitions from `pc` (in priority order), adding the threads
+    /// that wait on a code point (or on the end) to `list`.
+    fn add(
+        &self,
+        list: &mut Threads,
+        pc: usize,
+        pos: usize,
+        slots: &mut [Option<usize>],
+        stack: &mut Vec<Frame>,
+    ) {
+        stack.push(Frame::Explore(pc));
+        while let Some(frame) = stack.pop() {
+            let pc = match frame {
+                Frame::Restore(slot, old) => {
+                    slots[slot] = old;
+                    continue;
+                }
+                Frame::Explore(pc) => pc,
+            };
+            if list.contains(pc) {
+                continue;
+            }
+            list.mark(pc);
+            match self.insts[pc] {
+                Inst::Jmp(t) => stack.push(Frame::Explore(t)),
+                Inst::Split(a, b) => {
+                    stack.push(Frame::Explore(b));
+                    stack.push(Frame::Explore(a));
+                }
+                Inst::Save(s) => {
+                    if s < slots.len() {
+                        stack.push(Frame::Restore(s, slots[s]));
+                        slots[s] = Some(pos);
+                    }
+                    stack.push(Frame::Explore(pc + 1));
+                }
+                _ => list.push(pc, slots),
+            }
+        }
+    }
+}
+
+/// The instructions that wait on a code point or are `Match`, reachable from `pc` by
+/// empty transitions (`Jmp`, `Split`, `Save`), as a bit set.
+fn closure(insts: &[Inst], pc: usize) -> u64 {
+    let mut seen = 0u64;
+    let mut out = 0u64;
+    let mut stack = vec![pc];
+    while let Some(pc) = stack.pop() {
+        if seen & (1 << pc) != 0 {
+            continue;
+        }
+        seen |= 1 << pc;
+        match insts[pc] {
+            Inst::Jmp(t) => stack.push(t),
+            Inst::Split(a, b) => {
+                stack.push(a);
+                stack.push(b);
+            }
+            Inst::Save(_) => stack.push(pc + 1),
+            _ => out |= 1 << pc,
+        }
+    }
+    out
+}
+
+enum Frame {
+    Explore(usize),
+    Restore(usize, Option<usize>),
+}
+
+/// A sparse set of program counters, in insertion (priority) order, with their slots.
+struct Threads {
+    dense: Vec<usize>,
+    sparse: Vec<usize>,
+    marked: usize,
+    pcs: Vec<usize>,
+    slot_data: Vec<Option<usize>>,
+    nslots: usize,
+    len: usize,
+}
+
+impl Threads {
+    fn new(n: usize, nslots: usize) -> Threads {
+        Threads {
+            dense: vec![0; n],
+            sparse: vec![0; n],
+            marked: 0,
+            pcs: vec![0; n],
+            slot_data: vec![None; n * nslots],
+            nslots,
+            len: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.marked = 0;
+        self.len = 0;
+    }
+
+    fn contains(&self, pc: usize) -> bool {
+        let i = self.sparse[pc];
+        i < self.marked && self.dense[i] == pc
+    }
+
+    fn mark(&mut self, pc: usize) {
+        self.sparse[pc] = self.marked;
+        self.dense[self.marked] = pc;
+        self.marked += 1;
+    }
+
+    fn push(&mut self, pc: usize, slots: &[Option<usize>]) {
+        self.pcs[self.len] = pc;
+        let at = self.len * self.nslots;
+        self.slot_data[at..at + self.nslots].copy_from_slice(&slots[..self.nslots]);
+        self.len += 1;
+    }
+
+    fn slots(&self, i: usize) -> &[Option<usize>] {
+        &self.slot_data[i * self.nslots..(i + 1) * self.nslots]
+    }
+}
+
+/// The flags the Standard compiles with: `v` (`vi` when ignoring case). `regress` takes
+/// the Unicode mode's syntax rules (no identity escape of a letter, for one) from its `u`
+/// flag, which `v` implies in ECMAScript, so both are set.
+pub(crate) fn flags(ignore_case: bool) -> regress::Flags {
+    regress::Flags {
+        icase: ignore_case,
+        unicode: true,
+        unicode_sets: true,
+        ..regress::Flags::default()
+    }
+}
+
+/// A regular expression compiled by `regress` with the flags the Standard uses (`v`,
+/// or `vi` when ignoring case).
+#[derive(Debug)]
+pub(crate) struct EcmaRegex {
+    re: regress::Regex,
+}
+
+impl EcmaRegex {
+    pub(crate) fn new(source: &str, ignore_case: bool) -> Result<EcmaRegex, String> {
+        regress::Regex::with_flags(source, flags(ignore_case))
+            .map(|re| EcmaRegex { re })
+            .map_err(|e| e.to_string())
+    }
+
+    /// The groups' byte ranges when the whole of `input` matches (the regex is anchored).
+    pub(crate) fn captures(&self, input: &str) -> Option<Vec<Option<(usize, usize)>>> {
+        let m = regress::backends::find::<regress::backends::PikeVMExecutor<'_, '_>>(
+            &self.re, input, 0,
+        )
+        .next()?;
+        Some(
+            m.captures
+                .iter()
+                .map(|r| r.as_ref().map(|r| (r.start, r.end)))
+                .collect(),
+        )
+    }
+}

@@ -1,0 +1,683 @@
+//! URL patterns: the [URL Pattern Standard](https://urlpattern.spec.whatwg.org/)'s
+//! matcher ([`UrlPattern`]), and many patterns matched at once ([`PatternSet`]).
+//!
+//! A pattern such as `https://*.example.com/users/:id(\\d+)/*` is eight component
+//! patterns (protocol … hash), each normalized as the Standard says. A URL matches when
+//! every component matches; [`UrlPattern::exec`] also returns each component's input and
+//! groups.
+//!
+//! ```
+//! use rapidurl::pattern::UrlPattern;
+//!
+//! let p = UrlPattern::parse("https://*.example.com/users/:id(\\d+)/*", None).unwrap();
+//! assert_eq!(p.hostname(), "*.example.com");
+//! let m = p.exec_str("https://api.example.com/users/42/posts", None).unwrap();
+//! assert_eq!(m.pathname.get("id"), Some("42"));
+//! assert_eq!(m.pathname.get("0"), Some("posts"));
+//! assert!(!p.test_str("https://api.example.com/users/bob/posts", None));
+//!
+//! let err = UrlPattern::parse("https://example.com/:id/:id", None).unwrap_err();
+//! assert_eq!(err.to_string(), "duplicate group name `id` (in the pathname pattern, at code point 5)");
+//! ```
+//!
+//! ## Matching engines and time limits
+//!
+//! A component without regexp groups (`:name`, `*`, fixed text, `{…}` with modifiers:
+//! most routes) is matched by this module's own Pike VM, which follows the Standard's
+//! regular expression instruction by instruction without backtracking: `test` takes
+//! time O(n × m) for an input of n code points and a program of m instructions (about the
+//! component pattern's length), `exec` O(n × m × g) with g groups (each thread carries its
+//! captures); memory O(m × g). A component with regexp groups (`:id(\\d+)`) is compiled by the `regress` crate
+//! with the `v` flag (`vi` with `ignore_case`), ECMAScript's semantics, and run by its
+//! Pike VM executor: also without exponential backtracking, except that a backreference
+//! (`\\1`) or a lookaround inside a regexp group may cost more (polynomial in the input for
+//! a fixed pattern). Patterns are compiled once: construction is linear in the pattern's
+//! length, plus `regress`'s compilation of regexp groups.
+
+mod canon;
+mod constructor;
+mod error;
+mod init;
+mod matcher;
+mod parts;
+mod set;
+mod tokenizer;
+
+pub use error::{PatternError, PatternErrorKind};
+pub use init::COMPONENT_NAMES;
+pub use set::{PatternSet, SetMatch};
+
+use crate::{Url, UrlRef};
+use init::{HASH, HOSTNAME, Init, Kind, PASSWORD, PATHNAME, PORT, PROTOCOL, SEARCH, USERNAME};
+use matcher::{EcmaRegex, Program};
+use parts::{Options, Part, PartType};
+
+/// The components of a pattern or of a URL as a dictionary (the Standard's
+/// `URLPatternInit`): each may be given or not, and a base URL.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UrlPatternInit {
+    /// `protocol` (a trailing `:` is taken off).
+    pub protocol: Option<String>,
+    /// `username`.
+    pub username: Option<String>,
+    /// `password`.
+    pub password: Option<String>,
+    /// `hostname`.
+    pub hostname: Option<String>,
+    /// `port`.
+    pub port: Option<String>,
+    /// `pathname`.
+    pub pathname: Option<String>,
+    /// `search` (a leading `?` is taken off).
+    pub search: Option<String>,
+    /// `hash` (a leading `#` is taken off).
+    pub hash: Option<String>,
+    /// `baseURL`: fills in the components not given.
+    pub base_url: Option<String>,
+}
+
+impl UrlPatternInit {
+    fn to_init(&self) -> Init {
+        Init {
+            comps: [
+                self.protocol.clone(),
+                self.username.clone(),
+                self.password.clone(),
+                self.hostname.clone(),
+                self.port.clone(),
+                self.pathname.clone(),
+                self.search.clone(),
+                self.hash.clone(),
+            ],
+            base_url: self.base_url.clone(),
+        }
+    }
+
+    /// The component named `name` (`"protocol"` … `"hash"`, or `"baseURL"`), mutable.
+    pub fn field_mut(&mut self, name: &str) -> Option<&mut Option<String>> {
+        Some(match name {
+            "protocol" => &mut self.protocol,
+            "username" => &mut self.username,
+            "password" => &mut self.password,
+            "hostname" => &mut self.hostname,
+            "port" => &mut self.port,
+            "pathname" => &mut self.pathname,
+            "search" => &mut self.search,
+            "hash" => &mut self.hash,
+            "baseURL" => &mut self.base_url,
+            _ => return None,
+        })
+    }
+}
+
+/// What a pattern is made from, or what is matched: a string or a dictionary.
+#[derive(Clone, Copy, Debug)]
+pub enum UrlPatternInput<'a> {
+    /// A constructor string (for a pattern) or a URL string (to match).
+    String(&'a str),
+    /// A dictionary of components.
+    Init(&'a UrlPatternInit),
+}
+
+impl<'a> From<&'a str> for UrlPatternInput<'a> {
+    fn from(s: &'a str) -> Self {
+        UrlPatternInput::String(s)
+    }
+}
+
+impl<'a> From<&'a UrlPatternInit> for UrlPatternInput<'a> {
+    fn from(i: &'a UrlPatternInit) -> Self {
+        UrlPatternInput::Init(i)
+    }
+}
+
+/// Options of a pattern.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UrlPatternOptions {
+    /// Match the pathname, search and hash ignoring case (`ignoreCase`).
+    pub ignore_case: bool,
+}
+
+/// How one component is matched.
+#[derive(Debug)]
+enum Engine {
+    Vm(Program),
+    Regex(EcmaRegex),
+}
+
+/// One compiled component: its normalized pattern string, group names and matcher.
+#[derive(Debug)]
+pub(crate) struct Component {
+    pattern_string: String,
+    names: Vec<String>,
+    has_regexp_groups: bool,
+    regexp_source: String,
+    ignore_case: bool,
+    engine: Engine,
+    parts: Vec<Part>,
+}
+
+impl Component {
+    /// Compile a component.
+    pub(crate) fn compile(
+        input: &str,
+        encode: &dyn Fn(&str) -> Result<String, PatternError>,
+        options: Options,
+        name: &'static str,
+    ) -> Result<Component, PatternError> {
+        let parts = parts::parse_pattern_string(input, &options, encode)
+            .map_err(|e| e.in_component(name))?;
+        let (regexp_source, names) = parts::generate_regexp(&parts, &options);
+        let has_regexp_groups = parts.iter().any(|p| p.ty == PartType::Regexp);
+        let engine = if has_regexp_groups {
+            Engine::Regex(
+                EcmaRegex::new(&regexp_source, options.ignore_case).map_err(|e| {
+                    PatternError::new(PatternErrorKind::InvalidRegExp(e)).in_component(name)
+                })?,
+            )
+        } else {
+            Engine::Vm(Program::compile(&parts, &options))
+        };
+        Ok(Component {
+            pattern_string: parts::generate_pattern_string(&parts, &options),
+            names,
+            has_regexp_groups,
+            regexp_source,
+            ignore_case: options.ignore_case,
+            engine,
+            parts,
+        })
+    }
+
+    pub(crate) fn is_match(&self, input: &str) -> bool {
+        match &self.engine {
+            Engine::Vm(p) if !self.ignore_case || input.is_ascii() => p.is_match(input),
+            _ => self.captures(input).is_some(),
+        }
+    }
+
+    fn captures(&self, input: &str) -> Option<Vec<Option<(usize, usize)>>> {
+        match &self.engine {
+            Engine::Vm(p) if !self.ignore_case || input.is_ascii() => p.captures(input),
+            Engine::Vm(_) => EcmaRegex::new(&self.regexp_source, true)
+                .ok()?
+                .captures(input),
+            Engine::Regex(r) => r.captures(input),
+        }
+    }
+
+    fn result(&self, input: &str, caps: Vec<Option<(usize, usize)>>) -> ComponentResult {
+        let groups = self
+            .names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let value = caps
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map(|(a, b)| input[a..b].to_owned());
+                (name.clone(), value)
+            })
+            .collect();
+        ComponentResult {
+            input: input.to_owned(),
+            groups,
+        }
+    }
+
+    /// The component's fixed text when it is only that (no group, no modifier).
+    pub(crate) fn literal(&self) -> Option<String> {
+        self.parts
+            .iter()
+            .all(|p| p.ty == PartType::FixedText && p.modifier == parts::Modifier::None)
+            .then(|| self.parts.iter().map(|p| p.value.as_str()).collect())
+    }
+
+    /// The fixed suffix of a `*.example.com` hostname pattern (`.example.com`): a full
+    /// wildcard, then fixed text starting with `.`.
+    pub(crate) fn wildcard_suffix(&self) -> Option<String> {
+        match self.parts.as_slice() {
+            [w, f]
+                if w.ty == PartType::FullWildcard
+                    && w.modifier == parts::Modifier::None
+                    && w.prefix.is_empty()
+                    && w.suffix.is_empty()
+                    && f.ty == PartType::FixedText
+                    && f.modifier == parts::Modifier::None
+                    && f.value.starts_with('.') =>
+            {
+                Some(f.value.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// The first path segment every matching pathname has (`users` for `/users/:id`),
+    /// when the pattern fixes it and matching is case-sensitive.
+    pub(crate) fn first_segment(&self) -> Option<String> {
+        if self.ignore_case {
+            return None;
+        }
+        let first = self.parts.first()?;
+        if first.ty != PartType::FixedText || first.modifier != parts::Modifier::None {
+            return None;
+        }
+        let rest = first.value.strip_prefix('/')?;
+        if let Some(end) = rest.find('/') {
+            return Some(rest[..end].to_owned());
+        }
+        match self.parts.get(1) {
+            None => Some(rest.to_owned()),
+            Some(next) if next.ty != PartType::FixedText && next.prefix.starts_with('/') => {
+                Some(rest.to_owned())
+            }
+            _ => None,
+        }
+    }
+
+    /// Protocol component matches a special scheme.
+    pub(crate) fn matches_special_scheme(&self) -> bool {
+        ["ftp", "file", "http", "https", "ws", "wss"]
+            .iter()
+            .any(|s| self.is_match(s))
+    }
+}
+
+/// One component's match: the input it was matched against, and its groups by name
+/// (`None`: an optional group that did not take part).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComponentResult {
+    /// The component's value in the matched URL.
+    pub input: String,
+    /// The groups, in the pattern's order: named groups by name, others `"0"`, `"1"`, ….
+    pub groups: Vec<(String, Option<String>)>,
+}
+
+impl ComponentResult {
+    /// The value of the group `name`, if it took part in the match.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.groups
+            .iter()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, v)| v.as_deref())
+    }
+}
+
+/// The result of [`UrlPattern::exec`]: one [`ComponentResult`] per component.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UrlPatternResult {
+    /// `protocol`.
+    pub protocol: ComponentResult,
+    /// `username`.
+    pub username: ComponentResult,
+    /// `password`.
+    pub password: ComponentResult,
+    /// `hostname`.
+    pub hostname: ComponentResult,
+    /// `port`.
+    pub port: ComponentResult,
+    /// `pathname`.
+    pub pathname: ComponentResult,
+    /// `search`.
+    pub search: ComponentResult,
+    /// `hash`.
+    pub hash: ComponentResult,
+}
+
+impl UrlPatternResult {
+    /// The components in order (protocol … hash), with their names.
+    pub fn components(&self) -> [(&'static str, &ComponentResult); 8] {
+        [
+            ("protocol", &self.protocol),
+            ("username", &self.username),
+            ("password", &self.password),
+            ("hostname", &self.hostname),
+            ("port", &self.port),
+            ("pathname", &self.pathname),
+            ("search", &self.search),
+            ("hash", &self.hash),
+        ]
+    }
+}
+
+/// A URL pattern (the Standard's `URLPattern`): eight compiled components.
+#[derive(Debug)]
+pub struct UrlPattern {
+    comps: [Component; 8],
+}
+
+fn hostname_is_ipv6(input: &str) -> bool {
+    let b = input.as_bytes();
+    b.len() >= 2 && (b[0] == b'[' || (matches!(b[0], b'{' | b'\\') && b[1] == b'['))
+}
+
+impl UrlPattern {
+    /// A pattern from a constructor string, relative to `base_url` when given
+    /// (`new URLPattern(input, baseURL)`), case-sensitive.
+    pub fn parse(input: &str, base_url: Option<&str>) -> Result<UrlPattern, PatternError> {
+        UrlPattern::new(
+            UrlPatternInput::String(input),
+            base_url,
+            UrlPatternOptions::default(),
+        )
+    }
+
+    /// A pattern from a dictionary of components (`new URLPattern(init)`): the components
+    /// not given (and not taken from `base_url`) match anything.
+    pub fn from_init(
+        init: &UrlPatternInit,
+        options: UrlPatternOptions,
+    ) -> Result<UrlPattern, PatternError> {
+        UrlPattern::new(UrlPatternInput::Init(init), None, options)
+    }
+
+    /// `new URLPattern(input, baseURL, options)`: the Standard's "create". A base URL
+    /// with a dictionary is an error ([`PatternErrorKind::BaseUrlWithComponents`]).
+    pub fn new(
+        input: UrlPatternInput<'_>,
+        base_url: Option<&str>,
+        options: UrlPatternOptions,
+    ) -> Result<UrlPattern, PatternError> {
+        let init = match input {
+            UrlPatternInput::String(s) => {
+                let mut init = constructor::parse_constructor_string(s)?;
+                if base_url.is_none() && init.comps[PROTOCOL].is_none() {
+                    return Err(PatternError::new(PatternErrorKind::MissingProtocol));
+                }
+                init.base_url = base_url.map(str::to_owned);
+                init
+            }
+            UrlPatternInput::Init(i) => {
+                if base_url.is_some() {
+                    return Err(PatternError::new(PatternErrorKind::BaseUrlWithComponents));
+                }
+                i.to_init()
+            }
+        };
+        let processed = init::process(&init, Kind::Pattern, None)?;
+        let mut p: [String; 8] = processed.map(|c| c.unwrap_or_else(|| "*".to_owned()));
+        if crate::components::SchemeKind::from_scheme(&p[PROTOCOL])
+            .default_port()
+            .is_some_and(|d| p[PORT] == d.to_string())
+        {
+            p[PORT].clear();
+        }
+        let protocol =
+            Component::compile(&p[PROTOCOL], &canon::protocol, Options::DEFAULT, "protocol")?;
+        let username =
+            Component::compile(&p[USERNAME], &canon::username, Options::DEFAULT, "username")?;
+        let password =
+            Component::compile(&p[PASSWORD], &canon::password, Options::DEFAULT, "password")?;
+        let hostname = if hostname_is_ipv6(&p[HOSTNAME]) {
+            Component::compile(
+                &p[HOSTNAME],
+                &canon::ipv6_hostname,
+                Options::HOSTNAME,
+                "hostname",
+            )?
+        } else {
+            Component::compile(
+                &p[HOSTNAME],
+                &canon::hostname,
+                Options::HOSTNAME,
+                "hostname",
+            )?
+        };
+        let port = Component::compile(
+            &p[PORT],
+            &|v| canon::port(v, None),
+            Options::DEFAULT,
+            "port",
+        )?;
+        let ignore_case = options.ignore_case;
+        let compile_options = Options {
+            ignore_case,
+            ..Options::DEFAULT
+        };
+        let pathname = if protocol.matches_special_scheme() {
+            let o = Options {
+                ignore_case,
+                ..Options::PATHNAME
+            };
+            Component::compile(&p[PATHNAME], &canon::pathname, o, "pathname")?
+        } else {
+            Component::compile(
+                &p[PATHNAME],
+                &canon::opaque_pathname,
+                compile_options,
+                "pathname",
+            )?
+        };
+        let search = Component::compile(&p[SEARCH], &canon::search, compile_options, "search")?;
+        let hash = Component::compile(&p[HASH], &canon::hash, compile_options, "hash")?;
+        Ok(UrlPattern {
+            comps: [
+                protocol, username, password, hostname, port, pathname, search, hash,
+            ],
+        })
+    }
+
+    /// The normalized protocol pattern.
+    pub fn protocol(&self) -> &str {
+        &self.comps[PROTOCOL].pattern_string
+    }
+    /// The normalized username pattern.
+    pub fn username(&self) -> &str {
+        &self.comps[USERNAME].pattern_string
+    }
+    /// The normalized password pattern.
+    pub fn password(&self) -> &str {
+        &self.comps[PASSWORD].pattern_string
+    }
+    /// The normalized hostname pattern.
+    pub fn hostname(&self) -> &str {
+        &self.comps[HOSTNAME].pattern_string
+    }
+    /// The normalized port pattern.
+    pub fn port(&self) -> &str {
+        &self.comps[PORT].pattern_string
+    }
+    /// The normalized pathname pattern.
+    pub fn pathname(&self) -> &str {
+        &self.comps[PATHNAME].pattern_string
+    }
+    /// The normalized search pattern.
+    pub fn search(&self) -> &str {
+        &self.comps[SEARCH].pattern_string
+    }
+    /// The normalized hash pattern.
+    pub fn hash(&self) -> &str {
+        &self.comps[HASH].pattern_string
+    }
+
+    /// The eight normalized component patterns, protocol … hash.
+    pub fn component_patterns(&self) -> [&str; 8] {
+        std::array::from_fn(|i| self.comps[i].pattern_string.as_str())
+    }
+
+    /// Whether any component has a regexp group (`hasRegExpGroups`).
+    pub fn has_regexp_groups(&self) -> bool {
+        self.comps.iter().any(|c| c.has_regexp_groups)
+    }
+
+    /// Whether the pathname, search and hash ignore case.
+    pub fn ignore_case(&self) -> bool {
+        self.comps[PATHNAME].ignore_case
+    }
+
+    pub(crate) fn component(&self, i: usize) -> &Component {
+        &self.comps[i]
+    }
+
+    pub(crate) fn test_parts(&self, v: &[&str; 8]) -> bool {
+        self.comps.iter().zip(v).all(|(c, s)| c.is_match(s))
+    }
+
+    pub(crate) fn exec_parts_pub(&self, v: [&str; 8]) -> Option<UrlPatternResult> {
+        self.exec_parts(v)
+    }
+
+    /// The eight component values of `input` (with `base_url`), or `None` when it does
+    /// not parse (`match` returns null then); an error for a dictionary with a base URL.
+    fn values(
+        input: UrlPatternInput<'_>,
+        base_url: Option<&str>,
+    ) -> Result<Option<[String; 8]>, PatternError> {
+        match input {
+            UrlPatternInput::Init(i) => {
+                if base_url.is_some() {
+                    return Err(PatternError::new(PatternErrorKind::BaseUrlWithComponents));
+                }
+                Ok(init::process(&i.to_init(), Kind::Url, Some(""))
+                    .ok()
+                    .map(|r| r.map(Option::unwrap_or_default)))
+            }
+            UrlPatternInput::String(s) => {
+                let url = match base_url {
+                    Some(b) => {
+                        let Ok(base) = Url::parse(b) else {
+                            return Ok(None);
+                        };
+                        Url::parse_with_base(s, &base)
+                    }
+                    None => Url::parse(s),
+                };
+                Ok(url.ok().map(|u| url_values(&u.as_ref_view())))
+            }
+        }
+    }
+
+    /// `test(input, baseURL)`: whether the pattern matches.
+    pub fn test(
+        &self,
+        input: UrlPatternInput<'_>,
+        base_url: Option<&str>,
+    ) -> Result<bool, PatternError> {
+        Ok(Self::values(input, base_url)?.is_some_and(|v| self.test_values(&v)))
+    }
+
+    /// `exec(input, baseURL)`: each component's input and groups, or `None`.
+    pub fn exec(
+        &self,
+        input: UrlPatternInput<'_>,
+        base_url: Option<&str>,
+    ) -> Result<Option<UrlPatternResult>, PatternError> {
+        Ok(Self::values(input, base_url)?.and_then(|v| self.exec_values(&v)))
+    }
+
+    /// [`UrlPattern::test`] on a URL string (false when it does not parse).
+    pub fn test_str(&self, input: &str, base_url: Option<&str>) -> bool {
+        self.test(UrlPatternInput::String(input), base_url)
+            .unwrap_or(false)
+    }
+
+    /// [`UrlPattern::exec`] on a URL string (`None` when it does not parse).
+    pub fn exec_str(&self, input: &str, base_url: Option<&str>) -> Option<UrlPatternResult> {
+        self.exec(UrlPatternInput::String(input), base_url)
+            .ok()
+            .flatten()
+    }
+
+    /// Whether the pattern matches a parsed URL.
+    pub fn test_url(&self, url: &UrlRef<'_>) -> bool {
+        let v = url_parts(url);
+        self.comps.iter().zip(v).all(|(c, s)| c.is_match(s))
+    }
+
+    /// [`UrlPattern::exec`] on a parsed URL.
+    pub fn exec_url(&self, url: &UrlRef<'_>) -> Option<UrlPatternResult> {
+        let v = url_parts(url);
+        self.exec_parts(v)
+    }
+
+    fn test_values(&self, v: &[String; 8]) -> bool {
+        self.comps.iter().zip(v).all(|(c, s)| c.is_match(s))
+    }
+
+    fn exec_values(&self, v: &[String; 8]) -> Option<UrlPatternResult> {
+        self.exec_parts(std::array::from_fn(|i| v[i].as_str()))
+    }
+
+    fn exec_parts(&self, v: [&str; 8]) -> Option<UrlPatternResult> {
+        let mut caps = Vec::with_capacity(8);
+        for (c, s) in self.comps.iter().zip(v) {
+            caps.push(c.captures(s)?);
+        }
+        let mut it = caps
+            .into_iter()
+            .enumerate()
+            .map(|(i, cap)| self.comps[i].result(v[i], cap));
+        let mut next = || it.next().expect("eight components");
+        Some(UrlPatternResult {
+            protocol: next(),
+            username: next(),
+            password: next(),
+            hostname: next(),
+            port: next(),
+            pathname: next(),
+            search: next(),
+            hash: next(),
+        })
+    }
+
+    /// Like [`UrlPattern::exec`], but with every component run by `regress`'s backtracking
+    /// executor on the Standard's regular expression: the reference the own matcher is
+    /// checked against by this crate's tests and fuzz targets. Not part of the supported API.
+    #[doc(hidden)]
+    pub fn __exec_reference(
+        &self,
+        input: UrlPatternInput<'_>,
+        base_url: Option<&str>,
+    ) -> Result<Option<UrlPatternResult>, PatternError> {
+        let Some(v) = Self::values(input, base_url)? else {
+            return Ok(None);
+        };
+        let mut out = Vec::with_capacity(8);
+        for (c, s) in self.comps.iter().zip(&v) {
+            let re = regress::Regex::with_flags(&c.regexp_source, matcher::flags(c.ignore_case))
+                .map_err(|e| PatternError::new(PatternErrorKind::InvalidRegExp(e.to_string())))?;
+            let Some(m) = re.find(s) else {
+                return Ok(None);
+            };
+            let caps = m
+                .captures
+                .iter()
+                .map(|r| r.as_ref().map(|r| (r.start, r.end)))
+                .collect();
+            out.push(c.result(s, caps));
+        }
+        let mut it = out.into_iter();
+        let mut next = || it.next().expect("eight components");
+        Ok(Some(UrlPatternResult {
+            protocol: next(),
+            username: next(),
+            password: next(),
+            hostname: next(),
+            port: next(),
+            pathname: next(),
+            search: next(),
+            hash: next(),
+        }))
+    }
+}
+
+/// The eight component values of a parsed URL, as `match` takes them.
+pub(crate) fn url_parts<'u>(url: &'u UrlRef<'_>) -> [&'u str; 8] {
+    let search = url.search();
+    let hash = url.hash();
+    [
+        url.scheme(),
+        url.username(),
+        url.password(),
+        url.hostname(),
+        url.port(),
+        url.pathname(),
+        search.strip_prefix('?').unwrap_or(search),
+        hash.strip_prefix('#').unwrap_or(hash),
+    ]
+}
+
+fn url_values(url: &UrlRef<'_>) -> [String; 8] {
+    url_parts(url).map(str::to_owned)
+}
