@@ -464,6 +464,7 @@ impl fmt::Display for UnknownField {
             .chain(&Field::HOST_ANALYTICS)
             .chain(&Field::VALIDATION)
             .chain(&Field::CANONICAL)
+            .chain(&Field::ROUTE)
             .enumerate()
         {
             let sep = if i == 0 { " " } else { ", " };
