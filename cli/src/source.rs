@@ -129,7 +129,8 @@ impl Input {
             let file = File::open(path).map_err(|e| io_message(&name, &e))?;
             let regular = file.metadata().is_ok_and(|m| m.is_file());
             if format == InputFormat::Parquet {
-                let meta = ArrowReaderMetadata::load(&file, ArrowReaderOptions::new())
+                let meta = guarded(|| ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()))
+                    .and_then(|loaded| loaded.map_err(|e| e.to_string()))
                     .map_err(|e| io_message(&name, &format!("not a readable Parquet file: {e}")))?;
                 return Ok(Input {
                     name,
@@ -349,25 +350,11 @@ fn read_parquet(
         let bytes = group_meta.compressed_size().max(0) as u64;
         let fail = |e: &dyn std::fmt::Display| format!("{name}: row group {}: {e}", group + 1);
         let built = file.try_clone().map_err(|e| fail(&e)).and_then(|f| {
-            let mut builder = ParquetRecordBatchReaderBuilder::new_with_metadata(f, meta.clone())
-                .with_row_groups(vec![group])
-                .with_batch_size(PARQUET_BATCH_ROWS);
-            if let Some(keep) = projection {
-                let roots: Vec<usize> = meta
-                    .schema()
-                    .fields()
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, f)| keep.iter().any(|k| k == f.name()))
-                    .map(|(i, _)| i)
-                    .collect();
-                let mask =
-                    ProjectionMask::roots(meta.metadata().file_metadata().schema_descr(), roots);
-                builder = builder.with_projection(mask);
-            }
-            builder.build().map_err(|e| fail(&e))
+            guarded(|| build_parquet_reader(f, meta, group, projection))
+                .and_then(|built| built.map_err(|e| e.to_string()))
+                .map_err(|e| fail(&e))
         });
-        let reader = match built {
+        let mut reader = match built {
             Ok(r) => r,
             Err(msg) => {
                 send(k, 0, 0, Data::Fatal(msg));
@@ -375,11 +362,17 @@ fn read_parquet(
             }
         };
         let mut first = true;
-        for batch in reader {
-            let batch = match batch {
-                Ok(b) => b,
-                Err(e) => {
-                    send(k, 0, 0, Data::Fatal(fail(&e)));
+        loop {
+            let failed = match guarded(|| reader.next()) {
+                Ok(None) => break,
+                Ok(Some(Ok(batch))) => Ok(batch),
+                Ok(Some(Err(e))) => Err(fail(&e)),
+                Err(panicked) => Err(fail(&panicked)),
+            };
+            let batch = match failed {
+                Ok(batch) => batch,
+                Err(msg) => {
+                    send(k, 0, 0, Data::Fatal(msg));
                     return false;
                 }
             };
@@ -401,6 +394,63 @@ fn read_parquet(
         }
     }
     true
+}
+
+/// The reader of one row group of a Parquet file, with only the columns of `projection`
+/// (all when `None`).
+fn build_parquet_reader(
+    f: File,
+    meta: &ArrowReaderMetadata,
+    group: usize,
+    projection: Option<&[String]>,
+) -> parquet::errors::Result<parquet::arrow::arrow_reader::ParquetRecordBatchReader> {
+    let mut builder = ParquetRecordBatchReaderBuilder::new_with_metadata(f, meta.clone())
+        .with_row_groups(vec![group])
+        .with_batch_size(PARQUET_BATCH_ROWS);
+    if let Some(keep) = projection {
+        let roots: Vec<usize> = meta
+            .schema()
+            .fields()
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| keep.iter().any(|k| k == f.name()))
+            .map(|(i, _)| i)
+            .collect();
+        let mask = ProjectionMask::roots(meta.metadata().file_metadata().schema_descr(), roots);
+        builder = builder.with_projection(mask);
+    }
+    builder.build()
+}
+
+/// Runs a step of the Parquet reader, turning a panic inside it into an error message:
+/// the `parquet` and `arrow` crates panic on some damaged files (an assertion on a bit
+/// width, a division by zero, a negative offset) instead of returning an error, and an
+/// input must never bring the tool down. Such panics are kept off standard error; the
+/// tool reports the file and the row group instead.
+fn guarded<T>(step: impl FnOnce() -> T) -> Result<T, String> {
+    thread_local! {
+        static GUARDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    static QUIET: std::sync::Once = std::sync::Once::new();
+    QUIET.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !GUARDED.with(std::cell::Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+    GUARDED.with(|g| g.set(true));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(step));
+    GUARDED.with(|g| g.set(false));
+    result.map_err(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "no message".to_owned());
+        format!("the Parquet reader failed on damaged data: {what}")
+    })
 }
 
 /// The line feeds in `bytes`: the library's vectorized count (one call for the whole
