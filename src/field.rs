@@ -271,7 +271,7 @@ impl Field {
                 Cow::Owned(names.join(" "))
             }
             Field::Surt => Cow::Owned(crate::canon::surt(url)),
-            Field::Canonical => Cow::Owned(crate::canon::dedup(url)),
+            Field::Canonical => crate::canon::dedup_borrowed(url),
             Field::Route => {
                 let set = cx.routes?;
                 Cow::Owned(

@@ -267,6 +267,13 @@ fn check_invariants(input: &str) {
             "{preset} is not idempotent on {input:?}"
         );
     }
+    // The `canonical` field borrows the href when the default steps leave it unchanged:
+    // the same key as the whole computation.
+    assert_eq!(
+        rapidurl::field::Field::Canonical.value(&url).as_deref(),
+        Some(canon::dedup(&url).as_str()),
+        "the canonical field of {input:?}"
+    );
     let all = DedupOptions {
         fold_www: true,
         fold_trailing_slash: true,

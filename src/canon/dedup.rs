@@ -130,6 +130,18 @@ pub fn dedup(url: &UrlRef<'_>) -> String {
     dedup_with(url, DedupOptions::defaults())
 }
 
+/// [`dedup`], borrowed from `url`'s serialization when the default steps leave it as it
+/// is: a URL without `?`, `#` or `%` has no query to sort or strip, no fragment to drop
+/// and no escape to normalize, and the default steps fold neither `www.` nor trailing
+/// slashes. The `canonical` field's value.
+pub(crate) fn dedup_borrowed<'a>(url: &UrlRef<'a>) -> std::borrow::Cow<'a, str> {
+    let href = url.href();
+    if memchr::memchr3(b'?', b'#', b'%', href.as_bytes()).is_none() {
+        return std::borrow::Cow::Borrowed(href);
+    }
+    std::borrow::Cow::Owned(dedup(url))
+}
+
 /// The dedup key of `url` with the steps of `options`.
 ///
 /// ```

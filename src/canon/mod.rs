@@ -38,6 +38,7 @@ mod safe_browsing;
 mod scrapy;
 mod surt;
 
+pub(crate) use self::dedup::dedup_borrowed;
 pub use self::dedup::{DEFAULT_TRACKING_PARAMS, DedupOptions, dedup, dedup_into, dedup_with};
 pub use self::safe_browsing::{safe_browsing, safe_browsing_into};
 pub use self::scrapy::{scrapy, scrapy_into};
