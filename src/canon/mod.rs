@@ -259,11 +259,7 @@ pub(crate) fn normalize_escapes_into(text: &str, out: &mut String) {
         };
         out.push_str(&text[start..i]);
         let v = h << 4 | l;
-        let tail = out.as_bytes();
-        let n = tail.len();
-        let completes = v.is_ascii_hexdigit()
-            && ((n >= 1 && tail[n - 1] == b'%')
-                || (n >= 2 && tail[n - 2] == b'%' && tail[n - 1].is_ascii_hexdigit()));
+        let completes = completes_escape(out, v);
         if is_unreserved(v) && !completes {
             out.push(v as char);
         } else {
@@ -273,4 +269,15 @@ pub(crate) fn normalize_escapes_into(text: &str, out: &mut String) {
         start = i;
     }
     out.push_str(&text[start..]);
+}
+
+/// Whether the byte `v`, written after `out`, would complete an escape with a `%` before
+/// it (`%` then `v`, or `%`, a hex digit, then `v`): decoding to it would change what a
+/// second pass reads, so it stays encoded.
+pub(crate) fn completes_escape(out: &str, v: u8) -> bool {
+    let tail = out.as_bytes();
+    let n = tail.len();
+    v.is_ascii_hexdigit()
+        && ((n >= 1 && tail[n - 1] == b'%')
+            || (n >= 2 && tail[n - 2] == b'%' && tail[n - 1].is_ascii_hexdigit()))
 }

@@ -108,11 +108,7 @@ fn requote_path(path: &str, out: &mut String) {
         if c == b'%' && i + 2 < b.len() {
             if let (Some(h), Some(l)) = (hex_value(b[i + 1]), hex_value(b[i + 2])) {
                 let v = h << 4 | l;
-                let tail = out.as_bytes();
-                let n = tail.len();
-                let completes = v.is_ascii_hexdigit()
-                    && ((n >= 1 && tail[n - 1] == b'%')
-                        || (n >= 2 && tail[n - 2] == b'%' && tail[n - 1].is_ascii_hexdigit()));
+                let completes = super::completes_escape(out, v);
                 if matches!(v, 0x25 | 0x2f | 0x3b | 0x3f) || PATH.contains(v) || completes {
                     push_pct(out, v);
                 } else {
