@@ -196,23 +196,6 @@ fn a_row_longer_than_64_kib_keeps_its_components() {
 // Lines
 
 #[test]
-fn lines_split_and_decode_like_parse_bytes() {
-    let lines: Vec<Cow<'_, str>> = batch::lines(b"a\r\nb\xFFc\r\n\n\xC3\nd\re\r\r\nlast").collect();
-    assert_eq!(lines, ["a", "b\u{FFFD}c", "", "\u{FFFD}", "d\re\r", "last"]);
-    assert!(matches!(lines[0], Cow::Borrowed(_)));
-    assert!(matches!(lines[1], Cow::Owned(_)));
-    assert!(matches!(lines[4], Cow::Borrowed(_)));
-    assert_eq!(batch::lines(b"").count(), 0);
-    assert_eq!(batch::lines(b"\n").collect::<Vec<_>>(), [""]);
-    assert_eq!(batch::lines(b"x\n").collect::<Vec<_>>(), ["x"]);
-    assert_eq!(batch::lines(b"\xFF").collect::<Vec<_>>(), ["\u{FFFD}"]);
-    assert_eq!(
-        batch::lines(b"\xFF\n\xFE\n").collect::<Vec<_>>(),
-        ["\u{FFFD}", "\u{FFFD}"]
-    );
-}
-
-#[test]
 fn parse_lines_handles_crlf_invalid_utf8_and_no_trailing_newline() {
     let column =
         batch::parse_lines(b"http://a/x\r\nhttp://example.com/\xFF\nhttps://h:99999\r\nfoo://h/y");
@@ -412,64 +395,4 @@ fn wpt_urltestdata_through_parse_pairs() {
         failures.len(),
         failures.join("\n")
     );
-}
-
-/// `row_ranges_cumulative` (binary search over running sums) splits exactly as
-/// `row_ranges` (one pass over the weights), on row lengths from short to megabytes.
-#[test]
-fn row_ranges_cumulative_matches_row_ranges() {
-    let mut state = 0x2545_f491_4f6c_dd1d_u64;
-    for n in [0, 1, 2, 100, 5_000, 60_000] {
-        for spread in [0, 40, 3_000, 2_000_000] {
-            let lens: Vec<usize> = (0..n)
-                .map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    if spread == 0 {
-                        0
-                    } else {
-                        (state % spread) as usize
-                    }
-                })
-                .collect();
-            let mut sums = vec![0];
-            for l in &lens {
-                sums.push(sums.last().unwrap() + l + 1);
-            }
-            let expected = batch::row_ranges(n, |i| lens[i]);
-            assert_eq!(
-                batch::row_ranges_cumulative(n, |i| sums[i]),
-                expected,
-                "n {n}, spread {spread}"
-            );
-            if n > 0 {
-                assert_eq!(expected.first().unwrap().start, 0);
-                assert_eq!(expected.last().unwrap().end, n);
-            }
-            // A target chosen by the caller: both searches agree, the ranges tile
-            // `0..n`, and every range but the last weighs at least the target and
-            // would weigh less without its last row.
-            for target in [0, 1, 9, 16 * 1024, 1 << 20] {
-                let by = batch::row_ranges_by(n, target, |i| lens[i]);
-                assert_eq!(
-                    batch::row_ranges_cumulative_by(n, target, |i| sums[i]),
-                    by,
-                    "n {n}, spread {spread}, target {target}"
-                );
-                let mut next = 0;
-                for (k, r) in by.iter().enumerate() {
-                    assert_eq!(r.start, next);
-                    assert!(r.end > r.start);
-                    let weight = sums[r.end] - sums[r.start];
-                    if k + 1 < by.len() {
-                        assert!(weight >= target.max(1), "n {n}, target {target}, {r:?}");
-                        assert!(weight - (lens[r.end - 1] + 1) < target.max(1));
-                    }
-                    next = r.end;
-                }
-                assert_eq!(next, n);
-            }
-        }
-    }
 }

@@ -63,6 +63,25 @@ fn allocations_grow_with_chunks_not_urls() {
                     count <= 4 * chunks + 8,
                     "{threads} thread(s), {n} lines: {count} allocations for {chunks} chunks"
                 );
+                drop(column);
+
+                // Rows that share a base string parse it once per run of rows, not per
+                // row: parsing a base allocates (its serialization), so a base parsed
+                // for every row would cost `n` allocations.
+                let relative: Vec<String> = (0..n).map(|i| format!("../item/{i}?q")).collect();
+                let pairs: Vec<(&str, Option<&str>)> = relative
+                    .iter()
+                    .map(|r| (r.as_str(), Some("https://example.com/a/b/c")))
+                    .collect();
+                let (count, column) = allocations(|| rapidurl::batch::parse_pairs(&pairs));
+                assert_eq!(column.len(), n);
+                assert_eq!(column.get(n - 1).unwrap().pathname(), format!("/a/item/{}", n - 1));
+                let chunks = column.chunk_count();
+                eprintln!("parse_pairs, {threads} thread(s), {n} rows: {count} allocations, {chunks} chunks");
+                assert!(
+                    count <= 10 * chunks + 16,
+                    "{threads} thread(s), {n} pairs: {count} allocations for {chunks} chunks"
+                );
             }
         });
     }

@@ -371,3 +371,154 @@ fn a_stream_reads_a_line_longer_than_its_window_whole() {
     assert_eq!(got[1], "http://x/");
     assert_eq!(got[2], long);
 }
+
+/// A 16-byte Arrow view of `len` bytes: inline (`inline` its bytes) or at `offset` of
+/// buffer `index`.
+fn view(len: u32, inline: &[u8], index: u32, offset: u32) -> [u8; 16] {
+    let mut v = [0u8; 16];
+    v[..4].copy_from_slice(&len.to_le_bytes());
+    if len <= 12 {
+        v[4..4 + inline.len()].copy_from_slice(inline);
+    } else {
+        v[8..12].copy_from_slice(&index.to_le_bytes());
+        v[12..].copy_from_slice(&offset.to_le_bytes());
+    }
+    v
+}
+
+#[test]
+fn views_source_reads_string_view_columns() {
+    let buffers: [&[u8]; 2] = [b"xxhttps://long.example/path", b"HTTP://UPPER.EXAMPLE/\xFF"];
+    let views: Vec<u8> = [
+        view(8, b"sc:inlin", 0, 0),
+        view(25, b"", 0, 2),
+        view(22, b"", 1, 0),
+        // Out of its buffer, and a buffer that does not exist: empty rows.
+        view(30, b"", 0, 10),
+        view(13, b"", 7, 0),
+        view(0, b"", 0, 0),
+    ]
+    .concat();
+    let rows = flatten(engine::run(
+        &engine::Views::new(&views, &buffers, None),
+        &Record,
+    ));
+    let inputs: Vec<&str> = rows.iter().map(|r| r.input.as_str()).collect();
+    assert_eq!(
+        inputs,
+        [
+            "sc:inlin",
+            "https://long.example/path",
+            "HTTP://UPPER.EXAMPLE/\u{FFFD}",
+            "",
+            "",
+            ""
+        ]
+    );
+    assert_eq!(rows[0].href.as_deref(), Ok("sc:inlin"));
+    assert!(rows[0].borrowed && rows[1].borrowed);
+    assert_eq!(
+        rows[2].href.as_deref(),
+        Ok("http://upper.example/%EF%BF%BD")
+    );
+    assert!(rows[3..].iter().all(|r| r.href.is_err()));
+}
+
+/// Records whether each row was null, and its href.
+struct Nulls;
+
+impl<'a> Sink<'a> for Nulls {
+    type Part = Vec<(bool, Result<String, ParseError>)>;
+    fn part(&self, _: &Piece) -> Self::Part {
+        Vec::new()
+    }
+    fn row(&self, part: &mut Self::Part, row: Row<'a, '_>) {
+        part.push((row.is_null(), row.url().map(|u| u.href().to_owned())));
+    }
+}
+
+/// Per-row bases from a list.
+struct ListBases(Vec<Option<&'static str>>);
+
+impl engine::RowBases for ListBases {
+    fn base(&self, i: usize) -> Option<std::borrow::Cow<'_, str>> {
+        self.0[i].map(std::borrow::Cow::Borrowed)
+    }
+}
+
+#[test]
+fn validity_and_row_bases_of_column_sources() {
+    let data = b"ab../chttps://x/d";
+    let offsets = [0i32, 1, 2, 6, 6, 17];
+    // Row 3 null (bit clear); the bitmap starts at bit 2 of its first byte.
+    let bits = [0b0101_1100u8, 0b0000_0001];
+    let validity = Some(engine::Validity::new(&bits, 2));
+    let bases = ListBases(vec![
+        Some("http://h/p/q"),
+        Some("http://h/p/q"),
+        Some("not a base"),
+        Some("http://h/"),
+        None,
+    ]);
+    let source = engine::Offsets::new(&offsets, data, None)
+        .with_validity(validity)
+        .with_row_bases(&bases);
+    let rows: Vec<_> = engine::run(&source, &Nulls).into_iter().flatten().collect();
+    assert_eq!(rows.len(), 5);
+    assert_eq!(rows[0], (false, Ok("http://h/p/a".to_owned())));
+    assert_eq!(rows[1], (false, Ok("http://h/p/b".to_owned())));
+    let err = rows[2].1.as_ref().unwrap_err();
+    assert_eq!((rows[2].0, err.kind()), (false, ErrorKind::InvalidBase));
+    // A null row: an empty input that fails as one does, flagged null.
+    assert!(rows[3].0);
+    assert_eq!(
+        rows[3].1.as_ref().unwrap_err().name(),
+        "missing-scheme-non-relative-URL"
+    );
+    assert_eq!(rows[4], (false, Ok("https://x/d".to_owned())));
+
+    // The same through views (all inline), with one base for every row.
+    let base = Url::parse("http://h/p/q").unwrap();
+    let views: Vec<u8> = [view(1, b"a", 0, 0), view(4, b"../c", 0, 0)].concat();
+    let source = engine::Views::new(&views, &[], Some(&base))
+        .with_validity(Some(engine::Validity::new(&[0b10], 0)));
+    let rows: Vec<_> = engine::run(&source, &Nulls).into_iter().flatten().collect();
+    assert!(rows[0].0);
+    assert_eq!(rows[1], (false, Ok("http://h/c".to_owned())));
+}
+
+/// Takes the rows that start with `x` without parsing them (counted), parses the rest.
+struct TakeX;
+
+impl<'a> Sink<'a> for TakeX {
+    type Part = (usize, Vec<(usize, String)>);
+    fn part(&self, _: &Piece) -> Self::Part {
+        (0, Vec::new())
+    }
+    fn row(&self, part: &mut Self::Part, row: Row<'a, '_>) {
+        assert!(!row.input().starts_with('x'), "a taken row was parsed");
+        part.1
+            .push((row.index(), row.url().unwrap().href().to_owned()));
+    }
+    fn take_unparsed(&self, part: &mut Self::Part, input: &Input<'a, '_>) -> bool {
+        let take = input.text().starts_with('x');
+        part.0 += usize::from(take);
+        take
+    }
+}
+
+#[test]
+fn a_sink_can_take_rows_unparsed() {
+    let parts = engine::run(
+        &engine::Lines::new(b"http://a/\nxyz\nHTTP://B\nxx\n"),
+        &TakeX,
+    );
+    let taken: usize = parts.iter().map(|p| p.0).sum();
+    let parsed: Vec<_> = parts.into_iter().flat_map(|p| p.1).collect();
+    assert_eq!(taken, 2);
+    // Taken rows keep their place: the parsed ones are rows 0 and 2.
+    assert_eq!(
+        parsed,
+        [(0, "http://a/".to_owned()), (2, "http://b/".to_owned())]
+    );
+}

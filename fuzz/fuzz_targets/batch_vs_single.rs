@@ -5,8 +5,9 @@
 //! lines: what the command-line tool and `batch::lines` document) and parses each line
 //! with `Url::parse_bytes` / `Url::parse_with_base`. Checked against it:
 //! `batch::parse_lines`, `parse_lines_with_base`, `parse_all`, `parse_column`,
-//! `parse_pairs`, `batch::lines`, and the engine (`batch::engine::run`) with a sink that
-//! records every row, over the `Lines` and Arrow-style `Offsets` sources.
+//! `parse_pairs`, and the engine (`batch::engine::run`) with a sink that records every
+//! row, over the `Lines` source (its rows are the split lines) and the Arrow-style
+//! `Offsets` and `Views` sources.
 //!
 //! The batch functions split their input into chunks of at least 64 KiB, so a small
 //! input is one chunk. When the first byte is odd, the data is repeated three times with
@@ -153,13 +154,6 @@ fuzz_target!(|data: &[u8]| {
         .map(|s| Url::parse_with_base(s, &base))
         .collect();
 
-    // The line splitter itself.
-    let split: Vec<std::borrow::Cow<'_, str>> = batch::lines(data).collect();
-    assert_eq!(split.len(), strs.len(), "batch::lines count");
-    for (i, (a, b)) in split.iter().zip(&strs).enumerate() {
-        assert_eq!(a, b, "batch::lines line {i}");
-    }
-
     let column = batch::parse_lines(data);
     assert_eq!(column.len(), singles.len(), "parse_lines row count");
     assert_eq!(
@@ -221,6 +215,22 @@ fuzz_target!(|data: &[u8]| {
         let parts = engine::run(&engine::Offsets::new(&small, &flat, Some(&base)), &Record);
         check_recorded(parts, &with_base_raw(&lines, &base), &strs, "engine Offsets i32, base");
     }
+    // The same rows as Arrow string views over one buffer (short rows inline).
+    let mut views = Vec::new();
+    for w in offsets.windows(2) {
+        let (start, len) = (w[0] as usize, (w[1] - w[0]) as usize);
+        let mut v = [0u8; 16];
+        v[..4].copy_from_slice(&(len as u32).to_le_bytes());
+        if len <= 12 {
+            v[4..4 + len].copy_from_slice(&flat[start..start + len]);
+        } else {
+            v[12..].copy_from_slice(&(start as u32).to_le_bytes());
+        }
+        views.extend_from_slice(&v);
+    }
+    let buffers = [flat.as_slice()];
+    let parts = engine::run(&engine::Views::new(&views, &buffers, None), &Record);
+    check_recorded(parts, &singles, &strs, "engine Views");
 });
 
 /// Each raw line parsed against `base` as the engine does it: decoded with U+FFFD, an

@@ -47,14 +47,16 @@ def contenders(data, lines):
     """name -> (setup, single-threaded?); setup() imports what it needs and returns the
     callable to time (so a callgrind run of one contender imports only its own library)."""
 
-    def parse_column(threads):
+    def parse_column(threads, fields=("hostname",)):
         def setup():
             import pyarrow as pa
 
             import rapidurl
 
             arr = pa.array(lines)
-            return lambda: rapidurl.parse_column(arr, ["hostname"], threads=threads)
+            if fields is None:
+                return lambda: rapidurl.parse_column(arr, threads=threads)
+            return lambda: rapidurl.parse_column(arr, list(fields), threads=threads)
 
         return setup
 
@@ -156,6 +158,7 @@ def contenders(data, lines):
     return {
         "rapidurl.parse_column(arr, ['hostname'], threads=1)": (parse_column(1), True),
         "rapidurl.parse_column(arr, ['hostname'], threads=2)": (parse_column(2), False),
+        "rapidurl.parse_column(arr, threads=1) (URL API fields)": (parse_column(1, None), True),
         "Rust batch API, 1 thread": (rust_batch(1), True),
         "Rust batch API, 2 threads": (rust_batch(2), False),
         "Polars pl.col('u').url.hostname() (map_batches), 1 thread": (polars_namespace(1), False),
@@ -234,6 +237,8 @@ def main():
     ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--instructions", action="store_true")
     ap.add_argument("--canon", action="store_true")
+    ap.add_argument("--only", help="comma-separated contenders to keep: those whose name starts "
+                    "with one of these (e.g. 'rapidurl,Rust' without the other libraries installed)")
     ap.add_argument("--run", help=argparse.SUPPRESS)
     ap.add_argument("--times", type=int, default=1, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -243,6 +248,9 @@ def main():
     if args.canon:
         lines, table = canon_contenders(lines)
         n = len(lines)
+    if args.only:
+        keep = tuple(args.only.split(","))
+        table = {name: c for name, c in table.items() if name.startswith(keep)}
     if args.run:  # one contender, `--times` times (under callgrind)
         fn = table[args.run][0]()
         for _ in range(args.times):
@@ -268,8 +276,13 @@ def main():
         print(f"{'contender':<60} {'ns/URL':>9} {'÷ parse_column t=1':>19}")
         for name, v in ns.items():
             print(f"{name:<60} {v:>9.1f} {v / one:>18.2f}x")
-        print(f"ada_url loop / parse_column threads=1: {ns['ada_url.URL(u).hostname loop'] / one:.1f}x (target >= 50)")
+        if "ada_url.URL(u).hostname loop" in ns:
+            print(f"ada_url loop / parse_column threads=1: {ns['ada_url.URL(u).hostname loop'] / one:.1f}x (target >= 50)")
         print(f"parse_column threads=1 / Rust batch API 1 thread: {one / ns['Rust batch API, 1 thread']:.2f} (target <= 1.3)")
+        fields = ns["rapidurl.parse_column(arr, threads=1) (URL API fields)"]
+        print(f"parse_column(arr, threads=1), URL API fields / Rust batch API 1 thread: "
+              f"{fields / ns['Rust batch API, 1 thread']:.2f}x (times `rapidurl bench`'s parse_lines "
+              f"against the parse_ref loop: per URL against the loop)")
         two = ns["rapidurl.parse_column(arr, ['hostname'], threads=2)"]
         rust = ns["Rust batch API, 1 thread"] / ns["Rust batch API, 2 threads"]
         print(f"parse_column threads=1 / threads=2: {one / two:.2f}x (target >= 1.8); Rust batch API: {rust:.2f}x")

@@ -1,55 +1,38 @@
-//! `parse_column`'s engine: string columns in (Arrow arrays, read in place), one Arrow
-//! utf8 column per field plus an `error` column out, parsed in parallel with no Python
-//! object per row and the GIL released.
+//! `parse_column`: string columns in (Arrow arrays, read in place), one Arrow utf8 column
+//! per field plus an `error` column out, parsed in parallel with no Python object per row
+//! and the GIL released.
 //!
-//! Rows are split into small chunks with `rapidurl::batch::row_ranges_by` (rows weighed
-//! by length, about 32 per thread), which the threads claim as
-//! `rapidurl::batch::schedule` describes; each thread parses its chunks' rows with
-//! `parse_ref` (zero-copy for canonical input, an arena for the rest) or
-//! `parse_hostname`, and appends each field's value straight to that column's Arrow
-//! values and offsets buffers (for the URL API's string attributes, through a plain
-//! getter: one call and one copy a row). A run of consecutive chunks makes one output,
-//! which becomes one record batch: nothing is concatenated, and a call returns about one
-//! batch per thread. Errors are rare: they
-//! are kept as a list of rows and become the `error` column when the output ends.
+//! This is an adapter over `rapidurl::batch::engine`: each imported array becomes one of
+//! its sources (`Offsets` for utf8, large_utf8 and the binary types, `Views` for
+//! string_view and binary_view, with the array's validity bitmap for nulls and, for a
+//! column of bases, a `RowBases` over it), and [`ArrowSink`] is the sink: each piece of
+//! rows the engine parses fills one output (Arrow's builders, one per field, plus the
+//! failed rows), which becomes one record batch. The engine cuts the pieces, runs them on
+//! the call's rayon pool and returns them in order; nothing here schedules or walks rows.
 
 use std::borrow::Cow;
-use std::ops::Range;
 use std::sync::Arc;
 
 use arrow_array::builder::StringBuilder;
-use arrow_array::cast::AsArray;
 use arrow_array::{
     Array, ArrayRef, BinaryArray, BinaryViewArray, GenericBinaryArray, LargeBinaryArray,
     OffsetSizeTrait, RecordBatch, StringArray,
 };
 use arrow_schema::{DataType, Field as ArrowField, Schema, SchemaRef};
+use rapidurl::batch::engine::{self, Input, Offsets, Piece, Row, RowBases, Sink, Validity, Views};
 use rapidurl::bumpalo::Bump;
 use rapidurl::field::{Field, FieldContext};
-use rapidurl::{ErrorKind, ParseError, Url, UrlRef};
-
-use rapidurl::batch::schedule::{self as work, Threads, Work};
+use rapidurl::{ParseError, Url, UrlRef};
 
 /// The name of the column that holds each invalid row's error name.
 pub const ERROR_COLUMN: &str = "error";
 
-/// The arena is emptied when it holds more than this after a row.
+/// The arena (hostnames lower-cased off the common path) is emptied when it holds more
+/// than this after a row.
 const ARENA_RESET_BYTES: usize = 1 << 20;
 
-/// Chunks per thread: the unit a thread claims at a time, small enough that the threads
-/// finish within a chunk of each other (outputs are per run of chunks, not per chunk).
-const CHUNKS_PER_THREAD: usize = 32;
-/// Bounds on a chunk's input bytes.
-const MIN_CHUNK_BYTES: usize = 8 * 1024;
-const MAX_CHUNK_BYTES: usize = 1 << 20;
-/// An output (a record batch) is finished once a column holds this many bytes or it
-/// holds this many rows, so that no batch comes near utf8's 2 GiB (a chunk's output is
-/// far smaller), and its pre-sized buffers are bounded.
-const FULL_BYTES: usize = 64 << 20;
-const FULL_ROWS: usize = 1 << 24;
-
-/// One imported array of strings, seen as bytes: its offsets (or views) have been
-/// validated by `arrow-data`, so reading a row is safe; UTF-8 is checked here, per task.
+/// One imported array of strings, seen as bytes, its offsets (or views) validated
+/// against its buffers; UTF-8 is checked by the engine, a piece at a time.
 pub enum Strings {
     /// utf8 or binary (32-bit offsets).
     Small(BinaryArray),
@@ -64,15 +47,10 @@ pub enum Strings {
 impl Strings {
     /// Wraps an imported array; `Err` names the type when it is not a string type, or
     /// the problem when its offsets or views do not fit its buffers (the C-data import
-    /// does not check them). With `check_offsets` false, offsets (utf8, large_utf8,
-    /// binary) are left to [`Strings::for_each`], which checks each task's own in
-    /// parallel: the whole column is then never walked by one thread. Views are always
-    /// checked here.
-    pub fn new(array: &ArrayRef, check_offsets: bool) -> Result<Strings, String> {
+    /// does not check them: rebuilding the array as binary does).
+    pub fn new(array: &ArrayRef) -> Result<Strings, String> {
         let data = array.to_data();
         let as_type = |dt: DataType| {
-            // Rebuilding as binary validates offsets (or views) against the buffers;
-            // UTF-8 is checked when the rows are read.
             data.clone()
                 .into_builder()
                 .data_type(dt)
@@ -80,17 +58,10 @@ impl Strings {
                 .map_err(|e| format!("invalid Arrow string array: {e}"))
         };
         Ok(match array.data_type() {
-            DataType::Utf8 | DataType::Binary if check_offsets => {
-                Strings::Small(as_type(DataType::Binary)?.into())
-            }
-            DataType::LargeUtf8 | DataType::LargeBinary if check_offsets => {
+            DataType::Utf8 | DataType::Binary => Strings::Small(as_type(DataType::Binary)?.into()),
+            DataType::LargeUtf8 | DataType::LargeBinary => {
                 Strings::Large(as_type(DataType::LargeBinary)?.into())
             }
-            // The same buffers seen as binary (no pass over them).
-            DataType::Utf8 => Strings::Small(array.as_string::<i32>().clone().into()),
-            DataType::Binary => Strings::Small(array.as_binary::<i32>().clone()),
-            DataType::LargeUtf8 => Strings::Large(array.as_string::<i64>().clone().into()),
-            DataType::LargeBinary => Strings::Large(array.as_binary::<i64>().clone()),
             DataType::Utf8View | DataType::BinaryView => {
                 Strings::View(as_type(DataType::BinaryView)?.into())
             }
@@ -112,164 +83,79 @@ impl Strings {
         }
     }
 
-    /// The weight of the rows, as `rapidurl::batch::row_ranges` counts it: their bytes
-    /// plus one per row.
-    fn weight(&self) -> usize {
-        match self {
-            Strings::Small(a) => offset_weight(a, a.len()),
-            Strings::Large(a) => offset_weight(a, a.len()),
-            Strings::View(a) => a.views().iter().map(|&v| v as u32 as usize + 1).sum(),
-            Strings::Null(n) => *n,
-        }
+    /// Row `i` as text (a row that is not UTF-8 decoded with U+FFFD); `None` when null.
+    fn row(&self, i: usize) -> Option<Cow<'_, str>> {
+        let bytes = match self {
+            Strings::Small(a) => a.is_valid(i).then(|| a.value(i)),
+            Strings::Large(a) => a.is_valid(i).then(|| a.value(i)),
+            Strings::View(a) => a.is_valid(i).then(|| a.value(i)),
+            Strings::Null(_) => None,
+        }?;
+        Some(String::from_utf8_lossy(bytes))
     }
 
-    /// The chunks' row ranges (`rapidurl::batch::row_ranges_by`: consecutive rows
-    /// weighing `target` each).
-    fn ranges(&self, target: usize) -> Vec<Range<usize>> {
-        use rapidurl::batch::{row_ranges_by, row_ranges_cumulative_by};
+    /// Runs the engine over the array's rows, each against `base` (`Base::PerRow`: the
+    /// rows of the base column from `first`), into `sink`: the parts in row order.
+    fn run<K>(&self, base: &Base, first: usize, sink: &K) -> Vec<Output>
+    where
+        K: for<'s> Sink<'s, Part = Output>,
+    {
+        let one = match base {
+            Base::One(url) => Some(url),
+            _ => None,
+        };
+        let per_row = match base {
+            Base::PerRow(column) => Some(BasesFrom { column, first }),
+            _ => None,
+        };
+        let per_row = per_row.as_ref().map(|b| b as &dyn RowBases);
         match self {
-            Strings::Small(a) => row_ranges_cumulative_by(a.len(), target, |i| offset_weight(a, i)),
-            Strings::Large(a) => row_ranges_cumulative_by(a.len(), target, |i| offset_weight(a, i)),
+            Strings::Small(a) => run_offsets(a, one, per_row, sink),
+            Strings::Large(a) => run_offsets(a, one, per_row, sink),
             Strings::View(a) => {
-                // The low 32 bits of a view are the value's length.
-                let v = a.views();
-                row_ranges_by(a.len(), target, |i| v[i] as u32 as usize)
-            }
-            Strings::Null(n) => row_ranges_by(*n, target, |_| 0),
-        }
-    }
-
-    /// The bytes of rows `range` (an estimate for the output buffers).
-    fn span_bytes(&self, range: Range<usize>) -> usize {
-        match self {
-            Strings::Small(a) => offset_span(a, range),
-            Strings::Large(a) => offset_span(a, range),
-            Strings::View(a) => a.views()[range].iter().map(|&v| v as u32 as usize).sum(),
-            Strings::Null(_) => 0,
-        }
-    }
-
-    /// Calls `f(i, row)` for each row `i` of `range` in order, `row` being `None` for a
-    /// null row; a row that is not valid UTF-8 is decoded lossily (U+FFFD), as
-    /// `Url::parse_bytes` does. One loop per layout, so the per-row work is a few loads.
-    fn for_each(
-        &self,
-        range: Range<usize>,
-        mut f: impl FnMut(usize, Option<&str>),
-    ) -> Result<(), ColumnError> {
-        match self {
-            Strings::Small(a) => return offset_rows(a, range, f),
-            Strings::Large(a) => return offset_rows(a, range, f),
-            Strings::View(a) => {
-                for i in range {
-                    match a.is_null(i) {
-                        true => f(i, None),
-                        false => f(i, Some(&lossy(a.value(i)))),
-                    }
+                let buffers: Vec<&[u8]> = a.data_buffers().iter().map(|b| b.as_slice()).collect();
+                let views = Views::new(a.views().inner().as_slice(), &buffers, one)
+                    .with_validity(validity(a));
+                match per_row {
+                    Some(b) => engine::run(&views.with_row_bases(b), sink),
+                    None => engine::run(&views, sink),
                 }
             }
-            Strings::Null(_) => range.for_each(|i| f(i, None)),
-        }
-        Ok(())
-    }
-
-    /// Row `i` as text (see [`Strings::for_each`]).
-    fn row(&self, i: usize) -> Option<Cow<'_, str>> {
-        if self.is_null(i) {
-            return None;
-        }
-        Some(match self {
-            Strings::Small(a) => lossy(offset_value(a, i)),
-            Strings::Large(a) => lossy(offset_value(a, i)),
-            Strings::View(a) => lossy(a.value(i)),
-            Strings::Null(_) => return None,
-        })
-    }
-
-    fn is_null(&self, i: usize) -> bool {
-        match self {
-            Strings::Small(a) => a.is_null(i),
-            Strings::Large(a) => a.is_null(i),
-            Strings::View(a) => a.is_null(i),
-            Strings::Null(_) => true,
+            Strings::Null(n) => {
+                // Every row null: empty rows, each marked null.
+                let offsets = vec![0i32; n + 1];
+                let bits = Validity::new(&[], 0);
+                engine::run(
+                    &Offsets::new(&offsets, &[], None).with_validity(Some(bits)),
+                    sink,
+                )
+            }
         }
     }
 }
 
-/// The weight of rows `0..i` of an offsets layout (their bytes plus one per row), for
-/// [`Strings::ranges`] and [`Strings::weight`]. Offsets not checked yet (see
-/// `offset_rows`) may run backwards: wrapping arithmetic then gives unbalanced chunks,
-/// never a panic, and the chunk reports them.
-fn offset_weight<O: OffsetSizeTrait>(a: &GenericBinaryArray<O>, i: usize) -> usize {
-    let o = a.value_offsets();
-    o[i].as_usize()
-        .wrapping_sub(o[0].as_usize())
-        .wrapping_add(i)
+/// The validity bitmap of `array`, when it has nulls.
+fn validity(array: &dyn Array) -> Option<Validity<'_>> {
+    array
+        .nulls()
+        .map(|n| Validity::new(n.validity(), n.offset()))
 }
 
-/// [`Strings::span_bytes`] for an offsets layout.
-fn offset_span<O: OffsetSizeTrait>(a: &GenericBinaryArray<O>, range: Range<usize>) -> usize {
-    let o = a.value_offsets();
-    let span = o[range.end]
-        .as_usize()
-        .saturating_sub(o[range.start].as_usize());
-    span.min(a.value_data().len())
-}
-
-/// Row `i` of an offsets layout, checked against the buffer (the offsets may not have
-/// been checked as a whole): an empty row when they do not fit.
-fn offset_value<O: OffsetSizeTrait>(a: &GenericBinaryArray<O>, i: usize) -> &[u8] {
-    let o = a.value_offsets();
-    a.value_data()
-        .get(o[i].as_usize()..o[i + 1].as_usize())
-        .unwrap_or_default()
-}
-
-/// [`Strings::for_each`] for an offsets layout. The task's offsets are checked first
-/// (they must not run backwards or past the values: the C-data import does not check
-/// them), then its bytes as UTF-8 in one pass, after which a row is a slice of them
-/// (`str::get` still refuses a row whose offsets split a code point of the whole).
-fn offset_rows<O: OffsetSizeTrait>(
+/// [`Strings::run`] for an offsets layout.
+fn run_offsets<O, K>(
     a: &GenericBinaryArray<O>,
-    range: Range<usize>,
-    mut f: impl FnMut(usize, Option<&str>),
-) -> Result<(), ColumnError> {
-    let offsets = a.value_offsets();
-    let own = &offsets[range.start..=range.end];
-    let fits = own.windows(2).all(|w| w[0] <= w[1])
-        && own[0] >= O::zero()
-        && own[own.len() - 1].as_usize() <= a.value_data().len();
-    if !fits {
-        return Err(ColumnError::Input(format!(
-            "invalid Arrow string array: the offsets of rows {}..{} do not fit the values",
-            range.start, range.end
-        )));
-    }
-    let nulls = a.nulls();
-    let first = own[0].as_usize();
-    let bytes = &a.value_data()[first..own[own.len() - 1].as_usize()];
-    let text = simdutf8::basic::from_utf8(bytes).ok();
-    for i in range {
-        if nulls.is_some_and(|n| n.is_null(i)) {
-            f(i, None);
-            continue;
-        }
-        let (start, end) = (
-            offsets[i].as_usize() - first,
-            offsets[i + 1].as_usize() - first,
-        );
-        match text.and_then(|t| t.get(start..end)) {
-            Some(row) => f(i, Some(row)),
-            None => f(i, Some(&lossy(&bytes[start..end]))),
-        }
-    }
-    Ok(())
-}
-
-fn lossy(bytes: &[u8]) -> Cow<'_, str> {
-    match simdutf8::basic::from_utf8(bytes) {
-        Ok(s) => Cow::Borrowed(s),
-        Err(_) => String::from_utf8_lossy(bytes),
+    one: Option<&Url>,
+    per_row: Option<&dyn RowBases>,
+    sink: &K,
+) -> Vec<Output>
+where
+    O: OffsetSizeTrait + Into<i64>,
+    K: for<'s> Sink<'s, Part = Output>,
+{
+    let source = Offsets::new(a.value_offsets(), a.value_data(), one).with_validity(validity(a));
+    match per_row {
+        Some(b) => engine::run(&source.with_row_bases(b), sink),
+        None => engine::run(&source, sink),
     }
 }
 
@@ -301,8 +187,21 @@ impl Column {
 
     /// Row `i` of the whole column.
     fn row(&self, i: usize) -> Option<Cow<'_, str>> {
-        let k = self.starts.partition_point(|&s| s <= i) - 1;
+        let k = self.starts.partition_point(|&s| s <= i).checked_sub(1)?;
         self.arrays[k].row(i - self.starts[k])
+    }
+}
+
+/// The bases of one array of the input: row `i` of the array has the base column's row
+/// `first + i`.
+struct BasesFrom<'c> {
+    column: &'c Column,
+    first: usize,
+}
+
+impl RowBases for BasesFrom<'_> {
+    fn base(&self, i: usize) -> Option<Cow<'_, str>> {
+        self.column.row(self.first + i)
     }
 }
 
@@ -330,251 +229,152 @@ pub fn schema(fields: &[Field]) -> SchemaRef {
 pub enum ColumnError {
     /// An output column would need more than 2 GiB in one record batch.
     TooLarge,
-    /// The input is not a valid Arrow array (its offsets do not fit its values).
-    Input(String),
     Arrow(String),
 }
 
-/// Parses every row of `input` (against `base`) on `threads` and returns the record
-/// batches, in row order (about one per thread: see `rapidurl::batch::schedule`).
+/// Parses every row of `input` (against `base`) on the current rayon pool and returns
+/// the record batches, in row order (one per piece the engine cut).
 pub fn parse(
     input: &Column,
     base: &Base,
     fields: &[Field],
     schema: &SchemaRef,
-    threads: &Threads,
     routes: Option<&rapidurl::pattern::PatternSet>,
 ) -> Result<Vec<RecordBatch>, ColumnError> {
     // The hostname alone (the common call): `parse_hostname`, which reads it off the
-    // input when the URL is proven valid, without building the view.
+    // input when the URL is proven valid, without parsing the rest.
     if let [Field::Hostname] = fields {
-        return run(
-            input,
-            base,
-            fields,
-            schema,
-            threads,
-            |out: &mut Output, row: Row<'_>, arena: &Bump| {
-                let host = match row.base {
-                    None => rapidurl::parse_hostname(row.input, arena),
-                    Some(b) => rapidurl::parse_hostname_with_base(row.input, &b, arena),
-                };
-                match host {
-                    Ok(host) => out.push_one(host),
-                    Err(err) => out.push_missing(Some(&err)),
-                }
-            },
-        );
+        return run(input, base, schema, &HostnameSink);
     }
-    // One field with a getter (e.g. `href`): a loop of its own, in which the getter is
+    // One field with a getter (e.g. `href`): a sink of its own, in which the getter is
     // inlined.
     macro_rules! one_getter {
         ($($field:ident => $get:ident),*) => {
             match fields {
                 $([Field::$field] => {
-                    return run(input, base, fields, schema, threads, |out: &mut Output, row: Row<'_>, arena: &Bump| {
-                        match row.parse(arena) {
-                            Ok(url) => out.push_one(url.$get()),
-                            Err(err) => out.push_missing(Some(&err)),
-                        }
-                    });
+                    let write = |out: &mut Output, url: &UrlRef<'_>, _: &str| out.push_one(url.$get());
+                    return run(input, base, schema, &ArrowSink { n_fields: 1, write });
                 })*
                 _ => {}
             }
         };
     }
     plain_getters!(one_getter);
+    let n_fields = fields.len();
     match fields.iter().map(getter).collect::<Option<Vec<Getter>>>() {
         // Every field a plain getter: one indirect call each.
-        Some(getters) => run(
-            input,
-            base,
-            fields,
-            schema,
-            threads,
-            |out: &mut Output, row: Row<'_>, arena: &Bump| match row.parse(arena) {
-                Ok(url) => out.push_plain(&url, &getters),
-                Err(err) => out.push_missing(Some(&err)),
-            },
-        ),
-        None => run(
-            input,
-            base,
-            fields,
-            schema,
-            threads,
-            |out: &mut Output, row: Row<'_>, arena: &Bump| match row.parse(arena) {
-                Ok(url) => out.push_url(&url, row.input, fields, routes),
-                Err(err) => out.push_missing(Some(&err)),
-            },
-        ),
-    }
-}
-
-/// One non-null row: its text and the base it is resolved against.
-#[derive(Clone, Copy)]
-struct Row<'r> {
-    input: &'r str,
-    base: Option<UrlRef<'r>>,
-}
-
-impl<'r> Row<'r> {
-    /// The row parsed (`parse_ref`, borrowed when canonical, else in `arena`).
-    #[inline(always)]
-    fn parse<'a>(self, arena: &'a Bump) -> Result<UrlRef<'a>, ParseError>
-    where
-        'r: 'a,
-    {
-        match self.base {
-            None => rapidurl::parse_ref(self.input, arena),
-            Some(b) => rapidurl::parse_ref_with_base(self.input, &b, arena),
+        Some(getters) => {
+            let write = |out: &mut Output, url: &UrlRef<'_>, _: &str| out.push_plain(url, &getters);
+            run(input, base, schema, &ArrowSink { n_fields, write })
+        }
+        None => {
+            let write = |out: &mut Output, url: &UrlRef<'_>, text: &str| {
+                out.push_url(url, text, fields, routes)
+            };
+            run(input, base, schema, &ArrowSink { n_fields, write })
         }
     }
 }
 
-/// [`parse`] with `write` parsing a row and putting its fields (or its error) into an
-/// output.
-fn run<W>(
+/// Runs the engine over every array of `input` into `sink`; each part becomes a batch.
+fn run<K>(
     input: &Column,
     base: &Base,
-    fields: &[Field],
     schema: &SchemaRef,
-    threads: &Threads,
-    write: W,
+    sink: &K,
 ) -> Result<Vec<RecordBatch>, ColumnError>
 where
-    W: Fn(&mut Output, Row<'_>, &Bump) + Sync,
+    K: for<'s> Sink<'s, Part = Output>,
 {
-    // Chunks of about 1/CHUNKS_PER_THREAD of a thread's share, within bounds.
-    let total: usize = input
-        .arrays
-        .iter()
-        .map(Strings::weight)
-        .fold(0, usize::saturating_add);
-    let target = (total / (threads.count() * CHUNKS_PER_THREAD))
-        .clamp(MIN_CHUNK_BYTES, MAX_CHUNK_BYTES)
-        .max(total >> 30);
-    let mut chunks = Vec::new();
-    for (k, array) in input.arrays.iter().enumerate() {
-        for range in array.ranges(target) {
-            chunks.push(Task {
-                array,
-                range,
-                start: input.starts[k],
-            });
+    let mut batches = Vec::new();
+    for (array, &first) in input.arrays.iter().zip(&input.starts) {
+        for out in array.run(base, first, sink) {
+            batches.push(out.finish(schema)?);
         }
     }
-    // Per chunk: its weight, and running sums of rows and bytes (to pre-size outputs).
-    let weights: Vec<usize> = chunks
-        .iter()
-        .map(|c| c.array.span_bytes(c.range.clone()) + c.range.len())
-        .collect();
-    let mut rows_before = Vec::with_capacity(chunks.len() + 1);
-    let mut bytes_before = Vec::with_capacity(chunks.len() + 1);
-    let (mut rows, mut bytes) = (0, 0);
-    for (c, w) in chunks.iter().zip(&weights) {
-        rows_before.push(rows);
-        bytes_before.push(bytes);
-        rows += c.range.len();
-        bytes += w - c.range.len();
-    }
-    rows_before.push(rows);
-    bytes_before.push(bytes);
-    let job = Job {
-        chunks,
-        rows_before,
-        bytes_before,
-        base,
-        n_fields: fields.len(),
-        schema,
-        write,
-    };
-    work::run(threads, &weights, &job)
+    Ok(batches)
 }
 
-/// The rows of one call, in chunks, and what to do with each row.
-struct Job<'a, W> {
-    chunks: Vec<Task<'a>>,
-    /// Rows and bytes of the chunks before chunk `c` (one more entry than chunks).
-    rows_before: Vec<usize>,
-    bytes_before: Vec<usize>,
-    base: &'a Base,
+/// The sink of a call whose fields are read off the parsed URL by `write` (given the
+/// URL and the row's input text).
+struct ArrowSink<W> {
     n_fields: usize,
-    schema: &'a SchemaRef,
     write: W,
 }
 
-/// An output being filled by one thread, with the thread's arena and base cache.
-struct Open {
-    out: Output,
-    arena: Bump,
-    bases: BaseCache,
+impl<'s, W> Sink<'s> for ArrowSink<W>
+where
+    W: Fn(&mut Output, &UrlRef<'_>, &str) + Sync,
+{
+    type Part = Output;
+
+    fn part(&self, piece: &Piece) -> Output {
+        Output::new(self.n_fields, piece.rows, piece.bytes)
+    }
+
+    #[inline(always)]
+    fn row(&self, out: &mut Output, row: Row<'s, '_>) {
+        if row.is_null() {
+            return out.push_missing(None);
+        }
+        match row.url() {
+            Ok(url) => (self.write)(out, &url, row.input()),
+            Err(err) => out.push_missing(Some(&err)),
+        }
+    }
 }
 
-impl<W> Work for Job<'_, W>
-where
-    W: Fn(&mut Output, Row<'_>, &Bump) + Sync,
-{
-    type Output = Open;
-    type Done = RecordBatch;
-    type Error = ColumnError;
+/// The sink of `parse_column(urls, ["hostname"])`: every row is taken before the engine
+/// parses it, and its hostname read with `parse_hostname` (off the input when the URL is
+/// proven valid).
+struct HostnameSink;
 
-    fn start(&self, chunks: Range<usize>) -> Open {
-        // Sized for the whole region (the first thread to touch the memory is the one
-        // that fills it), capped at what one output may hold.
-        let rows = self.rows_before[chunks.end] - self.rows_before[chunks.start];
-        let bytes = self.bytes_before[chunks.end] - self.bytes_before[chunks.start];
-        Open {
-            out: Output::new(self.n_fields, rows.min(FULL_ROWS), bytes.min(FULL_BYTES)),
-            arena: Bump::new(),
-            bases: BaseCache { last: None },
+impl<'s> Sink<'s> for HostnameSink {
+    type Part = Output;
+
+    fn part(&self, piece: &Piece) -> Output {
+        Output::new(1, piece.rows, piece.bytes)
+    }
+
+    fn row(&self, out: &mut Output, row: Row<'s, '_>) {
+        // `take_unparsed` takes every row; a row parsed all the same gives the same.
+        match row.url() {
+            Ok(url) if !row.is_null() => out.push_one(url.hostname()),
+            Ok(_) => out.push_missing(None),
+            Err(err) => out.push_missing(Some(&err)),
         }
     }
 
-    fn step(&self, open: &mut Open, chunk: usize) -> Result<(), ColumnError> {
-        parse_chunk(&self.chunks[chunk], self.base, open, &self.write)
+    #[inline(always)]
+    fn take_unparsed(&self, out: &mut Output, input: &Input<'s, '_>) -> bool {
+        if input.is_null() {
+            out.push_missing(None);
+            return true;
+        }
+        if let Some(err) = input.error() {
+            out.push_missing(Some(&err));
+            return true;
+        }
+        let host = match input.base() {
+            None => rapidurl::parse_hostname(input.text(), &out.arena),
+            Some(b) => {
+                rapidurl::parse_hostname_with_base(input.text(), &b.as_ref_view(), &out.arena)
+            }
+        };
+        match host {
+            Ok(host) => {
+                // The builder copies the value; the arena may then be emptied.
+                let host: &str = host;
+                out.fields[0].push(host);
+                out.rows += 1;
+            }
+            Err(err) => out.push_missing(Some(&err)),
+        }
+        if out.arena.allocated_bytes() > ARENA_RESET_BYTES {
+            out.arena.reset();
+        }
+        true
     }
-
-    fn full(&self, open: &Open) -> bool {
-        open.out.rows as usize >= FULL_ROWS
-            || open
-                .out
-                .fields
-                .iter()
-                .any(|f| f.builder.values_slice().len() >= FULL_BYTES)
-    }
-
-    fn finish(&self, open: Open) -> Result<RecordBatch, ColumnError> {
-        open.out.finish(self.schema)
-    }
-}
-
-/// One row of [`parse_task`]: a null row, or `write` with the row and its base; the arena
-/// is emptied when it has grown. Inlined into each of the task's row loops.
-#[inline(always)]
-fn each<W>(
-    write: &W,
-    arena: &mut Bump,
-    base: Option<UrlRef<'_>>,
-    input: Option<&str>,
-    out: &mut Output,
-) where
-    W: Fn(&mut Output, Row<'_>, &Bump),
-{
-    match input {
-        None => out.push_missing(None),
-        Some(input) => write(out, Row { input, base }, arena),
-    }
-    if arena.allocated_bytes() > ARENA_RESET_BYTES {
-        arena.reset();
-    }
-}
-
-/// One chunk's rows: `range` of `array`, whose first row is row `start` of the column.
-struct Task<'a> {
-    array: &'a Strings,
-    range: Range<usize>,
-    start: usize,
 }
 
 /// A field's value when it is a plain getter of the URL (a slice of its serialization,
@@ -663,6 +463,8 @@ struct Output {
     fields: Vec<Values>,
     errors: Vec<(u32, &'static str)>,
     rows: u32,
+    /// Room for what the parser rewrites (the hostname sink's lower-cased hosts).
+    arena: Bump,
 }
 
 impl Output {
@@ -673,6 +475,7 @@ impl Output {
                 .collect(),
             errors: Vec::new(),
             rows: 0,
+            arena: Bump::new(),
         }
     }
 
@@ -755,59 +558,4 @@ fn error_column(rows: usize, errors: &[(u32, &str)]) -> Result<ArrayRef, ColumnE
     }
     out.push_nulls(rows - done);
     out.finish()
-}
-
-/// The last base string a task parsed, and its result: rows that share a base (the
-/// common case, e.g. the page a link was found on) parse it once.
-struct BaseCache {
-    last: Option<(String, Result<Url, ParseError>)>,
-}
-
-impl BaseCache {
-    fn get(&mut self, base: &str) -> &Result<Url, ParseError> {
-        if self.last.as_ref().is_none_or(|(s, _)| s != base) {
-            let parsed = Url::parse(base).map_err(|_| ParseError::new(ErrorKind::InvalidBase));
-            self.last = Some((base.to_owned(), parsed));
-        }
-        &self.last.as_ref().expect("just set").1
-    }
-}
-
-/// Parses one chunk into `open` (the output of the thread that claimed it).
-fn parse_chunk<W>(
-    task: &Task<'_>,
-    base: &Base,
-    open: &mut Open,
-    write: &W,
-) -> Result<(), ColumnError>
-where
-    W: Fn(&mut Output, Row<'_>, &Bump),
-{
-    let Task {
-        array,
-        range,
-        start,
-    } = task;
-    let (range, start) = (range.clone(), *start);
-    let Open { out, arena, bases } = open;
-    // One loop per kind of base, so that `write` is compiled for it (no base: the row
-    // loop holds nothing but the parse and the push).
-    match base {
-        Base::None => array.for_each(range, |_, row| each(write, arena, None, row, out)),
-        Base::One(url) => {
-            let one = url.as_ref_view();
-            array.for_each(range, |_, row| each(write, arena, Some(one), row, out))
-        }
-        Base::PerRow(column) => array.for_each(range, |i, row| match column.row(start + i) {
-            None => each(write, arena, None, row, out),
-            Some(b) => match bases.get(&b) {
-                Ok(base) => each(write, arena, Some(base.as_ref_view()), row, out),
-                // A null input row stays null; any other row fails with the base.
-                Err(err) => match row {
-                    None => out.push_missing(None),
-                    Some(_) => out.push_missing(Some(err)),
-                },
-            },
-        }),
-    }
 }

@@ -27,7 +27,6 @@ use arrow_array::builder::StringBuilder;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
-use rapidurl::batch::schedule::Threads;
 use rapidurl::field::Field;
 
 use crate::arrow_io::{ArrowTable, import_arrays};
@@ -143,27 +142,15 @@ fn on_pool<R: Send>(pool: Option<&rayon::ThreadPool>, f: impl FnOnce() -> R + Se
     }
 }
 
-/// The threads of a `parse_column` call: the calling thread and `threads - 1` helpers
-/// (every core for `None`: as many threads as rayon's global pool has).
-fn threads(threads: Option<usize>) -> PyResult<Threads> {
-    let n = match threads {
-        Some(0) => return Err(threads_error()),
-        Some(n) => n,
-        None => rayon::current_num_threads(),
-    };
-    let helpers = match n {
-        0 | 1 => None,
-        n => pool(Some(n - 1))?,
-    };
-    Ok(Threads::new(n, helpers))
+/// The pool of a `parse_column` call: `threads` threads (rayon's global pool, every
+/// core, for `None`).
+fn threads(threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
+    pool(threads)
 }
 
 /// A column from `obj`: the Arrow PyCapsule interface when it has it, else a sequence of
 /// `str` or `None` (copied into an Arrow array with the GIL held).
-///
-/// `check_offsets`: whether offset arrays are checked here, in one pass (`base`, whose
-/// rows are read one by one), or by each task over its own rows (`urls`).
-fn column(obj: &Bound<'_, PyAny>, what: &str, check_offsets: bool) -> PyResult<Column> {
+fn column(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Column> {
     let arrays: Vec<ArrayRef> = match import_arrays(obj)? {
         Some(arrays) => arrays,
         None => {
@@ -199,9 +186,7 @@ fn column(obj: &Bound<'_, PyAny>, what: &str, check_offsets: bool) -> PyResult<C
     };
     let strings = arrays
         .iter()
-        .map(|a| {
-            Strings::new(a, check_offsets).map_err(|e| PyTypeError::new_err(format!("{what}: {e}")))
-        })
+        .map(|a| Strings::new(a).map_err(|e| PyTypeError::new_err(format!("{what}: {e}"))))
         .collect::<PyResult<Vec<_>>>()?;
     Ok(Column::new(strings))
 }
@@ -236,8 +221,7 @@ fn parse_column(
         let fields = self::fields(fields)?;
         let routes = pattern::route_table(routes, &fields)?;
         let threads = self::threads(threads)?;
-        threads.wake();
-        let input = column(urls, "urls", false)?;
+        let input = column(urls, "urls")?;
         let base = match base {
             None => Base::None,
             Some(b) if b.is_none() => Base::None,
@@ -261,7 +245,7 @@ fn parse_column(
                     Base::One(url)
                 }
                 Err(_) => {
-                    let bases = column(b, "base", true)?;
+                    let bases = column(b, "base")?;
                     if bases.len() != input.len() {
                         return Err(PyValueError::new_err(format!(
                             "base has {} rows, urls has {}",
@@ -276,7 +260,9 @@ fn parse_column(
         let schema = column::schema(&fields);
         let result = py.detach(|| {
             catch_unwind(AssertUnwindSafe(|| {
-                column::parse(&input, &base, &fields, &schema, &threads, routes.as_ref())
+                on_pool(threads.as_deref(), || {
+                    column::parse(&input, &base, &fields, &schema, routes.as_ref())
+                })
             }))
         });
         let batches = match result {
@@ -285,9 +271,6 @@ fn parse_column(
                 return Err(PyValueError::new_err(
                     "an output column would exceed 2 GiB in one Arrow batch (utf8 offsets are 32-bit)",
                 ));
-            }
-            Ok(Err(ColumnError::Input(e))) => {
-                return Err(PyTypeError::new_err(format!("urls: {e}")));
             }
             Ok(Err(ColumnError::Arrow(e))) => return Err(PyRuntimeError::new_err(e)),
             Err(payload) => std::panic::resume_unwind(payload),

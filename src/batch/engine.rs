@@ -40,8 +40,10 @@
 
 use super::column::{BaseCache, ChunkBuilder, UrlColumn};
 use super::lines as line_split;
+use super::rows::{Bases, Extras, LastBase, emit};
+pub use super::rows::{RowBases, Validity};
 use crate::components::UrlParts;
-use crate::error::ParseError;
+use crate::error::{ErrorKind, ParseError};
 use crate::parser;
 use crate::url::Url;
 use crate::view::UrlRef;
@@ -58,7 +60,7 @@ const MAX_PIECE_BYTES: usize = 8 * 1024 * 1024;
 const PIECES_PER_THREAD: usize = 8;
 
 /// The input bytes per piece for `total` bytes of input on the current pool.
-pub(crate) fn piece_target(total: usize) -> usize {
+fn piece_target(total: usize) -> usize {
     let tasks = rayon::current_num_threads().max(1) * PIECES_PER_THREAD;
     (total / tasks).clamp(MIN_PIECE_BYTES, MAX_PIECE_BYTES)
 }
@@ -93,6 +95,8 @@ pub struct Input<'a, 'r> {
     base: Option<&'r Url>,
     /// The row fails with this error without being parsed.
     error: Option<ParseError>,
+    /// The row is a null (a missing value, as in an Arrow column).
+    null: bool,
 }
 
 impl<'a, 'r> Input<'a, 'r> {
@@ -109,6 +113,7 @@ impl<'a, 'r> Input<'a, 'r> {
             raw: None,
             base: None,
             error: None,
+            null: false,
         }
     }
 
@@ -121,6 +126,19 @@ impl<'a, 'r> Input<'a, 'r> {
             raw: None,
             base: None,
             error: None,
+            null: false,
+        }
+    }
+
+    /// A null row (a missing value, as an Arrow column's validity bitmap marks it): the
+    /// sink sees it as an empty input for which [`Row::is_null`] is true, and parses
+    /// nothing for it.
+    #[inline]
+    pub fn null() -> Self {
+        Input {
+            null: true,
+            error: Some(ParseError::new(ErrorKind::MissingSchemeNonRelativeUrl)),
+            ..Input::transient("")
         }
     }
 
@@ -155,6 +173,22 @@ impl<'a, 'r> Input<'a, 'r> {
     pub fn text(&self) -> &'r str {
         self.text
     }
+
+    /// The base the row is parsed against, if any.
+    pub fn base(&self) -> Option<&'r Url> {
+        self.base
+    }
+
+    /// Whether the row is a null ([`Input::null`]).
+    pub fn is_null(&self) -> bool {
+        self.null
+    }
+
+    /// The error the row fails with without being parsed ([`Input::failed`], and the
+    /// error an empty input gives for a null row).
+    pub fn error(&self) -> Option<ParseError> {
+        self.error
+    }
 }
 
 /// One parsed row as a sink gets it: its input, its result, its place.
@@ -171,6 +205,12 @@ impl<'a, 'r> Row<'a, 'r> {
     /// The row's input as parsed (decoded with U+FFFD when the raw input was not UTF-8).
     pub fn input(&self) -> &'r str {
         self.input.text
+    }
+
+    /// Whether the row is a null ([`Input::null`]): its input is then empty and its
+    /// result the error an empty input gives.
+    pub fn is_null(&self) -> bool {
+        self.input.null
     }
 
     /// The raw bytes of a row that was not valid UTF-8 (`None` for any other row).
@@ -205,7 +245,8 @@ impl<'a, 'r> Row<'a, 'r> {
 /// Where the rows come from: cuts its input into pieces and walks the rows of one.
 ///
 /// Implemented by [`Lines`] (newline-separated bytes), [`Strs`] (a slice of `&str`),
-/// [`Offsets`] (Arrow-style offsets and data) and [`WithBases`] (rows with a base each).
+/// [`Offsets`] (Arrow-style offsets and data), [`Views`] (Arrow-style string views) and
+/// [`WithBases`] (rows with a base each).
 pub trait Source<'a>: Sync {
     /// The input's size in bytes (to choose the pieces' size).
     fn size(&self) -> usize;
@@ -238,6 +279,17 @@ pub trait Sink<'a>: Sync {
 
     /// Takes the next row of the part's piece.
     fn row(&self, part: &mut Self::Part, row: Row<'a, '_>);
+
+    /// Offered each row before it is parsed: a sink that can finish a row from its input
+    /// alone (e.g. one that reads a hostname off the input with
+    /// [`parse_hostname`](crate::parse_hostname)) does so and returns `true`, and the
+    /// engine then neither parses the row nor calls [`Sink::row`] for it. By default
+    /// every row is parsed.
+    #[inline(always)]
+    fn take_unparsed(&self, part: &mut Self::Part, input: &Input<'a, '_>) -> bool {
+        let _ = (part, input);
+        false
+    }
 }
 
 /// Parses every row of `source` on the current rayon pool (run inside
@@ -276,6 +328,10 @@ fn run_piece<'a, S: Source<'a>, K: Sink<'a>>(
     }
     let mut index = 0;
     source.rows(piece, |input| {
+        if sink.take_unparsed(&mut part, &input) {
+            index += 1;
+            return;
+        }
         let (url, is_input) = match input.error {
             Some(err) => (Err(err), false),
             None => parse_row(&input, &mut scratch),
@@ -331,8 +387,7 @@ fn parse_row<'r>(
     }
 }
 
-/// Newline-separated raw bytes, one row per line, as [`lines`](super::lines) splits and
-/// decodes them: `\n` or `\r\n`; a last line without terminator counts; a line that is
+/// Newline-separated raw bytes, one row per line: `\n` or `\r\n`; a last line without terminator counts; a line that is
 /// not valid UTF-8 is decoded with U+FFFD. A base, when given, applies to every line.
 #[derive(Clone, Copy, Debug)]
 pub struct Lines<'a> {
@@ -534,11 +589,15 @@ impl<'a> Source<'a> for WithBases<'a> {
 /// Rows stored as Arrow stores a string column: `data` holds the rows' bytes one after
 /// the other, and row `i` is `data[offsets[i]..offsets[i + 1]]` (so `offsets` has one
 /// more entry than there are rows). A row that is not UTF-8 is decoded with U+FFFD.
+///
+/// UTF-8 is checked a piece at a time (one vectorized pass over the piece's bytes), not
+/// row by row. [`Offsets::with_validity`] adds nulls, [`Offsets::with_row_bases`] a base
+/// per row.
 #[derive(Clone, Copy, Debug)]
 pub struct Offsets<'a, O> {
     offsets: &'a [O],
     data: &'a [u8],
-    base: Option<&'a Url>,
+    extras: Extras<'a>,
 }
 
 impl<'a, O: Copy + Into<i64> + Sync> Offsets<'a, O> {
@@ -548,7 +607,29 @@ impl<'a, O: Copy + Into<i64> + Sync> Offsets<'a, O> {
         Offsets {
             offsets,
             data,
-            base,
+            extras: Extras::new(base),
+        }
+    }
+
+    /// The same rows, row `i` null where `validity` says so ([`Input::null`]).
+    pub fn with_validity(self, validity: Option<Validity<'a>>) -> Self {
+        Offsets {
+            extras: Extras {
+                validity,
+                ..self.extras
+            },
+            ..self
+        }
+    }
+
+    /// The same rows, row `i` parsed against `bases.base(i)` instead of one base for all.
+    pub fn with_row_bases(self, bases: &'a dyn RowBases) -> Self {
+        Offsets {
+            extras: Extras {
+                bases: Bases::PerRow(bases),
+                ..self.extras
+            },
+            ..self
         }
     }
 
@@ -602,13 +683,156 @@ impl<'a, O: Copy + Into<i64> + Sync> Source<'a> for Offsets<'a, O> {
     }
 
     fn rows<F: FnMut(Input<'a, '_>)>(&self, piece: Range<usize>, mut row: F) {
+        let (s, e) = (self.offset(piece.start), self.offset(piece.end));
+        // The piece's bytes checked at once; a row is then a slice of them, which `get`
+        // refuses only when its offsets are out of order or split a character.
+        let text = self
+            .data
+            .get(s..e)
+            .and_then(|bytes| simdutf8::basic::from_utf8(bytes).ok())
+            .unwrap_or("");
+        let mut bases = LastBase::new();
+        for i in piece {
+            let slice = usize::try_from(self.offsets[i].into())
+                .ok()
+                .zip(usize::try_from(self.offsets[i + 1].into()).ok())
+                .and_then(|(rs, re)| text.get(rs.checked_sub(s)?..re.checked_sub(s)?));
+            match slice {
+                Some(t) => emit(&self.extras, &mut bases, i, Input::borrowed(t), &mut row),
+                None => {
+                    let bytes = self.bytes(i);
+                    match std::str::from_utf8(bytes) {
+                        Ok(t) => emit(&self.extras, &mut bases, i, Input::borrowed(t), &mut row),
+                        Err(_) => {
+                            let t = String::from_utf8_lossy(bytes);
+                            emit(
+                                &self.extras,
+                                &mut bases,
+                                i,
+                                Input::decoded(&t, bytes),
+                                &mut row,
+                            )
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Rows stored as Arrow's `string_view` (and `binary_view`) stores them: per row a
+/// 16-byte view (`views` holds them one after the other, as Arrow's views buffer does),
+/// whose first 4 bytes are the length (little-endian); a row of at most 12 bytes is
+/// inline in the view (bytes 4..16), a longer one is `buffers[index][offset..offset +
+/// length]`, with the index in bytes 8..12 and the offset in bytes 12..16. A view that
+/// points outside its buffer gives an empty row (trailing bytes of `views` short of a
+/// whole view are ignored); a row that is not UTF-8 is decoded with U+FFFD.
+#[derive(Clone, Copy, Debug)]
+pub struct Views<'a> {
+    views: &'a [u8],
+    buffers: &'a [&'a [u8]],
+    extras: Extras<'a>,
+}
+
+/// The bytes of one view.
+const VIEW: usize = 16;
+
+/// A little-endian `u32` at `at` of a view.
+fn view_u32(view: &[u8], at: usize) -> usize {
+    u32::from_le_bytes([view[at], view[at + 1], view[at + 2], view[at + 3]]) as usize
+}
+
+impl<'a> Views<'a> {
+    /// The rows of `views` (16 bytes each) over `buffers`, each parsed against `base`
+    /// when given.
+    pub fn new(views: &'a [u8], buffers: &'a [&'a [u8]], base: Option<&'a Url>) -> Self {
+        Views {
+            views,
+            buffers,
+            extras: Extras::new(base),
+        }
+    }
+
+    /// The same rows, row `i` null where `validity` says so ([`Input::null`]).
+    pub fn with_validity(self, validity: Option<Validity<'a>>) -> Self {
+        Views {
+            extras: Extras {
+                validity,
+                ..self.extras
+            },
+            ..self
+        }
+    }
+
+    /// The same rows, row `i` parsed against `bases.base(i)` instead of one base for all.
+    pub fn with_row_bases(self, bases: &'a dyn RowBases) -> Self {
+        Views {
+            extras: Extras {
+                bases: Bases::PerRow(bases),
+                ..self.extras
+            },
+            ..self
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.views.len() / VIEW
+    }
+
+    /// Row `i`'s length, as its view says.
+    fn length(&self, i: usize) -> usize {
+        view_u32(&self.views[i * VIEW..], 0)
+    }
+
+    /// Row `i`'s bytes.
+    fn bytes(&self, i: usize) -> &'a [u8] {
+        let view = &self.views[i * VIEW..(i + 1) * VIEW];
+        let len = view_u32(view, 0);
+        if len <= 12 {
+            return &view[4..4 + len];
+        }
+        let (index, offset) = (view_u32(view, 8), view_u32(view, 12));
+        self.buffers
+            .get(index)
+            .and_then(|b| b.get(offset..offset.checked_add(len)?))
+            .unwrap_or_default()
+    }
+}
+
+impl<'a> Source<'a> for Views<'a> {
+    fn size(&self) -> usize {
+        (0..self.len()).map(|i| self.length(i) + 1).sum()
+    }
+
+    fn pieces(&self, target: usize) -> Vec<Range<usize>> {
+        row_pieces(self.len(), target, |i| self.length(i))
+    }
+
+    fn describe(&self, number: usize, piece: &Range<usize>) -> Piece {
+        Piece {
+            number,
+            first_row: Some(piece.start),
+            rows: piece.len(),
+            bytes: piece.clone().map(|i| self.length(i) + 1).sum(),
+            input: None,
+        }
+    }
+
+    fn rows<F: FnMut(Input<'a, '_>)>(&self, piece: Range<usize>, mut row: F) {
+        let mut bases = LastBase::new();
         for i in piece {
             let bytes = self.bytes(i);
-            match std::str::from_utf8(bytes) {
-                Ok(text) => row(Input::borrowed(text).with_base(self.base)),
+            match simdutf8::basic::from_utf8(bytes) {
+                Ok(t) => emit(&self.extras, &mut bases, i, Input::borrowed(t), &mut row),
                 Err(_) => {
-                    let text = String::from_utf8_lossy(bytes);
-                    row(Input::decoded(&text, bytes).with_base(self.base));
+                    let t = String::from_utf8_lossy(bytes);
+                    emit(
+                        &self.extras,
+                        &mut bases,
+                        i,
+                        Input::decoded(&t, bytes),
+                        &mut row,
+                    )
                 }
             }
         }

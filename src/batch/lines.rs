@@ -3,7 +3,8 @@
 use memchr::{Memchr, memchr, memrchr};
 use std::borrow::Cow;
 
-/// The lines of newline-separated raw bytes, as [`lines`] makes them.
+/// The lines of newline-separated raw bytes, as [`lines`] makes them (the rows of the
+/// engine's [`Lines`](super::engine::Lines) source when a block is not ASCII).
 ///
 /// UTF-8 is validated a block of whole lines at a time (64 KiB, so that the parser then
 /// reads the lines from cache), not line by line: one call covers every line of the
@@ -18,7 +19,7 @@ use std::borrow::Cow;
 /// answers yes or no (getting the `&str` would take a second pass or `unsafe`) and adds a
 /// C++ build to the library; at these speeds validation is well under 1% of parsing.
 #[derive(Clone, Debug)]
-pub struct Lines<'a> {
+pub(crate) struct Lines<'a> {
     /// Validated lines; those from `pos` on are not yet returned.
     valid: &'a str,
     pos: usize,
@@ -33,14 +34,7 @@ pub struct Lines<'a> {
 /// `"a\n\n"` two). A line that is not valid UTF-8 is decoded as
 /// [`Url::parse_bytes`](crate::Url::parse_bytes) decodes it: every maximal invalid
 /// sequence becomes U+FFFD (and only such a line is copied).
-///
-/// ```
-/// use std::borrow::Cow;
-/// let lines: Vec<Cow<str>> = rapidurl::batch::lines(b"a\r\nb\xFF\n\nc").collect();
-/// assert_eq!(lines, ["a", "b\u{FFFD}", "", "c"]);
-/// assert!(matches!(lines[0], Cow::Borrowed(_)));
-/// ```
-pub fn lines(bytes: &[u8]) -> Lines<'_> {
+pub(crate) fn lines(bytes: &[u8]) -> Lines<'_> {
     Lines {
         valid: "",
         pos: 0,
@@ -215,5 +209,28 @@ pub(crate) fn whole_lines(bytes: &[u8], target: usize) -> usize {
     match memrchr(b'\n', &bytes[..target]) {
         Some(i) => i + 1,
         None => memchr(b'\n', &bytes[target..]).map_or(bytes.len(), |i| target + i + 1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lines;
+    use std::borrow::Cow;
+
+    #[test]
+    fn lines_split_and_decode_like_parse_bytes() {
+        let all: Vec<Cow<'_, str>> = lines(b"a\r\nb\xFFc\r\n\n\xC3\nd\re\r\r\nlast").collect();
+        assert_eq!(all, ["a", "b\u{FFFD}c", "", "\u{FFFD}", "d\re\r", "last"]);
+        assert!(matches!(all[0], Cow::Borrowed(_)));
+        assert!(matches!(all[1], Cow::Owned(_)));
+        assert!(matches!(all[4], Cow::Borrowed(_)));
+        assert_eq!(lines(b"").count(), 0);
+        assert_eq!(lines(b"\n").collect::<Vec<_>>(), [""]);
+        assert_eq!(lines(b"x\n").collect::<Vec<_>>(), ["x"]);
+        assert_eq!(lines(b"\xFF").collect::<Vec<_>>(), ["\u{FFFD}"]);
+        assert_eq!(
+            lines(b"\xFF\n\xFE\n").collect::<Vec<_>>(),
+            ["\u{FFFD}", "\u{FFFD}"]
+        );
     }
 }

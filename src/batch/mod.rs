@@ -2,9 +2,9 @@
 //! in input order.
 //!
 //! The work is done by one engine, [`engine`]: a source (newline-separated bytes, a slice
-//! of `&str`, Arrow-style offsets and data, rows with a base each) is cut into pieces of
-//! consecutive rows — about eight per thread of the current [rayon] pool, each between
-//! 64 KiB and 8 MiB of input — and each piece is parsed by one task into a part of a sink
+//! of `&str`, Arrow-style offsets and data or string views, rows with a base each) is cut
+//! into pieces of consecutive rows — about eight per thread of the current [rayon] pool,
+//! each between 64 KiB and 8 MiB of input — and each piece is parsed by one task into a part of a sink
 //! (here a chunk of a [`UrlColumn`]; a sink of one's own implements [`engine::Sink`]). So:
 //!
 //! * order is kept: pieces are consecutive and their parts returned in order;
@@ -34,47 +34,23 @@
 mod column;
 pub mod engine;
 mod lines;
-pub mod schedule;
+mod rows;
 
 pub use self::column::{Iter, UrlColumn};
-pub use self::lines::{LineBlock, Lines, count_line_feeds, line_feeds, lines};
+/// Line cutting for the command-line tool's own reader (not part of the API: the tool
+/// moves onto [`engine`]).
+#[doc(hidden)]
+pub use self::lines::{LineBlock, count_line_feeds, line_feeds};
 
 use crate::error::ParseError;
 use crate::url::Url;
 use rayon::prelude::*;
 use std::ops::Range;
 
-/// The input bytes per task for `total` bytes of input on the current pool.
-fn chunk_target(total: usize) -> usize {
-    engine::piece_target(total)
-}
-
-/// Splits rows `0..n` into the consecutive ranges this module's functions give one task
-/// each: about eight per thread of the current rayon pool, each between 64 KiB and 8 MiB
-/// of input, row `i` weighing `weight(i)` bytes plus one (an empty row still costs
-/// something). Public for front ends that run their own loop per task (the Python
-/// package writes Arrow columns as it parses).
-///
-/// ```
-/// let ranges = rapidurl::batch::row_ranges(3, |_| 10);
-/// assert_eq!(ranges, [0..3]);
-/// assert!(rapidurl::batch::row_ranges(0, |_| 10).is_empty());
-/// ```
-pub fn row_ranges(n: usize, weight: impl Fn(usize) -> usize) -> Vec<Range<usize>> {
-    let total: usize = (0..n).map(|i| weight(i) + 1).sum();
-    row_ranges_by(n, chunk_target(total), weight)
-}
-
-/// [`row_ranges`] with the chunk size chosen by the caller: consecutive ranges of rows
-/// `0..n`, each closed as soon as it weighs at least `target` (row `i` weighing
-/// `weight(i)` plus one), the last one possibly lighter. For front ends that schedule
-/// the chunks themselves (the Python package hands out small chunks to its threads).
-///
-/// ```
-/// let ranges = rapidurl::batch::row_ranges_by(5, 22, |_| 10);
-/// assert_eq!(ranges, [0..2, 2..4, 4..5]);
-/// ```
-pub fn row_ranges_by(
+/// Consecutive ranges of rows `0..n`, each closed as soon as it weighs at least
+/// `target` (row `i` weighing `weight(i)` plus one: an empty row still costs something),
+/// the last one possibly lighter: the pieces of a slice-like source.
+pub(crate) fn row_ranges_by(
     n: usize,
     target: usize,
     weight: impl Fn(usize) -> usize,
@@ -96,32 +72,12 @@ pub fn row_ranges_by(
     ranges
 }
 
-/// [`row_ranges`] when the rows' weights are known as running sums: `cumulative(i)` is
-/// the weight of rows `0..i` (each row's length plus one), for `i` in `0..=n`, and never
-/// decreases. The same ranges, found by binary search (a few steps per range instead of
-/// a pass over the rows): for an Arrow column, `cumulative(i)` is `offsets[i] -
-/// offsets[0] + i`.
-///
-/// ```
-/// use rapidurl::batch::{row_ranges, row_ranges_cumulative};
-/// let lens = [20_000, 70_000, 5, 0, 65_535, 1, 300_000];
-/// let cumulative = |i: usize| lens[..i].iter().map(|l| l + 1).sum::<usize>();
-/// assert_eq!(row_ranges_cumulative(lens.len(), cumulative), row_ranges(lens.len(), |i| lens[i]));
-/// ```
-pub fn row_ranges_cumulative(n: usize, cumulative: impl Fn(usize) -> usize) -> Vec<Range<usize>> {
-    row_ranges_cumulative_by(n, chunk_target(cumulative(n)), cumulative)
-}
-
-/// [`row_ranges_by`] when the rows' weights are known as running sums (see
-/// [`row_ranges_cumulative`]): the same ranges, found by binary search.
-///
-/// ```
-/// use rapidurl::batch::{row_ranges_by, row_ranges_cumulative_by};
-/// let lens = [3, 40, 0, 7, 7, 100, 1];
-/// let cumulative = |i: usize| lens[..i].iter().map(|l| l + 1).sum::<usize>();
-/// assert_eq!(row_ranges_cumulative_by(lens.len(), 16, cumulative), row_ranges_by(lens.len(), 16, |i| lens[i]));
-/// ```
-pub fn row_ranges_cumulative_by(
+/// [`row_ranges_by`] when the rows' weights are known as running sums: `cumulative(i)`
+/// is the weight of rows `0..i` (each row's length plus one), for `i` in `0..=n`, and
+/// never decreases. The same ranges, found by binary search (a few steps per range
+/// instead of a pass over the rows): for an Arrow column, `cumulative(i)` is
+/// `offsets[i] - offsets[0] + i`.
+pub(crate) fn row_ranges_cumulative_by(
     n: usize,
     target: usize,
     cumulative: impl Fn(usize) -> usize,
@@ -205,8 +161,8 @@ pub fn parse_pairs(rows: &[(&str, Option<&str>)]) -> UrlColumn<'static> {
 }
 
 /// Parses newline-separated raw bytes, one URL per line, in parallel: row `i` is line `i`
-/// as [`lines`] splits and decodes it (`\n` or `\r\n`, a last line without terminator
-/// counts, invalid UTF-8 becomes U+FFFD as with [`Url::parse_bytes`]).
+/// as [`engine::Lines`] splits and decodes it (`\n` or `\r\n`, a last line without
+/// terminator counts, invalid UTF-8 becomes U+FFFD as with [`Url::parse_bytes`]).
 ///
 /// Line ends and UTF-8 are found a block of lines at a time (one vectorized pass for
 /// ASCII blocks), and only a line that is not valid UTF-8 is copied before parsing. The
@@ -232,4 +188,60 @@ pub fn parse_lines(bytes: &[u8]) -> UrlColumn<'_> {
 /// ```
 pub fn parse_lines_with_base<'a>(bytes: &'a [u8], base: Option<&'a Url>) -> UrlColumn<'a> {
     engine::column(&engine::Lines::with_base(bytes, base))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{row_ranges_by, row_ranges_cumulative_by};
+
+    /// `row_ranges_cumulative_by` (binary search over running sums) splits exactly as
+    /// `row_ranges_by` (one pass over the weights), on row lengths from short to
+    /// megabytes; the ranges tile `0..n`, and every range but the last weighs at least
+    /// the target and would weigh less without its last row.
+    #[test]
+    fn cumulative_ranges_match_ranges() {
+        assert_eq!(row_ranges_by(5, 22, |_| 10), [0..2, 2..4, 4..5]);
+        assert!(row_ranges_by(0, 10, |_| 10).is_empty());
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        for n in [0, 1, 2, 100, 5_000, 60_000] {
+            for spread in [0, 40, 3_000, 2_000_000] {
+                let lens: Vec<usize> = (0..n)
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        if spread == 0 {
+                            0
+                        } else {
+                            (state % spread) as usize
+                        }
+                    })
+                    .collect();
+                let mut sums = vec![0];
+                for l in &lens {
+                    sums.push(sums.last().unwrap() + l + 1);
+                }
+                for target in [0, 1, 9, 16 * 1024, 1 << 20] {
+                    let by = row_ranges_by(n, target, |i| lens[i]);
+                    assert_eq!(
+                        row_ranges_cumulative_by(n, target, |i| sums[i]),
+                        by,
+                        "n {n}, spread {spread}, target {target}"
+                    );
+                    let mut next = 0;
+                    for (k, r) in by.iter().enumerate() {
+                        assert_eq!(r.start, next);
+                        assert!(r.end > r.start);
+                        let weight = sums[r.end] - sums[r.start];
+                        if k + 1 < by.len() {
+                            assert!(weight >= target.max(1), "n {n}, target {target}, {r:?}");
+                            assert!(weight - (lens[r.end - 1] + 1) < target.max(1));
+                        }
+                        next = r.end;
+                    }
+                    assert_eq!(next, n);
+                }
+            }
+        }
+    }
 }
