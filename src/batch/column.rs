@@ -83,6 +83,7 @@ fn scheme_kind_from(code: u16) -> SchemeKind {
 impl Meta {
     /// Packs `c`, the components of a serialization of `len` bytes; `None` when an offset
     /// does not fit in 16 bits.
+    #[inline(always)]
     fn pack(c: &Components, len: usize) -> Option<Meta> {
         if len >= usize::from(NONE16) {
             return None;
@@ -249,7 +250,7 @@ impl<'a> ChunkBuilder<'a> {
     }
 
     /// Records the valid row just given a span, `len` bytes long.
-    #[inline]
+    #[inline(always)]
     fn finish_row(&mut self, len: usize, c: &Components) {
         let r = self.chunk.meta.len();
         let meta = match Meta::pack(c, len) {

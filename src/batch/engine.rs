@@ -864,11 +864,11 @@ impl<'a> Sink<'a> for ColumnSink<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn row(&self, part: &mut ChunkBuilder<'a>, row: Row<'a, '_>) {
-        match row.url() {
-            Ok(url) => part.push_url(&url, row.borrowed()),
-            Err(err) => part.push_error(err),
+        match &row.url {
+            Ok(url) => part.push_url(url, row.borrowed()),
+            Err(err) => part.push_error(*err),
         }
     }
 }
