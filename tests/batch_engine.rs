@@ -522,3 +522,47 @@ fn a_sink_can_take_rows_unparsed() {
         [(0, "http://a/".to_owned()), (2, "http://b/".to_owned())]
     );
 }
+
+/// Records the thread each piece ran on, and its rows' hrefs.
+struct OnThread;
+
+impl<'a> Sink<'a> for OnThread {
+    type Part = (std::thread::ThreadId, Vec<String>);
+    fn part(&self, _: &Piece) -> Self::Part {
+        (std::thread::current().id(), Vec::new())
+    }
+    fn row(&self, part: &mut Self::Part, row: Row<'a, '_>) {
+        part.1.push(
+            row.url()
+                .map_or_else(|e| e.name().to_owned(), |u| u.href().to_owned()),
+        );
+    }
+}
+
+#[test]
+fn run_here_parses_on_the_calling_thread() {
+    let text = "https://a.example/x\nnope\nHTTP://B/\n".repeat(20_000);
+    let source = engine::Lines::new(text.as_bytes());
+    let caller = std::thread::current().id();
+    let here = engine::run_here(&source, &OnThread);
+    // `install` runs its work on the pool's threads while this one waits.
+    let pooled = pool(2).install(|| engine::run(&source, &OnThread));
+    // Several pieces, every one on the calling thread, and the same rows as `run`.
+    assert!(here.len() > 1);
+    assert!(here.iter().all(|p| p.0 == caller));
+    assert!(pooled.iter().all(|p| p.0 != caller));
+    let rows = |parts: Vec<(std::thread::ThreadId, Vec<String>)>| -> Vec<String> {
+        parts.into_iter().flat_map(|p| p.1).collect()
+    };
+    let here = rows(here);
+    assert_eq!(here.len(), 60_000);
+    assert_eq!(
+        here[..3],
+        [
+            "https://a.example/x",
+            "missing-scheme-non-relative-URL",
+            "http://b/"
+        ]
+    );
+    assert_eq!(here, rows(pooled));
+}

@@ -19,7 +19,9 @@ use arrow_array::{
     OffsetSizeTrait, RecordBatch, StringArray,
 };
 use arrow_schema::{DataType, Field as ArrowField, Schema, SchemaRef};
-use rapidurl::batch::engine::{self, Input, Offsets, Piece, Row, RowBases, Sink, Validity, Views};
+use rapidurl::batch::engine::{
+    self, Input, Offsets, Piece, Row, RowBases, Sink, Source, Validity, Views,
+};
 use rapidurl::bumpalo::Bump;
 use rapidurl::field::{Field, FieldContext};
 use rapidurl::{ParseError, Url, UrlRef};
@@ -95,8 +97,9 @@ impl Strings {
     }
 
     /// Runs the engine over the array's rows, each against `base` (`Base::PerRow`: the
-    /// rows of the base column from `first`), into `sink`: the parts in row order.
-    fn run<K>(&self, base: &Base, first: usize, sink: &K) -> Vec<Output>
+    /// rows of the base column from `first`), into `sink`: the parts in row order; on
+    /// the calling thread alone when `here`, else on the current rayon pool.
+    fn run<K>(&self, base: &Base, first: usize, sink: &K, here: bool) -> Vec<Output>
     where
         K: for<'s> Sink<'s, Part = Output>,
     {
@@ -110,15 +113,15 @@ impl Strings {
         };
         let per_row = per_row.as_ref().map(|b| b as &dyn RowBases);
         match self {
-            Strings::Small(a) => run_offsets(a, one, per_row, sink),
-            Strings::Large(a) => run_offsets(a, one, per_row, sink),
+            Strings::Small(a) => run_offsets(a, one, per_row, sink, here),
+            Strings::Large(a) => run_offsets(a, one, per_row, sink, here),
             Strings::View(a) => {
                 let buffers: Vec<&[u8]> = a.data_buffers().iter().map(|b| b.as_slice()).collect();
                 let views = Views::new(a.views().inner().as_slice(), &buffers, one)
                     .with_validity(validity(a));
                 match per_row {
-                    Some(b) => engine::run(&views.with_row_bases(b), sink),
-                    None => engine::run(&views, sink),
+                    Some(b) => go(&views.with_row_bases(b), sink, here),
+                    None => go(&views, sink, here),
                 }
             }
             Strings::Null(n) => {
@@ -131,6 +134,19 @@ impl Strings {
                 )
             }
         }
+    }
+}
+
+/// The engine over `source` into `sink`: `engine::run_here` when `here`, else
+/// `engine::run`.
+fn go<'s, S, K>(source: &S, sink: &K, here: bool) -> Vec<Output>
+where
+    S: Source<'s>,
+    K: Sink<'s, Part = Output>,
+{
+    match here {
+        true => engine::run_here(source, sink),
+        false => engine::run(source, sink),
     }
 }
 
@@ -147,6 +163,7 @@ fn run_offsets<O, K>(
     one: Option<&Url>,
     per_row: Option<&dyn RowBases>,
     sink: &K,
+    here: bool,
 ) -> Vec<Output>
 where
     O: OffsetSizeTrait + Into<i64>,
@@ -154,8 +171,8 @@ where
 {
     let source = Offsets::new(a.value_offsets(), a.value_data(), one).with_validity(validity(a));
     match per_row {
-        Some(b) => engine::run(&source.with_row_bases(b), sink),
-        None => engine::run(&source, sink),
+        Some(b) => go(&source.with_row_bases(b), sink, here),
+        None => go(&source, sink, here),
     }
 }
 
@@ -232,19 +249,21 @@ pub enum ColumnError {
     Arrow(String),
 }
 
-/// Parses every row of `input` (against `base`) on the current rayon pool and returns
-/// the record batches, in row order (one per piece the engine cut).
+/// Parses every row of `input` (against `base`) on the current rayon pool (on the calling
+/// thread alone when `here`) and returns the record batches, in row order (one per piece
+/// the engine cut).
 pub fn parse(
     input: &Column,
     base: &Base,
     fields: &[Field],
     schema: &SchemaRef,
     routes: Option<&rapidurl::pattern::PatternSet>,
+    here: bool,
 ) -> Result<Vec<RecordBatch>, ColumnError> {
     // The hostname alone (the common call): `parse_hostname`, which reads it off the
     // input when the URL is proven valid, without parsing the rest.
     if let [Field::Hostname] = fields {
-        return run(input, base, schema, &HostnameSink);
+        return run(input, base, schema, &HostnameSink, here);
     }
     // One field with a getter (e.g. `href`): a sink of its own, in which the getter is
     // inlined.
@@ -253,7 +272,7 @@ pub fn parse(
             match fields {
                 $([Field::$field] => {
                     let write = |out: &mut Output, url: &UrlRef<'_>, _: &str| out.push_one(url.$get());
-                    return run(input, base, schema, &ArrowSink { n_fields: 1, write });
+                    return run(input, base, schema, &ArrowSink { n_fields: 1, write }, here);
                 })*
                 _ => {}
             }
@@ -265,13 +284,13 @@ pub fn parse(
         // Every field a plain getter: one indirect call each.
         Some(getters) => {
             let write = |out: &mut Output, url: &UrlRef<'_>, _: &str| out.push_plain(url, &getters);
-            run(input, base, schema, &ArrowSink { n_fields, write })
+            run(input, base, schema, &ArrowSink { n_fields, write }, here)
         }
         None => {
             let write = |out: &mut Output, url: &UrlRef<'_>, text: &str| {
                 out.push_url(url, text, fields, routes)
             };
-            run(input, base, schema, &ArrowSink { n_fields, write })
+            run(input, base, schema, &ArrowSink { n_fields, write }, here)
         }
     }
 }
@@ -282,13 +301,14 @@ fn run<K>(
     base: &Base,
     schema: &SchemaRef,
     sink: &K,
+    here: bool,
 ) -> Result<Vec<RecordBatch>, ColumnError>
 where
     K: for<'s> Sink<'s, Part = Output>,
 {
     let mut batches = Vec::new();
     for (array, &first) in input.arrays.iter().zip(&input.starts) {
-        for out in array.run(base, first, sink) {
+        for out in array.run(base, first, sink, here) {
             batches.push(out.finish(schema)?);
         }
     }

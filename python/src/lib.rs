@@ -220,6 +220,8 @@ fn parse_column(
     guard(|| {
         let fields = self::fields(fields)?;
         let routes = pattern::route_table(routes, &fields)?;
+        // One thread: the calling thread parses (no pool to hand the work to).
+        let here = threads == Some(1);
         let threads = self::threads(threads)?;
         let input = column(urls, "urls")?;
         let base = match base {
@@ -260,9 +262,12 @@ fn parse_column(
         let schema = column::schema(&fields);
         let result = py.detach(|| {
             catch_unwind(AssertUnwindSafe(|| {
-                on_pool(threads.as_deref(), || {
-                    column::parse(&input, &base, &fields, &schema, routes.as_ref())
-                })
+                let parse =
+                    || column::parse(&input, &base, &fields, &schema, routes.as_ref(), here);
+                match here {
+                    true => parse(),
+                    false => on_pool(threads.as_deref(), parse),
+                }
             }))
         });
         let batches = match result {

@@ -312,6 +312,19 @@ pub fn run<'a, S: Source<'a>, K: Sink<'a>>(source: &S, sink: &K) -> Vec<K::Part>
         .collect()
 }
 
+/// [`run`] on the calling thread alone, whatever the current pool: the pieces [`run`]
+/// cuts on a pool of one thread, parsed one after the other. For a caller that wants one
+/// thread without handing the work to a pool's thread (and waiting for it to wake up).
+pub fn run_here<'a, S: Source<'a>, K: Sink<'a>>(source: &S, sink: &K) -> Vec<K::Part> {
+    let target = (source.size() / PIECES_PER_THREAD).clamp(MIN_PIECE_BYTES, MAX_PIECE_BYTES);
+    let pieces = source.pieces(target);
+    pieces
+        .into_iter()
+        .enumerate()
+        .map(|(number, piece)| run_piece(source, sink, number, piece))
+        .collect()
+}
+
 /// Parses one piece into a new part.
 fn run_piece<'a, S: Source<'a>, K: Sink<'a>>(
     source: &S,
