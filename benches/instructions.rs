@@ -220,27 +220,10 @@ fn rapidurl_parse_ref_psl_crate(lines: Vec<String>) -> usize {
     )
 }
 
-// The same through the `psl` crate's matcher behind `SuffixList` (what the built-in list
-// falls back to when the build could not make its table).
-#[library_benchmark]
-#[bench::kasztp(args = ["kasztp"], setup = load_sample)]
-fn rapidurl_parse_ref_registrable_domain_matcher(lines: Vec<String>) -> usize {
-    let arena = rapidurl::bumpalo::Bump::new();
-    let list = rapidurl::psl::SuffixList::psl_crate();
-    black_box(
-        lines
-            .iter()
-            .filter_map(|l| rapidurl::parse_ref(l, &arena).ok())
-            .filter_map(|u| list.registrable_domain(u.hostname()))
-            .map(str::len)
-            .sum::<usize>(),
-    )
-}
-
 library_benchmark_group!(
     name = registrable_domain;
     benchmarks = rapidurl_parse_ref_hostname, rapidurl_parse_ref_registrable_domain,
-        rapidurl_parse_ref_psl_crate, rapidurl_parse_ref_registrable_domain_matcher
+        rapidurl_parse_ref_psl_crate
 );
 
 library_benchmark_group!(
