@@ -56,12 +56,7 @@ fn bench(c: &mut Criterion) {
             })
         });
         g.bench_function("rapidurl::can_parse", |b| {
-            b.iter(|| {
-                lines
-                    .iter()
-                    .filter(|l| rapidurl::can_parse(l, None))
-                    .count()
-            })
+            b.iter(|| lines.iter().filter(|l| rapidurl::can_parse(l)).count())
         });
         g.bench_function("ada_url::Url::parse", |b| {
             b.iter(|| {
