@@ -28,9 +28,7 @@ fn load_sample(corpus: &str) -> Vec<String> {
         black_box(ada_url::Url::can_parse(warm, None));
         black_box(url::Url::parse(warm).ok());
     }
-    let shared = std::env::var_os("RAPIDURL_CORPORA_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"));
+    let shared = rapidurl_testkit::data::corpora_dir_unchecked();
     let own = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora");
     let path = [
         shared.join(format!("{corpus}.txt")),

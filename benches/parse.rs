@@ -11,7 +11,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::PathBuf;
 
-mod common;
+use rapidurl_testkit::data as common;
 
 fn corpora() -> Vec<(String, Vec<String>)> {
     let paths = common::corpus_paths(true);

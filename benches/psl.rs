@@ -21,8 +21,6 @@ use psl::Psl;
 use rapidurl::psl::{Sections, SuffixList};
 use std::hint::black_box;
 
-mod common;
-#[path = "common/psl.rs"]
 mod psl_data;
 
 fn bench(c: &mut Criterion) {

@@ -16,8 +16,6 @@ use rapidurl::psl::SuffixList;
 use std::hint::black_box;
 use std::time::Instant;
 
-mod common;
-#[path = "common/psl.rs"]
 mod psl_data;
 
 const PASSES: usize = 15;

@@ -2,8 +2,7 @@
 //! `parse_ref` allocates nothing for canonical input, `can_parse` nothing for canonical
 //! input, and `Url::parse` exactly once (a string of the right size).
 
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
+use rapidurl_testkit::counting_alloc;
 
 #[global_allocator]
 static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;

@@ -4,21 +4,7 @@
 //! serializer is meant to be idempotent). `can_parse` and `parse_bytes` agree with `parse`.
 
 use rapidurl::Url;
-use std::path::PathBuf;
-
-fn corpora_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("RAPIDURL_CORPORA_DIR") {
-        return PathBuf::from(dir);
-    }
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
-    assert!(
-        dir.is_dir(),
-        "benchmark corpora not found: set RAPIDURL_CORPORA_DIR, or put the corpora \
-         (kasztp.txt, userbait.txt, node_files.txt, isaacs_files.txt) in {}",
-        dir.display()
-    );
-    dir
-}
+use rapidurl_testkit::data::corpora_dir;
 
 fn getters(url: &Url) -> [&str; 9] {
     [

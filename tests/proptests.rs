@@ -14,11 +14,9 @@ use rapidurl::__testing::{parse_fast, parse_slow};
 use rapidurl::batch;
 use rapidurl::{Components, ParseError, SearchParams, Url, UrlRef, form};
 
-/// The fuzz targets' shared checks (`fuzz/src/lib.rs`), for the file URLs that the
-/// Standard's setters leave and its parser would not.
-#[allow(dead_code)]
-#[path = "../fuzz/src/lib.rs"]
-mod fuzz_checks;
+/// The fuzz targets' shared checks, for the file URLs that the Standard's setters leave
+/// and its parser would not.
+use rapidurl_testkit::invariants as fuzz_checks;
 
 /// Cases per property: enough to matter, small enough for CI (all properties together
 /// take a few seconds in a debug build).

@@ -12,7 +12,7 @@
 //! Expected values are written by hand (or are the PSL project's), never computed by the
 //! code under test.
 
-mod common;
+use rapidurl_testkit::data as common;
 
 use rapidurl::psl::{Section, Sections, SuffixList};
 use rapidurl::{Url, UrlRef};

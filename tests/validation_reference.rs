@@ -12,7 +12,7 @@
 //! `npm ci --prefix tests/reference`. Without Node.js or npm the test fails and says so: it
 //! is never skipped.
 
-mod common;
+use rapidurl_testkit::data as common;
 
 use rapidurl::{Url, is_valid_url_string, parse_with_validation_errors};
 use serde_json::{Value, json};

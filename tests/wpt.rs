@@ -13,7 +13,7 @@
 //! is named in each test's comment); "URL" there is `new URL(input, base)`, here
 //! `Url::parse` / `Url::parse_with_base`.
 
-mod common;
+use rapidurl_testkit::data as common;
 
 use std::fs;
 use std::panic::{self, AssertUnwindSafe};

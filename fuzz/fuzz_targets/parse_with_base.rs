@@ -13,7 +13,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use rapidurl::Url;
-use rapidurl_fuzz::{Snapshot, assert_fixed_point, text_of};
+use rapidurl_testkit::invariants::{Snapshot, assert_fixed_point, text_of};
 
 const DEFAULT_BASE: &str = "https://user:pass@example.org:8080/dir/file.html?q=1#frag";
 

@@ -12,7 +12,7 @@
 use libfuzzer_sys::fuzz_target;
 use rapidurl::Url;
 use rapidurl::psl::{Sections, Suffix, SuffixList};
-use rapidurl_fuzz::text_of;
+use rapidurl_testkit::invariants::text_of;
 use rapidurl_testkit::psl_oracle;
 
 fn parts(s: Option<Suffix<'_>>) -> [Option<&str>; 3] {

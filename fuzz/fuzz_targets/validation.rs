@@ -9,7 +9,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use rapidurl::{Url, is_valid_url_string, parse_with_validation_errors};
-use rapidurl_fuzz::{Snapshot, text_of};
+use rapidurl_testkit::invariants::{Snapshot, text_of};
 
 const DEFAULT_BASE: &str = "https://user:pass@example.org:8080/dir/file.html?q=1#frag";
 
