@@ -12,7 +12,7 @@ use proptest::test_runner::Config;
 use rapidurl::__testing::{parse_fast, parse_slow};
 #[cfg(feature = "rayon")]
 use rapidurl::batch;
-use rapidurl::{Components, ParseError, SearchParams, Url, UrlRef, form};
+use rapidurl::{ParseError, SearchParams, Url, UrlRef, form};
 
 /// The fuzz targets' shared checks, for the file URLs that the Standard's setters leave
 /// and its parser would not.
@@ -135,51 +135,14 @@ fn input() -> impl Strategy<Value = String> {
     ]
 }
 
-/// Every getter plus the offsets: "the same URL" for any observer. Also checks the
-/// offset rules (`Components::check`) of every URL a property sees.
-fn snapshot(href: &str, get: [&str; 9], origin: String, c: &Components) -> String {
-    if let Err(rule) = c.check(href) {
-        panic!("{href:?}: components break {rule:?}: {c:?}");
-    }
-    format!("{href}|{origin}|{get:?}|{c:?}")
+/// Every getter, the origin and the components (checked against the offset rules): the
+/// shared snapshot of `rapidurl_testkit::invariants`.
+fn snap(u: &Url) -> fuzz_checks::Snapshot {
+    fuzz_checks::Snapshot::of(u)
 }
 
-fn snap(u: &Url) -> String {
-    snapshot(
-        u.href(),
-        [
-            u.protocol(),
-            u.username(),
-            u.password(),
-            u.host(),
-            u.hostname(),
-            u.port(),
-            u.pathname(),
-            u.search(),
-            u.hash(),
-        ],
-        u.origin(),
-        u.components(),
-    )
-}
-
-fn snap_ref(u: &UrlRef<'_>) -> String {
-    snapshot(
-        u.href(),
-        [
-            u.protocol(),
-            u.username(),
-            u.password(),
-            u.host(),
-            u.hostname(),
-            u.port(),
-            u.pathname(),
-            u.search(),
-            u.hash(),
-        ],
-        u.origin(),
-        u.components(),
-    )
+fn snap_ref(u: &UrlRef<'_>) -> fuzz_checks::Snapshot {
+    fuzz_checks::Snapshot::of_ref(u)
 }
 
 /// Parsing `href` again gives the same URL (the serializer is a fixed point).
