@@ -6,12 +6,11 @@
 //! (`cargo metadata --offline`, on this package's manifest with its `Cargo.lock`, else on
 //! a throw-away manifest in `OUT_DIR` that depends on `psl` alone), or takes the path in
 //! `RAPIDURL_PSL_RULES`. The file has no sections; each rule's section, and the file
-//! itself, are checked against the `psl` crate's matcher (a build-dependency, so the same
-//! version as the library links, and this script runs again when it changes): every rule
-//! must give, on a host made from it, the suffix and section the matcher gives. A file
-//! of another version, or one that cannot be found, is not used: the library then sets
-//! no `rapidurl_psl_table` cfg and its built-in list is the matcher itself
-//! (`SuffixList::builtin_table_version()` says which).
+//! itself, are checked against the `psl` crate's matcher (a build-dependency of the same
+//! version, and this script runs again when it changes): every rule must give, on a host
+//! made from it, the suffix and section the matcher gives. The build fails, saying why,
+//! when no file of that version is found: there is no other implementation to fall back
+//! to. `rapidurl::psl::BUILTIN_LIST_VERSION` names the version built in.
 
 #[allow(dead_code)]
 #[path = "src/psl/table.rs"]
@@ -27,7 +26,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn main() {
-    println!("cargo:rustc-check-cfg=cfg(rapidurl_psl_table)");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/psl/table.rs");
     println!("cargo:rerun-if-changed=src/host/punycode.rs");
@@ -35,7 +33,7 @@ fn main() {
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let mut why = Vec::new();
     for (version, path) in candidates(&out_dir, &mut why) {
-        // A bug here must not fail the build: it falls back to the matcher.
+        // A panic of the builder is reported with the other reasons.
         let built = std::fs::read_to_string(&path)
             .map_err(|e| e.to_string())
             .and_then(|text| {
@@ -47,21 +45,20 @@ fn main() {
                 println!("cargo:rerun-if-changed={}", path.display());
                 let code = generate(&table, &version, rules);
                 std::fs::write(out_dir.join("psl_table.rs"), code).expect("OUT_DIR is writable");
-                println!("cargo:rustc-cfg=rapidurl_psl_table");
                 return;
             }
             Err(e) => why.push(format!("{}: {e}", path.display())),
         }
     }
-    println!(
-        "cargo:warning=rapidurl: the built-in public suffix list is the psl crate's matcher, \
-         not the faster table: {}",
+    panic!(
+        "rapidurl: no `data/rules.txt` of the `psl` crate this build links was found to \
+         build the public suffix table from ({}); set RAPIDURL_PSL_RULES to that file",
         why.join("; ")
     );
 }
 
-/// Where `data/rules.txt` of the `psl` crate may be, with that crate's version: the
-/// versions `cargo metadata` names first, then other versions beside them (newest first).
+/// Where `data/rules.txt` of the `psl` crate may be, with that crate's version, as
+/// `cargo metadata` names them (the one that agrees with the matcher is used).
 fn candidates(out_dir: &Path, why: &mut Vec<String>) -> Vec<(String, PathBuf)> {
     if let Some(path) = env::var_os("RAPIDURL_PSL_RULES") {
         return vec![("(RAPIDURL_PSL_RULES)".to_owned(), PathBuf::from(path))];
@@ -93,32 +90,6 @@ fn candidates(out_dir: &Path, why: &mut Vec<String>) -> Vec<(String, PathBuf)> {
             }
         }
     }
-    // Other versions in the same folder (a registry's `psl-X.Y.Z`, a vendor folder).
-    let mut others: Vec<(Vec<u64>, String, PathBuf)> = Vec::new();
-    for (_, rules) in &found {
-        let Some(folder) = rules.parent().and_then(Path::parent).and_then(Path::parent) else {
-            continue;
-        };
-        let Ok(entries) = std::fs::read_dir(folder) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let Some(version) = name.strip_prefix("psl-") else {
-                continue;
-            };
-            if !version.starts_with("2.") {
-                continue;
-            }
-            let path = entry.path().join("data/rules.txt");
-            if path.is_file() && !found.iter().any(|(_, p)| *p == path) {
-                let key = version.split('.').map(|n| n.parse().unwrap_or(0)).collect();
-                others.push((key, version.to_owned(), path));
-            }
-        }
-    }
-    others.sort();
-    found.extend(others.into_iter().rev().map(|(_, v, p)| (v, p)));
     if found.is_empty() {
         why.push("no psl package found".to_owned());
     }

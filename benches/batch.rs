@@ -17,7 +17,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use std::hint::black_box;
 use std::path::PathBuf;
 
-mod common;
+use rapidurl_testkit::data as common;
 
 /// The corpora: (name, path, bytes), sorted by name.
 fn corpora() -> Vec<(String, PathBuf, Vec<u8>)> {

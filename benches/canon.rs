@@ -12,10 +12,10 @@ use rapidurl::bumpalo::Bump;
 use rapidurl::field::Field;
 use std::hint::black_box;
 
-mod common;
+use rapidurl_testkit::data as common;
 
 fn bench(c: &mut Criterion) {
-    let path = common::shared_corpora_dir().join("kasztp.txt");
+    let path = common::corpora_dir().join("kasztp.txt");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e} (set RAPIDURL_CORPORA_DIR)", path.display()));
     let lines: Vec<&str> = text.lines().collect();

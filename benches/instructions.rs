@@ -28,9 +28,7 @@ fn load_sample(corpus: &str) -> Vec<String> {
         black_box(ada_url::Url::can_parse(warm, None));
         black_box(url::Url::parse(warm).ok());
     }
-    let shared = std::env::var_os("RAPIDURL_CORPORA_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"));
+    let shared = rapidurl_testkit::data::corpora_dir_unchecked();
     let own = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora");
     let path = [
         shared.join(format!("{corpus}.txt")),
@@ -85,10 +83,7 @@ corpus_benches!(rapidurl_url_parse, |lines| {
 });
 
 corpus_benches!(rapidurl_can_parse, |lines| {
-    lines
-        .iter()
-        .filter(|l| rapidurl::can_parse(l, None))
-        .count()
+    lines.iter().filter(|l| rapidurl::can_parse(l)).count()
 });
 
 // The state machine alone (no fast path): the code that validation-error reporting
@@ -220,27 +215,10 @@ fn rapidurl_parse_ref_psl_crate(lines: Vec<String>) -> usize {
     )
 }
 
-// The same through the `psl` crate's matcher behind `SuffixList` (what the built-in list
-// falls back to when the build could not make its table).
-#[library_benchmark]
-#[bench::kasztp(args = ["kasztp"], setup = load_sample)]
-fn rapidurl_parse_ref_registrable_domain_matcher(lines: Vec<String>) -> usize {
-    let arena = rapidurl::bumpalo::Bump::new();
-    let list = rapidurl::psl::SuffixList::psl_crate();
-    black_box(
-        lines
-            .iter()
-            .filter_map(|l| rapidurl::parse_ref(l, &arena).ok())
-            .filter_map(|u| list.registrable_domain(u.hostname()))
-            .map(str::len)
-            .sum::<usize>(),
-    )
-}
-
 library_benchmark_group!(
     name = registrable_domain;
     benchmarks = rapidurl_parse_ref_hostname, rapidurl_parse_ref_registrable_domain,
-        rapidurl_parse_ref_psl_crate, rapidurl_parse_ref_registrable_domain_matcher
+        rapidurl_parse_ref_psl_crate
 );
 
 library_benchmark_group!(

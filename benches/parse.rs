@@ -11,7 +11,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::PathBuf;
 
-mod common;
+use rapidurl_testkit::data as common;
 
 fn corpora() -> Vec<(String, Vec<String>)> {
     let paths = common::corpus_paths(true);
@@ -56,12 +56,7 @@ fn bench(c: &mut Criterion) {
             })
         });
         g.bench_function("rapidurl::can_parse", |b| {
-            b.iter(|| {
-                lines
-                    .iter()
-                    .filter(|l| rapidurl::can_parse(l, None))
-                    .count()
-            })
+            b.iter(|| lines.iter().filter(|l| rapidurl::can_parse(l)).count())
         });
         g.bench_function("ada_url::Url::parse", |b| {
             b.iter(|| {

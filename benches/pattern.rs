@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::hint::black_box;
 use std::time::Instant;
 
-mod common;
+use rapidurl_testkit::data as common;
 
 const ROUTES: usize = 1_000;
 
@@ -112,7 +112,7 @@ fn generate_routes(urls: &[rapidurl::UrlRef<'_>]) -> Vec<String> {
 }
 
 fn main() {
-    let text = std::fs::read_to_string(common::shared_corpora_dir().join("kasztp.txt"))
+    let text = std::fs::read_to_string(common::corpora_dir().join("kasztp.txt"))
         .expect("kasztp.txt (set RAPIDURL_CORPORA_DIR)");
     let arena = rapidurl::bumpalo::Bump::new();
     let urls: Vec<rapidurl::UrlRef<'_>> = text

@@ -2,8 +2,8 @@
 //! `RAPIDURL_CORPORA_DIR`), in one run:
 //!
 //! - `psl/lookup`: the candidate structures on the same hosts: the built-in list (our table,
-//!   built from the `psl` crate's data; the `psl` crate's compiled matcher through
-//!   `SuffixList`, its fallback, and called directly), and a `public_suffix_list.dat`
+//!   built from the `psl` crate's data; the `psl` crate's compiled matcher called
+//!   directly), and a `public_suffix_list.dat`
 //!   loaded at run time (our table, and the `publicsuffix` crate's) from the copy of the
 //!   list the `publicsuffix` crate ships;
 //! - `psl/load`: reading and building that list (what a table built at first use from
@@ -21,8 +21,6 @@ use psl::Psl;
 use rapidurl::psl::{Sections, SuffixList};
 use std::hint::black_box;
 
-mod common;
-#[path = "common/psl.rs"]
 mod psl_data;
 
 fn bench(c: &mut Criterion) {
@@ -49,10 +47,6 @@ fn bench(c: &mut Criterion) {
                     .map(str::len)
             })
         })
-    });
-    g.bench_function("SuffixList::psl_crate (the matcher, the fallback)", |b| {
-        let list = SuffixList::psl_crate();
-        b.iter(|| psl_data::total_len(&hosts, |h| list.registrable_domain(h).map(str::len)))
     });
     g.bench_function("psl crate directly", |b| {
         b.iter(|| {

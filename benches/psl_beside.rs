@@ -16,8 +16,6 @@ use rapidurl::psl::SuffixList;
 use std::hint::black_box;
 use std::time::Instant;
 
-mod common;
-#[path = "common/psl.rs"]
 mod psl_data;
 
 const PASSES: usize = 15;
@@ -87,7 +85,6 @@ fn main() {
         psl_data::total_len(&hosts, |h| list.registrable_domain(h).map(str::len))
     };
     let builtin = fastest(hosts.len(), || lookups(SuffixList::builtin()));
-    let matcher = fastest(hosts.len(), || lookups(SuffixList::psl_crate()));
     let direct = fastest(hosts.len(), || {
         psl_data::total_len(&hosts, |h| {
             psl::List.domain(h.as_bytes()).map(|d| d.as_bytes().len())
@@ -99,13 +96,9 @@ fn main() {
         hosts.len()
     );
     println!(
-        "  built-in SuffixList ({})     {builtin:6.1}",
-        match SuffixList::builtin_table_version() {
-            Some(_) => "table",
-            None => "matcher: no table was built",
-        }
+        "  built-in SuffixList (psl {})  {builtin:6.1}",
+        rapidurl::psl::BUILTIN_LIST_VERSION
     );
-    println!("  SuffixList::psl_crate (matcher)  {matcher:6.1}");
     println!("  psl crate directly               {direct:6.1}");
     println!("  loaded SuffixList (table)        {loaded_ns:6.1}");
     println!("SuffixList::parse of the publicsuffix crate's copy: {parse_ms:.1} ms (once)");

@@ -13,7 +13,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
-mod common;
+use rapidurl_testkit::data as common;
 
 fn queries() -> Vec<String> {
     let paths = common::corpus_paths(true);

@@ -3,7 +3,7 @@
 # package: a local virtual environment (.venv/, created if missing) with the pinned test
 # dependencies (python/requirements-test.txt), the package built and installed from
 # python/ (`pip install ./python`), and its pytest suite. Run from anywhere; WPT data is
-# found as tests/common/mod.rs says (RAPIDURL_WPT_DIR, else ../shared/wpt). The Spark tests
+# found as testkit/src/data.rs says (RAPIDURL_WPT_DIR, else ../shared/wpt). The Spark tests
 # need Java 17 (`apt-get install openjdk-17-jre-headless`; .ci/run installs it).
 set -euo pipefail
 cd "$(dirname "$0")/.."

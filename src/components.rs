@@ -54,6 +54,41 @@ pub(crate) struct UrlParts<'a> {
     pub(crate) c: &'a Components,
 }
 
+/// A parsed base URL, borrowed from a [`crate::Url`] or a [`crate::UrlRef`]: what every
+/// entry point that resolves against a base takes (`base: impl Into<Base>`), so that a
+/// base is parsed once and each input is resolved against it without parsing it again.
+///
+/// ```
+/// use rapidurl::{Url, bumpalo::Bump};
+/// let base = Url::parse("https://example.com/a/b").unwrap();
+/// assert_eq!(Url::parse_with_base("c", &base).unwrap().as_str(), "https://example.com/a/c");
+/// assert!(rapidurl::can_parse_with_base("../c", &base));
+/// let arena = Bump::new();
+/// let page = rapidurl::parse_ref("https://example.com/blog/", &arena).unwrap();
+/// let link = rapidurl::parse_ref_with_base("post", &page, &arena).unwrap();
+/// assert_eq!(Url::parse_with_base("p", &link).unwrap().as_str(), "https://example.com/blog/p");
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Base<'b> {
+    pub(crate) parts: UrlParts<'b>,
+}
+
+impl<'b> Base<'b> {
+    pub(crate) fn new(parts: UrlParts<'b>) -> Base<'b> {
+        Base { parts }
+    }
+
+    /// The base URL's serialization.
+    pub fn as_str(&self) -> &'b str {
+        self.parts.s
+    }
+
+    /// The base URL's components.
+    pub fn components(&self) -> &'b Components {
+        self.parts.c
+    }
+}
+
 /// Offsets of a URL's components in its serialization, plus its host kind and flags.
 ///
 /// See the module documentation for the layout. All offsets are `u32`: a serialization

@@ -260,13 +260,13 @@ impl Field {
                 url,
                 &crate::render::RenderOptions::default(),
             )),
-            Field::Valid => Cow::Borrowed(if crate::is_valid_url_string(cx.input?, None) {
+            Field::Valid => Cow::Borrowed(if crate::is_valid_url_string(cx.input?) {
                 "true"
             } else {
                 "false"
             }),
             Field::ValidationErrors => {
-                let (_, errors) = crate::parse_with_validation_errors(cx.input?, None);
+                let (_, errors) = crate::parse_with_validation_errors(cx.input?);
                 let names: Vec<&str> = errors.iter().map(|e| e.name()).collect();
                 Cow::Owned(names.join(" "))
             }

@@ -11,7 +11,7 @@
 //! | one URL to keep, change or pass around | [`Url::parse`], [`Url::join`], the setters | an owned [`Url`] (one allocation) |
 //! | many URLs read once (logs, crawls) | [`parse_ref`], [`parse_ref_with_base`] | a [`UrlRef`] borrowing the input when it is canonical, else a [`bumpalo`] arena |
 //! | a file or slice of URLs, all cores | [`batch::parse_lines`], [`batch::parse_column`], [`batch::parse_pairs`] (feature `rayon`) | a [`batch::UrlColumn`]: rows as [`UrlRef`]s or errors, in input order |
-//! | only a yes or no | [`can_parse`] | `bool`, usually without parsing at all |
+//! | only a yes or no | [`can_parse`], [`can_parse_with_base`] | `bool`, usually without parsing at all |
 //! | URLs on the command line | the `rapidurl` tool (package `rapidurl-cli`) | TSV, CSV or JSON lines, `file:line:col` errors |
 //!
 //! [`Url`] and [`UrlRef`] have the same getters; a parsed URL is one normalized string
@@ -45,7 +45,7 @@
 //!
 //! let err = Url::parse("http://example.com:99999/").unwrap_err();
 //! assert_eq!(err.name(), "port-out-of-range");
-//! assert!(!rapidurl::can_parse("no scheme here", None));
+//! assert!(!rapidurl::can_parse("no scheme here"));
 //! ```
 //!
 //! Section numbers in this crate's documentation refer to the URL Standard.
@@ -77,16 +77,21 @@ mod validation;
 mod view;
 mod writing;
 
-pub use crate::components::{Components, HostKind, PathSegments, SchemeKind};
+pub use crate::components::{Base, Components, HostKind, PathSegments, SchemeKind};
 pub use crate::error::{ErrorKind, ParseError};
 pub use crate::origin::{OpaqueOrigin, Origin};
 pub use crate::search_params::SearchParams;
-pub use crate::url::{ParseOptions, SearchParamsMut, Url, can_parse, parse_with_validation_errors};
+pub use crate::url::{
+    ParseOptions, SearchParamsMut, Url, can_parse, can_parse_with_base,
+    parse_with_validation_errors, parse_with_validation_errors_with_base,
+};
 pub use crate::validation::{ValidationError, ValidationErrorKind};
 pub use crate::view::{
     UrlRef, parse_hostname, parse_hostname_with_base, parse_ref, parse_ref_with_base,
 };
-pub use crate::writing::{is_valid_url_port_string, is_valid_url_string};
+pub use crate::writing::{
+    is_valid_url_port_string, is_valid_url_string, is_valid_url_string_with_base,
+};
 pub use bumpalo;
 
 /// The README's examples, compiled and run as doc tests (with the default features: some

@@ -1,6 +1,6 @@
 //! [`Url`]: an owned, parsed URL.
 
-use crate::components::{Components, HostKind, SchemeKind, UrlParts};
+use crate::components::{Base, Components, HostKind, SchemeKind, UrlParts};
 use crate::error::ParseError;
 use crate::origin::Origin;
 use crate::parser::{self, setters};
@@ -46,8 +46,9 @@ impl Url {
         Url::options().parse(input)
     }
 
-    /// Parses `input` against `base` (the API URL parser with a base).
-    pub fn parse_with_base(input: &str, base: &Url) -> Result<Url, ParseError> {
+    /// Parses `input` against `base`, a parsed [`Url`] or [`UrlRef`] (the API URL parser
+    /// with a base).
+    pub fn parse_with_base<'b>(input: &str, base: impl Into<Base<'b>>) -> Result<Url, ParseError> {
         Url::options().base(base).parse(input)
     }
 
@@ -240,14 +241,14 @@ impl Url {
 /// Options for parsing a URL: a base URL and an encoding override. Made by [`Url::options`].
 #[derive(Clone, Copy, Debug)]
 pub struct ParseOptions<'a> {
-    base: Option<&'a Url>,
+    base: Option<Base<'a>>,
     encoding: &'static Encoding,
 }
 
 impl<'a> ParseOptions<'a> {
-    /// Resolves the input against `base`.
-    pub fn base(mut self, base: &'a Url) -> Self {
-        self.base = Some(base);
+    /// Resolves the input against `base`, a parsed [`Url`] or [`UrlRef`].
+    pub fn base(mut self, base: impl Into<Base<'a>>) -> Self {
+        self.base = Some(base.into());
         self
     }
 
@@ -262,7 +263,7 @@ impl<'a> ParseOptions<'a> {
 
     /// Parses `input` with these options.
     pub fn parse(self, input: &str) -> Result<Url, ParseError> {
-        let base = self.base.map(Url::parts);
+        let base = self.base.map(|b| b.parts);
         // One allocation: enough for a canonical input (at most one `/` is added) and what
         // the state machine reserves for the others (malloc rounds sizes up to 16 anyway).
         let mut serialization = String::with_capacity(input.len() + 8);
@@ -309,22 +310,35 @@ impl Drop for SearchParamsMut<'_> {
     }
 }
 
-/// Whether `input` parses as a URL, against `base` if given (the static `URL.canParse`).
-///
-/// A `base` that does not parse makes the answer `false`.
+/// Whether `input` parses as a URL without a base, usually without parsing it at all.
 ///
 /// ```
-/// assert!(rapidurl::can_parse("https://example.com", None));
-/// assert!(rapidurl::can_parse("/path", Some("https://example.com")));
-/// assert!(!rapidurl::can_parse("/path", None));
+/// assert!(rapidurl::can_parse("https://example.com"));
+/// assert!(!rapidurl::can_parse("/path"));
 /// ```
-pub fn can_parse(input: &str, base: Option<&str>) -> bool {
-    let base = match base.map(Url::parse) {
-        None => None,
-        Some(Ok(base)) => Some(base),
-        Some(Err(_)) => return false,
-    };
-    parser::check(input, base.as_ref().map(Url::parts))
+pub fn can_parse(input: &str) -> bool {
+    parser::check(input, None)
+}
+
+/// Whether `input` parses against `base`, a parsed [`Url`] or [`UrlRef`]. The static
+/// `URL.canParse(url, base)` of the Standard is this after parsing its base string
+/// (`false` when that fails): parse the base once with [`Url::parse`] and ask for every
+/// input.
+///
+/// ```
+/// use rapidurl::{Url, can_parse_with_base};
+/// let base = Url::parse("https://example.com/a/").unwrap();
+/// assert!(can_parse_with_base("/path", &base));
+/// assert!(!can_parse_with_base("http://[::1", &base));
+/// ```
+pub fn can_parse_with_base<'b>(input: &str, base: impl Into<Base<'b>>) -> bool {
+    parser::check(input, Some(base.into().parts))
+}
+
+impl<'b> From<&'b Url> for Base<'b> {
+    fn from(url: &'b Url) -> Base<'b> {
+        Base::new(url.parts())
+    }
 }
 
 impl UrlRef<'_> {
@@ -467,7 +481,7 @@ mod serde_tests {
 /// ```
 /// use rapidurl::parse_with_validation_errors;
 ///
-/// let (url, errors) = parse_with_validation_errors("https:\\\\user@example.org/%s", None);
+/// let (url, errors) = parse_with_validation_errors("https:\\\\user@example.org/%s");
 /// assert_eq!(url.unwrap().href(), "https://user@example.org/%s");
 /// let names: Vec<_> = errors.iter().map(|e| e.name()).collect();
 /// assert_eq!(names, [
@@ -482,19 +496,41 @@ mod serde_tests {
 /// assert_eq!(errors[3].to_string(),
 ///     "invalid-credentials at byte 12: the input includes credentials (a username or password)");
 ///
-/// let (url, errors) = parse_with_validation_errors("https://example.org:7z", None);
+/// let (url, errors) = parse_with_validation_errors("https://example.org:7z");
 /// assert!(url.is_err());
 /// let last = errors.last().unwrap();
 /// assert!(last.is_failure() && last.name() == "port-invalid" && last.offset() == 21);
 /// ```
 pub fn parse_with_validation_errors(
     input: &str,
-    base: Option<&Url>,
+) -> (Result<Url, ParseError>, Vec<ValidationError>) {
+    reporting(input, None)
+}
+
+/// [`parse_with_validation_errors`] against `base`, a parsed [`Url`] or [`UrlRef`].
+///
+/// ```
+/// use rapidurl::{Url, parse_with_validation_errors_with_base};
+/// let base = Url::parse("https://example.org/a/").unwrap();
+/// let (url, errors) = parse_with_validation_errors_with_base("b\\c", &base);
+/// assert_eq!(url.unwrap().href(), "https://example.org/a/b/c");
+/// assert_eq!(errors[0].name(), "invalid-reverse-solidus");
+/// ```
+pub fn parse_with_validation_errors_with_base<'b>(
+    input: &str,
+    base: impl Into<Base<'b>>,
+) -> (Result<Url, ParseError>, Vec<ValidationError>) {
+    reporting(input, Some(base.into().parts))
+}
+
+fn reporting(
+    input: &str,
+    base: Option<UrlParts<'_>>,
 ) -> (Result<Url, ParseError>, Vec<ValidationError>) {
     let mut collect = Collect::default();
     let mut out = String::new();
-    let result = parser::parse_reporting(input, base.map(Url::parts), &mut out, &mut collect)
-        .map(|c| Url::from_raw(out, c));
+    let result =
+        parser::parse_reporting(input, base, &mut out, &mut collect).map(|c| Url::from_raw(out, c));
     let errors = collect.finish(input, result.is_err());
     (result, errors)
 }

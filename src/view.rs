@@ -4,7 +4,7 @@
 //! This module does not depend on `url.rs`: the conversions between the two types
 //! (`UrlRef::to_url`, `Url::as_ref_view`, their `PartialEq`) are written there.
 
-use crate::components::{Components, HostKind, SchemeKind, UrlParts};
+use crate::components::{Base, Components, HostKind, SchemeKind, UrlParts};
 use crate::error::ParseError;
 use crate::parser;
 use bumpalo::Bump;
@@ -61,14 +61,21 @@ impl<'a> UrlRef<'a> {
     }
 }
 
+impl<'b> From<&'b UrlRef<'_>> for Base<'b> {
+    fn from(url: &'b UrlRef<'_>) -> Base<'b> {
+        Base::new(url.parts())
+    }
+}
+
 /// Parses `input` into a view that borrows `input` itself when it is canonical (no
 /// allocation at all), and otherwise a normalized copy placed in `arena`.
 pub fn parse_ref<'a>(input: &'a str, arena: &'a Bump) -> Result<UrlRef<'a>, ParseError> {
     parse_in(input, None, arena)
 }
 
-/// [`parse_ref`] against a base URL, as a crawler resolves the links of a page: the view
-/// borrows `input` when it is an absolute canonical URL, else it lives in `arena`.
+/// [`parse_ref`] against a base URL (a parsed [`crate::Url`] or [`UrlRef`]), as a crawler
+/// resolves the links of a page: the view borrows `input` when it is an absolute canonical
+/// URL, else it lives in `arena`.
 ///
 /// ```
 /// use bumpalo::Bump;
@@ -77,12 +84,12 @@ pub fn parse_ref<'a>(input: &'a str, arena: &'a Bump) -> Result<UrlRef<'a>, Pars
 /// let link = rapidurl::parse_ref_with_base("../about", &page, &arena).unwrap();
 /// assert_eq!(link.href(), "https://example.com/about");
 /// ```
-pub fn parse_ref_with_base<'a>(
+pub fn parse_ref_with_base<'a, 'b>(
     input: &'a str,
-    base: &UrlRef<'_>,
+    base: impl Into<Base<'b>>,
     arena: &'a Bump,
 ) -> Result<UrlRef<'a>, ParseError> {
-    parse_in(input, Some(base.parts()), arena)
+    parse_in(input, Some(base.into().parts), arena)
 }
 
 /// The hostname of `input`: exactly `parse_ref(input, arena).map(|url| url.hostname())`,
@@ -116,14 +123,14 @@ pub fn parse_hostname<'a>(input: &'a str, arena: &'a Bump) -> Result<&'a str, Pa
 /// scheme of its own parses the same against any base, so the same inputs are read off
 /// without parsing.
 #[inline]
-pub fn parse_hostname_with_base<'a>(
+pub fn parse_hostname_with_base<'a, 'b>(
     input: &'a str,
-    base: &UrlRef<'_>,
+    base: impl Into<Base<'b>>,
     arena: &'a Bump,
 ) -> Result<&'a str, ParseError> {
     match parser::proven_hostname(input) {
         Some((range, false)) => Ok(&input[range]),
-        _ => hostname_slow(input, Some(base.parts()), arena),
+        _ => hostname_slow(input, Some(base.into().parts), arena),
     }
 }
 

@@ -7,31 +7,37 @@
 //! they differ): a valid domain also must not end in a number, and a valid IPv6 piece has
 //! no leading zero.
 
-use crate::Url;
-use crate::components::SchemeKind;
+use crate::components::{Base, SchemeKind};
 use crate::host::valid::bracketed_ipv6;
 use crate::host::{is_forbidden_host_byte, is_valid_host_string};
 use crate::validation::{is_url_code_point, percent_encoded_byte_at};
 
-/// A valid URL string (§4.3): a valid absolute-URL-with-fragment string, or, when `base`
-/// is given, a valid relative-URL-with-fragment string (only `#fragment` when `base` has
-/// an opaque path).
+/// A valid URL string without a base (§4.3): a valid absolute-URL-with-fragment string.
+/// [`is_valid_url_string_with_base`] also takes relative-URL-with-fragment strings (only
+/// `#fragment` when the base has an opaque path).
 ///
 /// ```
-/// use rapidurl::{Url, is_valid_url_string};
+/// use rapidurl::{Url, is_valid_url_string, is_valid_url_string_with_base};
 /// use rapidurl::host::is_valid_host_string;
 /// use rapidurl::is_valid_url_port_string;
 ///
-/// assert!(is_valid_url_string("https://example.com/a?b#c", None));
-/// assert!(!is_valid_url_string("https://example.com/a b", None)); // a space is no URL unit
-/// assert!(!is_valid_url_string("https:example.com", None)); // special: `//` is required
+/// assert!(is_valid_url_string("https://example.com/a?b#c"));
+/// assert!(!is_valid_url_string("https://example.com/a b")); // a space is no URL unit
+/// assert!(!is_valid_url_string("https:example.com")); // special: `//` is required
+/// assert!(!is_valid_url_string("../x?y")); // relative: only with a base
 /// let base = Url::parse("https://example.com/dir/").unwrap();
-/// assert!(is_valid_url_string("../x?y", Some(&base)));
+/// assert!(is_valid_url_string_with_base("../x?y", &base));
 /// assert!(is_valid_host_string("[::1]") && !is_valid_host_string("127.1"));
 /// assert!(is_valid_url_port_string("8080") && !is_valid_url_port_string("65536"));
 /// ```
-pub fn is_valid_url_string(input: &str, base: Option<&Url>) -> bool {
-    absolute_with_fragment(input) || base.is_some_and(|base| relative_with_fragment(input, base))
+pub fn is_valid_url_string(input: &str) -> bool {
+    absolute_with_fragment(input)
+}
+
+/// [`is_valid_url_string`] with a base URL: an absolute-URL-with-fragment string, or a
+/// relative-URL-with-fragment string relative to `base` (§4.3).
+pub fn is_valid_url_string_with_base<'b>(input: &str, base: impl Into<Base<'b>>) -> bool {
+    absolute_with_fragment(input) || relative_with_fragment(input, base.into())
 }
 
 /// A valid URL-port string (§4.3): the empty string, or ASCII digits whose value is at
@@ -105,7 +111,7 @@ fn absolute(input: &str) -> bool {
     }
 }
 
-fn relative_with_fragment(input: &str, base: &Url) -> bool {
+fn relative_with_fragment(input: &str, base: Base<'_>) -> bool {
     if base.components().has_opaque_path() {
         return input
             .strip_prefix('#')
@@ -117,7 +123,7 @@ fn relative_with_fragment(input: &str, base: &Url) -> bool {
 
 /// A valid relative-URL string: a path-absolute (not `//`) or scheme-less path-relative
 /// URL string, or a scheme-relative one of the base's kind; then a query.
-fn relative(input: &str, base: &Url) -> bool {
+fn relative(input: &str, base: Base<'_>) -> bool {
     let (url, query) = split_first(input, '?');
     if query.is_some_and(|q| !url_units(q, |_| false)) {
         return false;
@@ -125,7 +131,7 @@ fn relative(input: &str, base: &Url) -> bool {
     if path_absolute_non_authority(url) || path_relative_scheme_less(url) {
         return true;
     }
-    match base.scheme_kind() {
+    match base.components().scheme_kind() {
         SchemeKind::File => scheme_relative_file(url),
         SchemeKind::NotSpecial => scheme_relative(url),
         _ => scheme_relative_special(url),
@@ -224,9 +230,10 @@ fn opaque_path(input: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Url;
 
     fn valid(input: &str) -> bool {
-        is_valid_url_string(input, None)
+        is_valid_url_string(input)
     }
 
     #[test]
@@ -287,19 +294,19 @@ mod tests {
         ] {
             assert!(!valid(ok), "{ok:?} alone");
             assert!(
-                is_valid_url_string(ok, Some(&base)),
+                is_valid_url_string_with_base(ok, &base),
                 "{ok:?} against a base"
             );
         }
         // A first segment with a colon reads as a scheme, and `a:b c` is no valid URL.
-        assert!(!is_valid_url_string("a:b c", Some(&base)));
-        assert!(is_valid_url_string("./a:b", Some(&base)));
-        assert!(!is_valid_url_string("//", Some(&base)));
+        assert!(!is_valid_url_string_with_base("a:b c", &base));
+        assert!(is_valid_url_string_with_base("./a:b", &base));
+        assert!(!is_valid_url_string_with_base("//", &base));
         let opaque = Url::parse("mailto:x@y").unwrap();
-        assert!(is_valid_url_string("#frag", Some(&opaque)));
-        assert!(!is_valid_url_string("x", Some(&opaque)));
+        assert!(is_valid_url_string_with_base("#frag", &opaque));
+        assert!(!is_valid_url_string_with_base("x", &opaque));
         let file = Url::parse("file:///C:/").unwrap();
-        assert!(is_valid_url_string("///C:/x", Some(&file)));
+        assert!(is_valid_url_string_with_base("///C:/x", &file));
     }
 
     #[test]

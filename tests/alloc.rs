@@ -2,8 +2,7 @@
 //! `parse_ref` allocates nothing for canonical input, `can_parse` nothing for canonical
 //! input, and `Url::parse` exactly once (a string of the right size).
 
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
+use rapidurl_testkit::counting_alloc;
 
 #[global_allocator]
 static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
@@ -34,9 +33,9 @@ fn parse_ref_allocates_nothing_for_canonical_input() {
 
 #[test]
 fn can_parse_allocates_nothing_for_canonical_input() {
-    let _ = rapidurl::can_parse(CANONICAL[0], None);
+    let _ = rapidurl::can_parse(CANONICAL[0]);
     for input in CANONICAL {
-        let (n, ok) = allocations(|| rapidurl::can_parse(input, None));
+        let (n, ok) = allocations(|| rapidurl::can_parse(input));
         assert!(ok);
         assert_eq!(n, 0, "can_parse({input:?}) allocated {n} times");
     }

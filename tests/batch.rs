@@ -3,7 +3,7 @@
 //! Expected values come from the URL Standard (hand-written) or from the web-platform-tests
 //! data (`urltestdata.json`), never from running the code under test.
 
-mod common;
+use rapidurl_testkit::data as common;
 
 use std::borrow::Cow;
 

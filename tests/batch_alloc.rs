@@ -1,8 +1,7 @@
 //! Allocation counts of the batch engine, with a counting global allocator (this test
 //! binary only): building a column allocates per chunk, never per URL, for canonical input.
 
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
+use rapidurl_testkit::counting_alloc;
 
 #[global_allocator]
 static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;

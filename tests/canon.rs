@@ -4,7 +4,7 @@
 //! point over the WPT inputs and generated URLs. (Agreement with the `surt` and `w3lib`
 //! packages themselves is measured by python/tests/test_canon.py.)
 
-mod common;
+use rapidurl_testkit::data as common;
 
 use rapidurl::bumpalo::Bump;
 use rapidurl::canon::{self, DedupOptions, Preset, SurtOptions};

@@ -4,35 +4,8 @@
 //! serializer is meant to be idempotent). `can_parse` and `parse_bytes` agree with `parse`.
 
 use rapidurl::Url;
-use std::path::PathBuf;
-
-fn corpora_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("RAPIDURL_CORPORA_DIR") {
-        return PathBuf::from(dir);
-    }
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
-    assert!(
-        dir.is_dir(),
-        "benchmark corpora not found: set RAPIDURL_CORPORA_DIR, or put the corpora \
-         (kasztp.txt, userbait.txt, node_files.txt, isaacs_files.txt) in {}",
-        dir.display()
-    );
-    dir
-}
-
-fn getters(url: &Url) -> [&str; 9] {
-    [
-        url.protocol(),
-        url.username(),
-        url.password(),
-        url.host(),
-        url.hostname(),
-        url.port(),
-        url.pathname(),
-        url.search(),
-        url.hash(),
-    ]
-}
+use rapidurl_testkit::data::corpora_dir;
+use rapidurl_testkit::invariants::Snapshot;
 
 #[test]
 fn corpora_parse_and_reserialize_to_a_fixed_point() {
@@ -57,14 +30,16 @@ fn corpora_parse_and_reserialize_to_a_fixed_point() {
             let result = Url::parse(text);
             assert_eq!(
                 result.is_ok(),
-                rapidurl::can_parse(text, None),
+                rapidurl::can_parse(text),
                 "can_parse disagrees on {text:?}"
             );
             assert_eq!(result, from_bytes, "parse_bytes disagrees on {text:?}");
             let Ok(url) = result else { continue };
             parsed += 1;
             match Url::parse(url.href()) {
-                Ok(again) if again.href() == url.href() && getters(&again) == getters(&url) => {}
+                Ok(again)
+                    if again.href() == url.href() && Snapshot::of(&again) == Snapshot::of(&url) => {
+                }
                 Ok(again) => failures.push(format!("{text:?}: {} -> {}", url.href(), again.href())),
                 Err(e) => failures.push(format!("{text:?}: {} does not parse: {e}", url.href())),
             }

@@ -4,7 +4,7 @@
 //! input, every line of the benchmark corpora and of the project's sample, and on random
 //! mutations of canonical URLs.
 
-mod common;
+use rapidurl_testkit::data as common;
 
 use rapidurl::__testing::{parse_fast, parse_slow, proven_hostname, proven_valid};
 use rapidurl::bumpalo::Bump;
@@ -105,9 +105,7 @@ fn wpt_inputs() {
 
 #[test]
 fn corpora_lines() {
-    let shared = std::env::var_os("RAPIDURL_CORPORA_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"));
+    let shared = rapidurl_testkit::data::corpora_dir_unchecked();
     let own = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora");
     let mut files: Vec<PathBuf> = [shared, own]
         .iter()

@@ -12,10 +12,11 @@
 //! Expected values are written by hand (or are the PSL project's), never computed by the
 //! code under test.
 
-mod common;
+use rapidurl_testkit::data as common;
 
 use rapidurl::psl::{Section, Sections, SuffixList};
 use rapidurl::{Url, UrlRef};
+use rapidurl_testkit::psl_oracle;
 use std::path::PathBuf;
 
 /// The `publicsuffix` crate's source folder in the cargo registry.
@@ -76,9 +77,11 @@ fn the_standards_examples_table() {
     for &(host, suffix, registrable) in SPEC_TABLE {
         let want = (suffix.map(str::to_owned), registrable.map(str::to_owned));
         assert_eq!(psl_of(host), want, "host {host}");
-        // The same through the `psl` crate's matcher, the built-in list's fallback.
+        // The same from the `psl` crate's matcher (the oracle).
         let url = Url::parse(&format!("http://{host}/")).unwrap();
-        let s = url.domain_suffix(SuffixList::psl_crate(), Sections::All);
+        let s = (url.host_kind() == rapidurl::HostKind::Domain)
+            .then(|| psl_oracle::lookup(url.hostname(), false))
+            .flatten();
         let got = (
             s.map(|s| s.as_str().to_owned()),
             s.and_then(|s| s.registrable_domain()).map(str::to_owned),
@@ -88,8 +91,7 @@ fn the_standards_examples_table() {
 }
 
 /// The built-in list is the table that `build.rs` makes from the `psl` crate's
-/// `data/rules.txt`, of the version `Cargo.lock` holds: this fails when the build fell
-/// back to the matcher (the file not found, or not agreeing with the matcher).
+/// `data/rules.txt`, of the version `Cargo.lock` holds, and says so.
 #[test]
 fn the_builtin_list_is_the_table_of_the_locked_psl_version() {
     let lock = std::fs::read_to_string(common::workspace_root().join("Cargo.lock")).unwrap();
@@ -99,11 +101,11 @@ fn the_builtin_list_is_the_table_of_the_locked_psl_version() {
         .and_then(|p| p.split("\nversion = \"").nth(1))
         .and_then(|v| v.split('"').next())
         .expect("psl in Cargo.lock");
-    assert_eq!(SuffixList::builtin_table_version(), Some(locked));
-    assert!(SuffixList::builtin().is_builtin() && SuffixList::psl_crate().is_builtin());
+    assert_eq!(rapidurl::psl::BUILTIN_LIST_VERSION, locked);
+    assert!(SuffixList::builtin().is_builtin());
 }
 
-/// Every field of a lookup, to compare two lists.
+/// Every field of a lookup, to compare a list with the oracle.
 fn answer(list: &SuffixList, host: &str, sections: Sections) -> Option<[Option<String>; 4]> {
     let s = list.lookup(host, sections)?;
     let owned = |x: Option<&str>| x.map(str::to_owned);
@@ -112,6 +114,22 @@ fn answer(list: &SuffixList, host: &str, sections: Sections) -> Option<[Option<S
         owned(s.registrable_domain()),
         owned(s.subdomain()),
         Some(format!("{:?} {}", s.section(), s.is_known())),
+    ])
+}
+
+/// [`answer`] of the `psl` crate's matcher ([`psl_oracle`]).
+fn oracle(host: &str, sections: Sections) -> Option<[Option<String>; 4]> {
+    let s = psl_oracle::lookup(host, sections == Sections::Icann)?;
+    let owned = |x: Option<&str>| x.map(str::to_owned);
+    let section = s.section().map(|s| match s {
+        psl_oracle::Section::Icann => Section::Icann,
+        psl_oracle::Section::Private => Section::Private,
+    });
+    Some([
+        Some(s.as_str().to_owned()),
+        owned(s.registrable_domain()),
+        owned(s.subdomain()),
+        Some(format!("{:?} {}", section, s.is_known())),
     ])
 }
 
@@ -128,7 +146,7 @@ fn builtin_table_agrees_with_the_matcher_on_every_corpus_host() {
         .filter(|p| p.extension().is_some_and(|x| x == "txt"))
         .collect();
     paths.push(common::workspace_root().join("corpora/sample.txt"));
-    let (table, matcher) = (SuffixList::builtin(), SuffixList::psl_crate());
+    let table = SuffixList::builtin();
     let mut compared = 0;
     for path in &paths {
         let text = std::fs::read(path).unwrap();
@@ -140,7 +158,7 @@ fn builtin_table_agrees_with_the_matcher_on_every_corpus_host() {
             let host = url.hostname();
             for sections in [Sections::All, Sections::Icann] {
                 let ours = answer(table, host, sections);
-                assert_eq!(ours, answer(matcher, host, sections), "{host} {sections:?}");
+                assert_eq!(ours, oracle(host, sections), "{host} {sections:?}");
             }
             compared += 1;
         }
@@ -152,11 +170,7 @@ fn builtin_table_agrees_with_the_matcher_on_every_corpus_host() {
     for host in hosts_from(&text.unwrap()) {
         for sections in [Sections::All, Sections::Icann] {
             let ours = answer(table, &host, sections);
-            assert_eq!(
-                ours,
-                answer(matcher, &host, sections),
-                "{host} {sections:?}"
-            );
+            assert_eq!(ours, oracle(&host, sections), "{host} {sections:?}");
         }
     }
 }
@@ -232,7 +246,10 @@ fn check_public_suffix_vectors_with_the_builtin_list() {
 #[test]
 fn check_public_suffix_vectors_with_the_psl_crate_matcher() {
     run_vectors(|url| {
-        let s = url.domain_suffix(SuffixList::psl_crate(), Sections::All)?;
+        if url.host_kind() != rapidurl::HostKind::Domain {
+            return None;
+        }
+        let s = psl_oracle::lookup(url.hostname(), false)?;
         s.registrable_domain().map(str::to_owned)
     });
 }
@@ -539,9 +556,8 @@ fn query_pairs_decode_lazily() {
     );
 }
 
-/// The built-in list's ICANN-only lookups (the `psl` matcher run again when a private rule
-/// prevails) against a loaded list's (whose walk skips private rules), on hosts under
-/// every private rule of the `publicsuffix` crate's copy of the list. The two snapshots
+/// The built-in table's ICANN-only lookups against a loaded list's, on hosts under every
+/// private rule of the `publicsuffix` crate's copy of the list. The two snapshots
 /// differ in date, so a host counts only where both lists know its ICANN suffix the same
 /// way for the whole list too.
 #[test]
@@ -575,8 +591,7 @@ fn builtin_icann_only_agrees_with_a_loaded_list() {
     assert!(differences.is_empty(), "{differences:?}");
 }
 
-/// The built-in list answers as the `psl` crate called directly does (our label walk,
-/// empty-label rules and registrable-label hint around its matcher), on hosts under every
+/// The built-in table answers as the `psl` crate called directly does, on hosts under every
 /// rule, their siblings and the corpus.
 #[test]
 fn builtin_list_answers_as_the_psl_crate() {
@@ -623,7 +638,6 @@ fn builtin_list_answers_as_the_psl_crate() {
 #[test]
 fn short_cuts_agree_with_the_matcher() {
     use rapidurl::field::{Field, FieldContext};
-    let matcher = SuffixList::psl_crate();
     let text = std::fs::read_to_string(publicsuffix_dir().join("tests/public_suffix_list.dat"));
     let loaded = SuffixList::parse(text.as_ref().unwrap()).unwrap();
     let mut hosts = hosts_from(text.as_ref().unwrap());
@@ -658,7 +672,7 @@ fn short_cuts_agree_with_the_matcher() {
     for host in &hosts {
         for trailing in ["", "."] {
             let domain = format!("{host}{trailing}");
-            let want = matcher.lookup(&domain, Sections::All);
+            let want = psl_oracle::lookup(&domain, false);
             let want = [
                 want.map(|s| s.as_str()),
                 want.and_then(|s| s.registrable_domain()),
@@ -731,7 +745,7 @@ fn short_cuts_agree_with_the_matcher() {
 
 /// Generated hosts in generated URLs: the short cuts of the getters (the built-in table's
 /// and a loaded list's), against oracles that are not this crate's tables: the `psl`
-/// crate ([`SuffixList::psl_crate`]) for the built-in list, and the `publicsuffix`
+/// crate ([`psl_oracle`]) for the built-in list, and the `publicsuffix`
 /// crate's own lookups (both sections) for its copy of the list loaded at run time.
 ///
 /// The hosts mix real suffixes of one to three labels (wildcards, exceptions, private
@@ -909,7 +923,12 @@ mod generated {
                 return Ok(());
             }
             // The built-in list's short cut against the psl crate.
-            let want = parts(SuffixList::psl_crate().lookup(host, Sections::All));
+            let want = psl_oracle::lookup(host, false);
+            let want = [
+                want.map(|s| s.as_str()),
+                want.and_then(|s| s.registrable_domain()),
+                want.and_then(|s| s.subdomain()),
+            ];
             prop_assert_eq!(by_url, want, "built-in, {}", host);
             prop_assert_eq!(parts(SuffixList::builtin().lookup(host, Sections::All)), want);
 

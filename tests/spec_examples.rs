@@ -6,7 +6,17 @@
 //! the Standard's own example input), the comment says how it was read.
 
 use rapidurl::host::domain_to_ascii;
-use rapidurl::{Origin, Url, can_parse};
+use rapidurl::{Origin, Url};
+
+/// `URL.canParse(input, base)`: the base string parsed first (`false` when it fails).
+fn can_parse(input: &str, base: Option<&str>) -> bool {
+    match base {
+        None => rapidurl::can_parse(input),
+        Some(base) => {
+            Url::parse(base).is_ok_and(|base| rapidurl::can_parse_with_base(input, &base))
+        }
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

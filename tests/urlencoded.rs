@@ -12,7 +12,7 @@
 //!
 //! A missing file fails the test and says where to put it; a file with no case fails too.
 
-mod common;
+use rapidurl_testkit::data as common;
 
 use std::fs;
 

@@ -7,7 +7,7 @@
 //! component on `regress`'s backtracking executor, the Standard's regular expressions)
 //! and checks that the own matcher finds the same groups.
 
-mod common;
+use rapidurl_testkit::data as common;
 
 use rapidurl::Url;
 use rapidurl::pattern::{

@@ -12,7 +12,7 @@
 //! `npm ci --prefix tests/reference`. Without Node.js or npm the test fails and says so: it
 //! is never skipped.
 
-mod common;
+use rapidurl_testkit::data as common;
 
 use rapidurl::{Url, is_valid_url_string, parse_with_validation_errors};
 use serde_json::{Value, json};
@@ -257,9 +257,15 @@ fn compare(case: &Case, reference: &Reference) -> Outcome {
             }
         },
     };
-    let (result, errors) = parse_with_validation_errors(&case.input, base.as_ref());
+    let (result, errors) = match &base {
+        Some(base) => rapidurl::parse_with_validation_errors_with_base(&case.input, base),
+        None => parse_with_validation_errors(&case.input),
+    };
     let names: Vec<&str> = errors.iter().map(|e| e.name()).collect();
-    let valid = is_valid_url_string(&case.input, base.as_ref());
+    let valid = match &base {
+        Some(base) => rapidurl::is_valid_url_string_with_base(&case.input, base),
+        None => is_valid_url_string(&case.input),
+    };
     let mut outcome = Outcome {
         errors_equal: result.is_ok() == reference.ok && names == reference.errors,
         valid_equal: valid == reference.valid,

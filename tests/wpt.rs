@@ -13,13 +13,23 @@
 //! is named in each test's comment); "URL" there is `new URL(input, base)`, here
 //! `Url::parse` / `Url::parse_with_base`.
 
-mod common;
+use rapidurl_testkit::data as common;
 
 use std::fs;
 use std::panic::{self, AssertUnwindSafe};
 
+use rapidurl::Url;
 use rapidurl::host::domain_to_ascii;
-use rapidurl::{Url, can_parse};
+
+/// `URL.canParse(input, base)`: the base string parsed first (`false` when it fails).
+fn can_parse(input: &str, base: Option<&str>) -> bool {
+    match base {
+        None => rapidurl::can_parse(input),
+        Some(base) => {
+            Url::parse(base).is_ok_and(|base| rapidurl::can_parse_with_base(input, &base))
+        }
+    }
+}
 use serde_json::{Map, Value};
 
 type Case = Map<String, Value>;

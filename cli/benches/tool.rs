@@ -9,16 +9,9 @@
 //! ```
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rapidurl_testkit::data::corpora_dir;
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-/// `RAPIDURL_CORPORA_DIR`, else `../shared/corpora` beside the workspace root.
-fn corpora_dir() -> PathBuf {
-    std::env::var_os("RAPIDURL_CORPORA_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpora"))
-}
 
 fn kasztp(c: &mut Criterion) {
     let path = corpora_dir().join("kasztp.txt");

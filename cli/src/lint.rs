@@ -53,7 +53,7 @@ pub fn run(paths: &[String], format: LintFormat) -> Result<ExitCode, Failure> {
             let bytes = raw.strip_suffix(b"\n").unwrap_or(&raw);
             let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
             let line = String::from_utf8_lossy(bytes);
-            let (_, errors) = parse_with_validation_errors(&line, None);
+            let (_, errors) = parse_with_validation_errors(&line);
             if errors.is_empty() {
                 continue;
             }

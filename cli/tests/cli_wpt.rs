@@ -7,8 +7,7 @@
 //! return: those cases are left out here, counted and printed, and are covered by
 //! `tests/wpt.rs` through the library.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use rapidurl_testkit::data as common;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

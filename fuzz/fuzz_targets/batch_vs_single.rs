@@ -20,7 +20,7 @@
 use libfuzzer_sys::fuzz_target;
 use rapidurl::batch::engine::{self, Piece, Row, Sink};
 use rapidurl::{Components, ParseError, Url, UrlRef, batch};
-use rapidurl_fuzz::assert_same_error_in_raw;
+use rapidurl_testkit::invariants::assert_same_error_in_raw;
 
 const BASE: &str = "https://user:pass@example.org:8080/dir/file.html?q=1#frag";
 

@@ -10,7 +10,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use rapidurl::Url;
-use rapidurl_fuzz::text_of;
+use rapidurl_testkit::invariants::text_of;
 
 const BASE: &str = "https://user:pass@example.org:8080/dir/file.html?q=1#frag";
 

@@ -7,7 +7,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use rapidurl::Url;
-use rapidurl_fuzz::{Snapshot, assert_fixed_point, assert_same_error_in_raw, text_of};
+use rapidurl_testkit::invariants::{Snapshot, assert_fixed_point, assert_same_error_in_raw, text_of};
 
 fuzz_target!(|data: &[u8]| {
     let text = text_of(data);
@@ -15,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
     let from_str = Url::parse(&text);
     let arena = rapidurl::bumpalo::Bump::new();
     let view = rapidurl::parse_ref(&text, &arena);
-    let can = rapidurl::can_parse(&text, None);
+    let can = rapidurl::can_parse(&text);
 
     // `parse_bytes` is documented as `parse` of the lossy decoding: same result, the same
     // error at the same place (counted in bytes of the input).

@@ -10,7 +10,7 @@
 use libfuzzer_sys::fuzz_target;
 use rapidurl::bumpalo::Bump;
 use rapidurl::{UrlRef, parse_hostname, parse_hostname_with_base, parse_ref, parse_ref_with_base};
-use rapidurl_fuzz::text_of;
+use rapidurl_testkit::invariants::text_of;
 
 const DEFAULT_BASE: &str = "https://user:pass@example.org:8080/dir/file.html?q=1#frag";
 

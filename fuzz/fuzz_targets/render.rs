@@ -13,7 +13,7 @@
 use libfuzzer_sys::fuzz_target;
 use rapidurl::render::{RenderOptions, is_kept_encoded, render, spoof_signals};
 use rapidurl::{HostKind, Url};
-use rapidurl_fuzz::text_of;
+use rapidurl_testkit::invariants::text_of;
 
 fn check(input: &str) {
     let Ok(url) = Url::parse(input) else {

@@ -122,6 +122,6 @@ fuzz_target!(|input: Input| {
         } else {
             assert_eq!(url.query(), Some(params.to_string().as_str()));
         }
-        rapidurl_fuzz::assert_fixed_point(&url, &op);
+        rapidurl_testkit::invariants::assert_fixed_point(&url, &op);
     }
 });

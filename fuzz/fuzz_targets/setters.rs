@@ -10,7 +10,7 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use rapidurl::Url;
-use rapidurl_fuzz::{Snapshot, assert_fixed_point_after_setters};
+use rapidurl_testkit::invariants::{Snapshot, assert_fixed_point_after_setters};
 
 /// Start URLs when the fuzzer's own does not parse: one of each shape the setters treat
 /// differently (special with credentials and port, file, non-special with and without a

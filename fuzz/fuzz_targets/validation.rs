@@ -9,13 +9,16 @@
 
 use libfuzzer_sys::fuzz_target;
 use rapidurl::{Url, is_valid_url_string, parse_with_validation_errors};
-use rapidurl_fuzz::{Snapshot, text_of};
+use rapidurl_testkit::invariants::{Snapshot, text_of};
 
 const DEFAULT_BASE: &str = "https://user:pass@example.org:8080/dir/file.html?q=1#frag";
 
 fn check(input: &str, base: Option<&Url>) {
     let context = (input, base.map(Url::href));
-    let (result, errors) = parse_with_validation_errors(input, base);
+    let (result, errors) = match base {
+        Some(base) => rapidurl::parse_with_validation_errors_with_base(input, base),
+        None => parse_with_validation_errors(input),
+    };
     let plain = match base {
         Some(base) => Url::parse_with_base(input, base),
         None => Url::parse(input),
@@ -47,7 +50,11 @@ fn check(input: &str, base: Option<&Url>) {
             "the parse failed ({e}) with no validation error: {context:?}"
         );
     }
-    if is_valid_url_string(input, base) {
+    let valid = match base {
+        Some(base) => rapidurl::is_valid_url_string_with_base(input, base),
+        None => is_valid_url_string(input),
+    };
+    if valid {
         assert!(
             result.is_ok() && errors.is_empty(),
             "a valid URL string with validation errors {errors:?} / {result:?}: {context:?}"

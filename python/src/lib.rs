@@ -102,8 +102,12 @@ pub(crate) fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
 fn can_parse(url: &Bound<'_, PyString>, base: Option<&Bound<'_, PyString>>) -> PyResult<bool> {
     guard(|| {
         let input = usv(url)?;
-        let base = base.map(usv).transpose()?;
-        Ok(rapidurl::can_parse(&input, base.as_deref()))
+        // `URL.canParse`: the base string is parsed first, and one that fails gives false.
+        Ok(match base.map(usv).transpose()? {
+            None => rapidurl::can_parse(&input),
+            Some(base) => rapidurl::Url::parse(&base)
+                .is_ok_and(|base| rapidurl::can_parse_with_base(&input, &base)),
+        })
     })
 }
 

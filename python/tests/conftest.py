@@ -1,6 +1,6 @@
 """Shared helpers: where the web-platform-tests data and the benchmark corpora are.
 
-WPT data is found as the Rust suites find it (tests/common/mod.rs): the folder named by
+WPT data is found as the Rust suites find it (testkit/src/data.rs): the folder named by
 RAPIDURL_WPT_DIR, else ../shared/wpt beside the repository. A missing file fails the test
 and says where to put it: a missing suite never passes.
 """

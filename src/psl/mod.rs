@@ -2,8 +2,9 @@
 //! [Public Suffix List](https://publicsuffix.org/).
 //!
 //! A [`SuffixList`] is either the built-in snapshot of the list, compiled into the
-//! library by the [`psl`](https://docs.rs/psl) crate (no parsing, no allocation, no
-//! start-up cost), or a `public_suffix_list.dat` loaded at run time
+//! library as a static table (no parsing, no allocation, no start-up cost) from the
+//! list the [`psl`](https://docs.rs/psl) crate ships, of the version
+//! [`BUILTIN_LIST_VERSION`] names, or a `public_suffix_list.dat` loaded at run time
 //! ([`SuffixList::parse`], [`SuffixList::from_file`]) for users who track the list
 //! themselves. Lookups follow the list's formal algorithm (wildcard and exception rules,
 //! the implicit `*` rule), over the whole list or its ICANN section alone ([`Sections`]),
@@ -53,7 +54,6 @@ use table::label_start;
 
 /// The built-in table, built by `build.rs` from the `psl` crate's `data/rules.txt`:
 /// `TABLE` and `VERSION` (that crate's version).
-#[cfg(rapidurl_psl_table)]
 mod builtin {
     use super::table::Table;
     include!(concat!(env!("OUT_DIR"), "/psl_table.rs"));
@@ -65,22 +65,24 @@ pub struct SuffixList {
     kind: Kind,
 }
 
+/// The version of the [`psl`](https://docs.rs/psl) crate whose copy of the Public Suffix
+/// List (its `data/rules.txt`, updated from the list's repository on every release) the
+/// built-in table was built from, when the library was built; the version `Cargo.lock`
+/// holds. `RAPIDURL_PSL_RULES=PATH` at build time names the file instead (it must be the
+/// same version of the list, checked against that crate's matcher); this is then
+/// `"(RAPIDURL_PSL_RULES)"`.
+pub const BUILTIN_LIST_VERSION: &str = builtin::VERSION;
+
 #[derive(Clone, Debug)]
 enum Kind {
-    /// The built-in snapshot: the table when the build script built it, else the `psl`
-    /// crate's matcher.
+    /// The built-in snapshot, the table `build.rs` wrote.
     Builtin,
-    /// The `psl` crate's compiled matcher.
-    Matcher,
     /// A list read at run time.
     Loaded(Rules),
 }
 
 static BUILTIN: SuffixList = SuffixList {
     kind: Kind::Builtin,
-};
-static MATCHER: SuffixList = SuffixList {
-    kind: Kind::Matcher,
 };
 
 impl Default for SuffixList {
@@ -190,36 +192,13 @@ impl fmt::Display for Suffix<'_> {
 }
 
 impl SuffixList {
-    /// The snapshot of the list compiled into the library: the `psl` crate's (whose
-    /// version in `Cargo.lock` says how recent it is), as a table built from that crate's
-    /// `data/rules.txt` when the library was built
-    /// ([`SuffixList::builtin_table_version`]), else that crate's compiled matcher
-    /// ([`SuffixList::psl_crate`]). Both give the same answers; the table is faster.
+    /// The snapshot of the list compiled into the library, a table built from the `psl`
+    /// crate's copy of the list ([`BUILTIN_LIST_VERSION`]).
     pub fn builtin() -> &'static SuffixList {
         &BUILTIN
     }
 
-    /// The `psl` crate's compiled matcher, the same snapshot as [`SuffixList::builtin`]
-    /// (which uses it when the table could not be built).
-    pub fn psl_crate() -> &'static SuffixList {
-        &MATCHER
-    }
-
-    /// The version of the `psl` crate whose `data/rules.txt` the built-in table was built
-    /// from; `None` when the build script could not find and check that file (offline
-    /// builds without `cargo metadata`, other build systems), so that
-    /// [`SuffixList::builtin`] is the `psl` crate's matcher. Set `RAPIDURL_PSL_RULES` to
-    /// the file's path when building to name it yourself; the build checks it against
-    /// the matcher either way.
-    pub fn builtin_table_version() -> Option<&'static str> {
-        #[cfg(rapidurl_psl_table)]
-        return Some(builtin::VERSION);
-        #[cfg(not(rapidurl_psl_table))]
-        None
-    }
-
-    /// Whether this is the built-in snapshot ([`SuffixList::builtin`] or
-    /// [`SuffixList::psl_crate`]).
+    /// Whether this is the built-in snapshot ([`SuffixList::builtin`]).
     pub fn is_builtin(&self) -> bool {
         !matches!(self.kind, Kind::Loaded(_))
     }
@@ -296,11 +275,7 @@ impl SuffixList {
             return None;
         }
         let (start, section, label_hint) = match &self.kind {
-            #[cfg(rapidurl_psl_table)]
             Kind::Builtin => from_found(builtin::TABLE.find(name, mask(sections))),
-            #[cfg(not(rapidurl_psl_table))]
-            Kind::Builtin => builtin_find(name, sections),
-            Kind::Matcher => builtin_find(name, sections),
             Kind::Loaded(rules) => rules.find(name, sections),
         };
         // An empty label in the suffix can only be its first one (the walk stops at an
@@ -352,21 +327,17 @@ impl SuffixList {
         end: usize,
     ) -> Option<(usize, Option<usize>)> {
         match &self.kind {
-            #[cfg(rapidurl_psl_table)]
             Kind::Builtin => builtin_last_two(s, start, end),
             Kind::Loaded(rules) => loaded_last_two_in(rules, s, start, end),
-            _ => None,
         }
     }
 
-    /// The table of this list: `None` for the `psl` crate's matcher.
+    /// The table of this list.
     #[inline(always)]
-    fn table(&self) -> Option<table::Table<'_>> {
+    fn table(&self) -> table::Table<'_> {
         match &self.kind {
-            #[cfg(rapidurl_psl_table)]
-            Kind::Builtin => Some(builtin::TABLE),
-            Kind::Loaded(rules) => Some(rules.table()),
-            _ => None,
+            Kind::Builtin => builtin::TABLE,
+            Kind::Loaded(rules) => rules.table(),
         }
     }
 
@@ -375,7 +346,7 @@ impl SuffixList {
     /// where the label before it does; `None` when a full lookup must answer.
     #[inline(always)]
     fn last_two(&self, domain: &str) -> Option<(usize, usize)> {
-        let table = self.table()?;
+        let table = self.table();
         match domain.as_bytes() {
             name @ [first, .., last] if *first != b'.' && *last != b'.' => table.last_two(name),
             _ => None,
@@ -392,13 +363,7 @@ pub(crate) fn builtin_last_two(
     start: usize,
     end: usize,
 ) -> Option<(usize, Option<usize>)> {
-    #[cfg(rapidurl_psl_table)]
-    return last_two_in(builtin::TABLE, &builtin::TABLE_AT, s, start, end);
-    #[cfg(not(rapidurl_psl_table))]
-    {
-        let _ = (s, start, end);
-        None
-    }
+    last_two_in(builtin::TABLE, &builtin::TABLE_AT, s, start, end)
 }
 
 /// [`SuffixList::last_two_in`] with `table`, also at `at` in memory for the walk (a
@@ -443,7 +408,7 @@ fn mask(sections: Sections) -> u8 {
     }
 }
 
-/// A table's answer as [`builtin_find`] gives it: where the suffix starts, the section
+/// A table's answer: where the suffix starts, the section
 /// of the prevailing rule, where the label before it starts.
 #[inline(always)]
 fn from_found(found: table::Found) -> (usize, Option<Section>, Option<usize>) {
@@ -453,92 +418,6 @@ fn from_found(found: table::Found) -> (usize, Option<Section>, Option<usize>) {
         _ => Some(Section::Private),
     };
     (found.start, section, found.hint)
-}
-
-/// The labels of `name` from the right, noting where the first few start.
-struct RevLabels<'n> {
-    name: &'n [u8],
-    /// End of the next label; `None` when every label was given.
-    end: Option<usize>,
-    /// Start of the labels given so far (the first `NOTED`).
-    starts: [usize; NOTED],
-    given: usize,
-}
-
-const NOTED: usize = 6;
-
-impl<'n> RevLabels<'n> {
-    #[inline]
-    fn new(name: &'n [u8]) -> Self {
-        RevLabels {
-            name,
-            end: Some(name.len()),
-            starts: [0; NOTED],
-            given: 0,
-        }
-    }
-
-    /// The start of the label given after the one that starts at `start`, if any.
-    #[inline]
-    fn start_after(&self, start: usize) -> Option<usize> {
-        let noted = &self.starts[..self.given.min(NOTED)];
-        let i = noted.iter().position(|&s| s == start)?;
-        noted.get(i + 1).copied()
-    }
-}
-
-impl<'n> Iterator for &mut RevLabels<'n> {
-    type Item = &'n [u8];
-
-    #[inline]
-    fn next(&mut self) -> Option<&'n [u8]> {
-        let end = self.end?;
-        let head = &self.name[..end];
-        let (start, next_end) = match head.iter().rposition(|&b| b == b'.') {
-            Some(dot) => (dot + 1, Some(dot)),
-            None => (0, None),
-        };
-        self.end = next_end;
-        if self.given < NOTED {
-            self.starts[self.given] = start;
-        }
-        self.given += 1;
-        Some(&head[start..])
-    }
-}
-
-/// The built-in matcher: where the public suffix of `name` (no trailing dot, not starting
-/// with a dot) starts, the section of the prevailing rule, and where the
-/// label before the suffix starts when the matcher looked at it (it usually does).
-///
-/// The `psl` crate answers for the whole list. For the ICANN section alone, when a
-/// private rule prevails the lookup runs again on that suffix less its first label: every
-/// ICANN rule that matches `name` and is no longer than that also matches it, and none
-/// longer can (it would have prevailed over the private one).
-#[inline]
-fn builtin_find(name: &[u8], sections: Sections) -> (usize, Option<Section>, Option<usize>) {
-    use ::psl::Psl;
-    let mut labels = RevLabels::new(name);
-    let mut info = ::psl::List.find(&mut labels);
-    let mut hint = labels.start_after(name.len() - info.len);
-    if sections == Sections::Icann {
-        while info.typ == Some(::psl::Type::Private) {
-            hint = None;
-            let suffix = &name[name.len() - info.len..];
-            match suffix.iter().position(|&b| b == b'.') {
-                Some(dot) => info = ::psl::List.find(&mut RevLabels::new(&suffix[dot + 1..])),
-                None => {
-                    info.typ = None;
-                    break;
-                }
-            }
-        }
-    }
-    let section = info.typ.map(|t| match t {
-        ::psl::Type::Icann => Section::Icann,
-        ::psl::Type::Private => Section::Private,
-    });
-    (name.len() - info.len.min(name.len()), section, hint)
 }
 
 /// Why a list could not be read: the line (1-based) and the problem.

@@ -1,14 +1,13 @@
-//! Shared by the conformance tests: where the web-platform-tests `url/` data is.
+//! Where the test data is: the web-platform-tests `url/` files, the benchmark corpora,
+//! and data that dependencies ship (read from the cargo registry).
 //!
-//! First found wins:
+//! WPT files ([`wpt_file`]), first found wins:
 //! 1. the folder named by the environment variable `RAPIDURL_WPT_DIR`;
 //! 2. `../shared/wpt` beside the workspace (the project's shared data);
 //! 3. the `tests/wpt` folder of the `ada-url` crate (a dev-dependency) in the cargo registry
 //!    under `$CARGO_HOME` or `~/.cargo`.
 //!
 //! A missing file fails the test and says where to put it.
-
-#![allow(dead_code)] // each test binary uses a part
 
 use std::env;
 use std::fs;
@@ -43,6 +42,7 @@ pub fn wpt_file(file: &str) -> PathBuf {
 
 /// The workspace's root folder (the one with `Cargo.lock`), whichever member's tests run.
 pub fn workspace_root() -> PathBuf {
+    // This crate's folder is `testkit/` in the workspace.
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest
         .ancestors()
@@ -99,12 +99,11 @@ pub fn registry_crate_dir(name: &str) -> Option<PathBuf> {
 
 /// The benchmark corpora folder: `RAPIDURL_CORPORA_DIR`, or `../shared/corpora` beside the
 /// workspace; panics, saying where to put them, if it is missing.
-#[allow(dead_code)]
 pub fn corpora_dir() -> PathBuf {
-    if let Some(dir) = env::var_os("RAPIDURL_CORPORA_DIR") {
-        return PathBuf::from(dir);
+    let dir = corpora_dir_unchecked();
+    if env::var_os("RAPIDURL_CORPORA_DIR").is_some() {
+        return dir;
     }
-    let dir = workspace_root().join("../shared/corpora");
     assert!(
         dir.is_dir(),
         "benchmark corpora not found: set RAPIDURL_CORPORA_DIR, or put the corpora \
@@ -112,4 +111,50 @@ pub fn corpora_dir() -> PathBuf {
         dir.display()
     );
     dir
+}
+
+/// Where the corpora are to be ([`corpora_dir`]), whether or not the folder exists.
+pub fn corpora_dir_unchecked() -> PathBuf {
+    match env::var_os("RAPIDURL_CORPORA_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => workspace_root().join("../shared/corpora"),
+    }
+}
+
+/// The corpus `name` (`kasztp.txt`, ...) in [`corpora_dir`].
+pub fn corpus_file(name: &str) -> PathBuf {
+    corpora_dir().join(name)
+}
+
+/// The text of the corpus `name`; panics, naming the file, when it cannot be read.
+pub fn corpus_text(name: &str) -> String {
+    let path = corpus_file(name);
+    fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (set RAPIDURL_CORPORA_DIR to the corpora folder)",
+            path.display()
+        )
+    })
+}
+
+/// The shared corpora (`*.txt`), sorted by name; with `with_sample`, the project's own
+/// `corpora/sample.txt` last. Panics when there is none.
+pub fn corpus_paths(with_sample: bool) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = fs::read_dir(corpora_dir())
+        .map(|dir| {
+            dir.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+                .collect()
+        })
+        .unwrap_or_default();
+    paths.sort();
+    let sample = workspace_root().join("corpora/sample.txt");
+    if with_sample && sample.is_file() {
+        paths.push(sample);
+    }
+    assert!(
+        !paths.is_empty(),
+        "no corpus found: set RAPIDURL_CORPORA_DIR"
+    );
+    paths
 }

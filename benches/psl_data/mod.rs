@@ -1,15 +1,14 @@
-//! Shared by the public suffix benches (`psl`, `psl_beside`, which include it beside
-//! `common`): the kasztp corpus, its domain hosts, and the copy of the list that the
+//! Shared by the public suffix benches (`psl`, `psl_beside`, as their module `psl_data`):
+//! the kasztp corpus, its domain hosts, and the copy of the list that the
 //! `publicsuffix` crate ships.
 
 #![allow(dead_code)] // each bench uses a part
 
-#[path = "../../tests/common/mod.rs"]
-mod test_common;
+use rapidurl_testkit::data as test_common;
 
 /// The text of `kasztp.txt` (one URL a line) from the shared corpora.
 pub fn kasztp_text() -> String {
-    let path = crate::common::shared_corpora_dir().join("kasztp.txt");
+    let path = test_common::corpora_dir().join("kasztp.txt");
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e} (set RAPIDURL_CORPORA_DIR)", path.display()))
 }

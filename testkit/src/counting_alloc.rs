@@ -1,12 +1,10 @@
 //! A counting global allocator for the allocation tests. A test binary that wants it
-//! includes this file (`#[path = "common/counting_alloc.rs"] mod counting_alloc;`) and
-//! installs `Counting` as its `#[global_allocator]`.
+//! installs `Counting` as its `#[global_allocator]`
+//! (`#[global_allocator] static A: Counting = Counting;`).
 //!
 //! It counts allocations and reallocations twice: per thread (for tests that run in
 //! parallel with others in the same binary) and over all threads (for code that allocates
 //! on rayon's workers).
-
-#![allow(dead_code)] // each test binary uses one of the counters
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

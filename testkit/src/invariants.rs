@@ -1,4 +1,4 @@
-//! Checks shared by the fuzz targets: what "the same URL" means, and the invariants every
+//! Checks shared by the fuzz targets and the property tests: what "the same URL" means, and the invariants every
 //! parsed URL must satisfy whichever way it was made.
 //!
 //! The targets stay thin (decode the fuzzer's bytes, call the library, call a check

@@ -1,0 +1,13 @@
+//! Helpers shared by rapidurl's tests, benches, fuzz targets and the tool's tests: one
+//! copy of each, used as a dev-dependency (`publish = false`).
+//!
+//! - [`data`]: where the WPT files, the corpora and the data dependencies ship are;
+//! - [`invariants`]: what "the same URL" means, and the invariants every parsed URL keeps;
+//! - [`psl_oracle`]: the `psl` crate's compiled matcher, answering as
+//!   `rapidurl::psl::SuffixList::lookup` does, the oracle of the built-in table;
+//! - [`counting_alloc`]: a counting global allocator for the allocation tests.
+
+pub mod counting_alloc;
+pub mod data;
+pub mod invariants;
+pub mod psl_oracle;
