@@ -54,11 +54,20 @@ def load_note():
     return f"load average {one:.1f} (1 min), {five:.1f} (5 min) on {os.cpu_count()} cores"
 
 
-def bench_note(args):
-    """The load when a criterion bench starts, or that its saved results are read."""
+def bench_note(args, bench):
+    """The load when a criterion bench starts (kept beside its results, for `--saved`)."""
+    path = os.path.join(CRITERION, f"perf_report_{bench}_load.txt")
     if args.saved:
-        return "criterion's saved results of its last run, read by `--saved`"
-    return load_note() + " at the start"
+        try:
+            with open(path) as f:
+                return f.read().strip() + "; read back by `--saved`"
+        except OSError:
+            return "criterion's saved results, read back by `--saved`"
+    note = load_note() + " at the start"
+    os.makedirs(CRITERION, exist_ok=True)
+    with open(path, "w") as f:
+        f.write(note + "\n")
+    return note
 
 
 # ---- machine ------------------------------------------------------------------------------
@@ -131,7 +140,7 @@ def corpus_lines(name):
 
 
 def section_parse(args):
-    note = bench_note(args)
+    note = bench_note(args, "parse")
     if not args.saved:
         run(NICE + ["cargo", "bench", "--locked", "--bench", "parse"] + CRITERION_ARGS)
     groups = sorted(g[len("parse_"):] for g in os.listdir(CRITERION) if g.startswith("parse_"))
@@ -246,7 +255,7 @@ def section_python(args):
 # ---- canon, pattern, psl ------------------------------------------------------------------
 
 def section_canon(args):
-    note = bench_note(args)
+    note = bench_note(args, "canon")
     if not args.saved:
         run(NICE + ["cargo", "bench", "--locked", "--bench", "canon"] + CRITERION_ARGS)
     rows = [(v, criterion_median("canon_kasztp", v))
