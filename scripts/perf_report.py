@@ -22,6 +22,8 @@ Sections and what they run:
     canon         cargo bench --bench canon, then python/bench/bench.py --canon
     pattern       cargo bench --bench pattern (its own harness prints the tables)
     psl           cargo bench --bench psl_beside (its own harness)
+    adversarial   cargo bench --bench adversarial: time per byte on hostile inputs, 10 KB to
+                  10 MB (its table goes to docs/robustness.md)
 
 Benches run under `nice -n 10`. Criterion figures are medians; every ratio compares
 figures of the same run. The load average at the start of each section is written next to
@@ -37,6 +39,7 @@ import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 DOC = os.path.join(ROOT, "docs", "performance.md")
+ROBUSTNESS = os.path.join(ROOT, "docs", "robustness.md")
 CRITERION = os.path.join(ROOT, "target", "criterion")
 SHARED = os.path.join(ROOT, "..", "shared", "corpora")
 NICE = ["nice", "-n", "10"]
@@ -322,6 +325,16 @@ def plot(path):
     print(f"wrote {path}", file=sys.stderr)
 
 
+def section_adversarial(args):
+    note = load_note()
+    text = run(NICE + ["cargo", "bench", "--locked", "--bench", "adversarial", "--",
+                       "--warm-up-time", "1", "--measurement-time", "2"])
+    table = [line for line in text.split("ns per input byte", 1)[-1].splitlines()
+             if line.startswith("|")]
+    return (f"`cargo bench --bench adversarial -- --warm-up-time 1 --measurement-time 2` "
+            f"({note} at the start), ns per input byte:\n\n" + "\n".join(table) + "\n")
+
+
 SECTIONS = {
     "machine": section_machine,
     "parse": section_parse,
@@ -331,13 +344,16 @@ SECTIONS = {
     "canon": section_canon,
     "pattern": section_pattern,
     "psl": section_psl,
+    "adversarial": section_adversarial,
 }
+# The document each section is written into (docs/performance.md unless named here).
+SECTION_DOCS = {"adversarial": ROBUSTNESS}
 
 
 def replace(doc, name, body):
     pat = re.compile(r"(<!-- perf:%s -->\n).*?(<!-- /perf:%s -->)" % (name, name), re.S)
     if not pat.search(doc):
-        sys.exit(f"docs/performance.md has no markers for section {name!r}")
+        sys.exit(f"no markers for section {name!r} (<!-- perf:{name} --> … <!-- /perf:{name} -->)")
     return pat.sub(lambda m: m.group(1) + body + m.group(2), doc)
 
 
@@ -369,7 +385,8 @@ def main():
     args.summary = None
     for name in names:
         body = SECTIONS[name](args)
-        with open(DOC, encoding="utf-8") as f:
+        path = SECTION_DOCS.get(name, DOC)
+        with open(path, encoding="utf-8") as f:
             doc = f.read()
         doc = replace(doc, name, body)
         if name == "parse" and args.summary:
@@ -377,9 +394,9 @@ def main():
         if args.stdout:
             print(body)
             continue
-        with open(DOC, "w", encoding="utf-8") as f:
+        with open(path, "w", encoding="utf-8") as f:
             f.write(doc)
-        print(f"docs/performance.md: section {name} rewritten", file=sys.stderr)
+        print(f"{os.path.relpath(path, ROOT)}: section {name} rewritten", file=sys.stderr)
 
 
 if __name__ == "__main__":
