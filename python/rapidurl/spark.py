@@ -8,8 +8,8 @@ Two ways, both Arrow end to end (no Python object per row):
   (``pyspark.sql.functions.arrow_udf``, Spark 4.1+) for ``select``/``withColumn``: the first
   returns a struct (``.getField`` or ``select("p.*")``), the second one string.
 
-The executors import ``rapidurl``: on a cluster, ship the wheel with the job (see the
-project README, "Spark on a cluster").
+The executors import ``rapidurl``: on a cluster, ship the wheel with the job (see
+python/README.md, "Spark on a cluster").
 """
 
 # No `from __future__ import annotations` here: Spark reads the UDFs' type hints

@@ -1,12 +1,18 @@
-"""The README's Python examples, as the tests run them."""
+"""The Python examples of README.md and python/README.md (the package's reference), as
+the tests run them."""
 
 import re
 
 from conftest import REPO
 
+DOCS = ("README.md", "python/README.md")
+
 
 def python_blocks():
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
-    assert blocks, "README.md has no python example"
+    blocks = []
+    for doc in DOCS:
+        text = (REPO / doc).read_text(encoding="utf-8")
+        found = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+        assert found, f"{doc} has no python example"
+        blocks += found
     return blocks

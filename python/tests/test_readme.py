@@ -1,5 +1,5 @@
-"""Every Python example of README.md runs and its asserts hold (the Spark one runs in
-test_spark.py, in the tests' Spark session)."""
+"""Every Python example of README.md and python/README.md runs and its asserts hold (the
+Spark one runs in test_spark.py, in the tests' Spark session)."""
 
 import pytest
 
