@@ -60,9 +60,10 @@ pub fn surt_with(url: &UrlRef<'_>, options: &SurtOptions) -> String {
 
 /// [`surt_with`], appended to `out`.
 ///
-/// Each part is copied as it stands where it holds nothing to rewrite (found eight bytes
-/// at a time), and rewritten otherwise; nothing is allocated but for a query with more
-/// than one argument, a session id, or a path or query with escapes.
+/// Each part is copied as it stands where it holds nothing to rewrite (found sixteen
+/// bytes at a time), and rewritten otherwise; nothing is allocated where every part is
+/// copied (a host without empty labels, a path without escapes, `//` or `.aspx`, a query
+/// without escapes, upper-case letters, `&` or session-id names).
 pub fn surt_into(url: &UrlRef<'_>, options: &SurtOptions, out: &mut String) {
     let mut buf = Vec::new();
     let has_host = push_host(url, options, out, &mut buf);
