@@ -62,8 +62,8 @@ pub fn surt_with(url: &UrlRef<'_>, options: &SurtOptions) -> String {
 ///
 /// Each part is copied as it stands where it holds nothing to rewrite (found sixteen
 /// bytes at a time), and rewritten otherwise; nothing is allocated where every part is
-/// copied (a host without empty labels, a path without escapes, `//` or `.aspx`, a query
-/// without escapes, upper-case letters, `&` or session-id names).
+/// copied (a domain without empty labels or an IP address, a path without escapes, `//`
+/// or `.aspx`, a query without escapes, upper-case letters, `&` or session-id names).
 pub fn surt_into(url: &UrlRef<'_>, options: &SurtOptions, out: &mut String) {
     let mut buf = Vec::new();
     let has_host = push_host(url, options, out, &mut buf);
