@@ -2,7 +2,7 @@
 //! package computes it (`surt.surt(url)`: its Google and IA canonicalizers, then the host
 //! reversed), on the WHATWG parse.
 
-use super::swar::scan;
+use super::window::scan;
 use super::{ByteSet, escape_into, unescape_repeatedly};
 use crate::components::HostKind;
 use crate::view::UrlRef;
