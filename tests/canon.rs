@@ -14,7 +14,10 @@ fn key(preset: Preset, input: &str) -> String {
 }
 
 /// The examples of Google's Safe Browsing API documentation ("URLs and Hashing",
-/// section "Canonicalization"): input and canonical form, as documented.
+/// section "Canonicalization", developers.google.com/safe-browsing/v4/urls-hashing):
+/// input and canonical form, as documented, in the document's order. With the seven of
+/// [`SAFE_BROWSING_DOCUMENTED_UNPARSED`] they are all 33 of its examples. (The older v2
+/// developer's guide kept the port in `http://www.gotaport.com:1234/`; v4 drops it.)
 const SAFE_BROWSING_DOCUMENTED: &[(&str, &str)] = &[
     ("http://host/%25%32%35", "http://host/%25"),
     ("http://host/%25%32%35%25%32%35", "http://host/%25%25"),
@@ -69,6 +72,8 @@ const SAFE_BROWSING_DOCUMENTED_UNPARSED: &[(&str, &str)] = &[
     ),
     ("www.google.com/", "missing-scheme-non-relative-URL"),
     ("www.google.com", "missing-scheme-non-relative-URL"),
+    // The document's host is the raw bytes 0x01 0x80, which a `&str` cannot hold: here
+    // U+0001 U+0080. The document's key is `http://%01%80.com/`.
     ("http://\x01\u{80}.com/", "domain-to-ASCII"),
     ("http:// leadingspace.com/", "domain-invalid-code-point"),
     ("http://%20leadingspace.com/", "domain-invalid-code-point"),

@@ -16,7 +16,8 @@ sides share the build and the run.
 
 `--canon` times the canonical keys instead: parse_column(arr, ["surt"]) and
 (arr, ["canonical"]) on one thread against loops of the `surt` package's surt.surt and
-w3lib's canonicalize_url over the corpus's http(s) lines.
+w3lib's canonicalize_url over the corpus's http(s) lines (with `--instructions`, their
+instructions per URL too; `--repeat 0` for those alone).
 
 Needs python/requirements-bench.txt (pyarrow, polars, ada-url, tldextract, chdb).
 """
@@ -219,10 +220,11 @@ def wall_clock(table, n, repeat):
     return {name: statistics.median(ts) / n * 1e9 for name, ts in times.items()}
 
 
-def callgrind(corpus, name, times):
+def callgrind(corpus, name, times, canon=False):
     out = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-         sys.executable, __file__, str(corpus), "--run", name, "--times", str(times)],
+         sys.executable, __file__, str(corpus), "--run", name, "--times", str(times)]
+        + (["--canon"] if canon else []),
         capture_output=True, text=True, check=True,
     ).stderr
     m = re.search(r"Collected : (\d+)", out)
@@ -269,8 +271,7 @@ def main():
         print(f"surt.surt loop / parse_column(['surt']): {ns['surt.surt(u) loop'] / s:.0f}x (target >= 100)")
         print(f"canonicalize_url loop / parse_column(['canonical']): "
               f"{ns['w3lib.url.canonicalize_url(u) loop'] / c:.0f}x (target >= 100)")
-        return 0
-    if args.repeat > 0:
+    elif args.repeat > 0:
         ns = wall_clock(table, n, args.repeat)
         one = ns["rapidurl.parse_column(arr, ['hostname'], threads=1)"]
         print(f"{'contender':<60} {'ns/URL':>9} {'÷ parse_column t=1':>19}")
@@ -293,7 +294,8 @@ def main():
         for name, (_, single) in table.items():
             if not single:
                 continue
-            counts[name] = (callgrind(args.corpus, name, 2) - callgrind(args.corpus, name, 1)) / n
+            counts[name] = (callgrind(args.corpus, name, 2, args.canon)
+                            - callgrind(args.corpus, name, 1, args.canon)) / n
         base = counts["rapidurl.parse_column(arr, ['hostname'], threads=1)"]
         for name, c in counts.items():
             print(f"{name:<60} {c:>9.0f} {c / base:>18.2f}x")

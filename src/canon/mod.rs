@@ -37,6 +37,7 @@ mod dedup;
 mod safe_browsing;
 mod scrapy;
 mod surt;
+mod window;
 
 pub(crate) use self::dedup::dedup_borrowed;
 pub use self::dedup::{DEFAULT_TRACKING_PARAMS, DedupOptions, dedup, dedup_into, dedup_with};

@@ -2,6 +2,7 @@
 //! package computes it (`surt.surt(url)`: its Google and IA canonicalizers, then the host
 //! reversed), on the WHATWG parse.
 
+use super::window::scan;
 use super::{ByteSet, escape_into, unescape_repeatedly};
 use crate::components::HostKind;
 use crate::view::UrlRef;
@@ -58,70 +59,153 @@ pub fn surt_with(url: &UrlRef<'_>, options: &SurtOptions) -> String {
 }
 
 /// [`surt_with`], appended to `out`.
+///
+/// Each part is copied as it stands where it holds nothing to rewrite (found sixteen
+/// bytes at a time), and rewritten otherwise; nothing is allocated where every part is
+/// copied (a domain without empty labels or an IP address, a path without escapes, `//`
+/// or `.aspx`, a query without escapes, upper-case letters, `&` or session-id names).
 pub fn surt_into(url: &UrlRef<'_>, options: &SurtOptions, out: &mut String) {
     let mut buf = Vec::new();
-    let host = host_of(url, &mut buf);
-    let has_host = !host.is_empty();
-    if has_host {
-        if options.with_scheme {
-            out.push_str(url.scheme());
-            out.push_str("://(");
-        }
-        let host = if options.keep_www {
-            &host[..]
-        } else {
-            strip_www(&host)
-        };
-        // The labels, last first, joined by commas.
-        let mut end = host.len();
-        for i in (0..host.len()).rev() {
-            if host.as_bytes()[i] == b'.' {
-                out.push_str(&host[i + 1..end]);
-                out.push(',');
-                end = i;
-            }
-        }
-        out.push_str(&host[..end]);
-        let port = url.port();
-        if !port.is_empty() {
-            out.push(':');
-            out.push_str(port);
-        }
-        if options.trailing_comma {
-            out.push(',');
-        }
-        out.push(')');
-    } else {
-        out.push_str(url.scheme());
-        out.push(':');
+    let has_host = push_host(url, options, out, &mut buf);
+    let path_empty = push_path(url, has_host, out, &mut buf);
+    if let Some(q) = url.query().filter(|q| !q.is_empty()) {
+        push_query(q, path_empty, out, &mut buf);
     }
+}
 
-    // The path: decoded, dot and empty segments removed (with a host), escaped,
-    // lower-cased. A path with nothing to decode or escape and no empty segment (the
-    // parser has removed the dot segments) is only lower-cased.
+/// Appends the host reversed (`com,example:8080)`, or `scheme://(com,example)` with the
+/// scheme), or `scheme:` for a URL without one; whether there was one.
+fn push_host(url: &UrlRef<'_>, options: &SurtOptions, out: &mut String, buf: &mut Vec<u8>) -> bool {
+    let start = out.len();
+    if options.with_scheme {
+        out.push_str(url.scheme());
+        out.push_str("://(");
+    }
+    let labels = out.len();
+    let name = url.hostname();
+    let plain = match url.host_kind() {
+        HostKind::Domain => !name.starts_with('.') && !name.ends_with('.'),
+        HostKind::Ipv4 => true,
+        _ => false,
+    };
+    // A domain with an empty label (`a..b`) is the general case after all.
+    if !plain || !push_labels(without_www(name, options), out) {
+        out.truncate(labels);
+        let host = host_of(url, buf);
+        if host.is_empty() {
+            out.truncate(start);
+            out.push_str(url.scheme());
+            out.push(':');
+            return false;
+        }
+        push_labels(without_www(&host, options), out);
+    }
+    let port = url.port();
+    if !port.is_empty() {
+        out.push(':');
+        out.push_str(port);
+    }
+    if options.trailing_comma {
+        out.push(',');
+    }
+    out.push(')');
+    true
+}
+
+/// `host` without its `www` label, unless the options keep it.
+fn without_www<'h>(host: &'h str, options: &SurtOptions) -> &'h str {
+    if options.keep_www {
+        host
+    } else {
+        strip_www(host)
+    }
+}
+
+/// Appends the labels of `host`, last first, joined by commas; whether none was empty.
+/// A host of at most 64 bytes is put together on the stack, in runs of sixteen bytes,
+/// and appended at once.
+fn push_labels(host: &str, out: &mut String) -> bool {
+    let n = host.len();
+    if n > 64 {
+        return push_labels_each(host, out);
+    }
+    let mut src = [0u8; 80];
+    src[..n].copy_from_slice(host.as_bytes());
+    let mut dst = [0u8; 80];
+    let (mut k, mut end, mut no_empty) = (0, n, true);
+    for i in (0..n).rev() {
+        if src[i] == b'.' {
+            copy_run(&src, i + 1..end, &mut dst, k);
+            no_empty &= i + 1 < end;
+            k += end - i - 1;
+            dst[k] = b',';
+            k += 1;
+            end = i;
+        }
+    }
+    copy_run(&src, 0..end, &mut dst, k);
+    k += end;
+    // The labels are whole runs of `host` between ASCII dots: always UTF-8.
+    match std::str::from_utf8(&dst[..k]) {
+        Ok(reversed) => out.push_str(reversed),
+        Err(_) => return push_labels_each(host, out),
+    }
+    no_empty && end > 0
+}
+
+/// Copies `src[run]` to `dst[at..]` sixteen bytes at a time (the bytes after the run are
+/// overwritten later or not read): `run.end` and `at + run.len()` are at most 64.
+#[inline(always)]
+fn copy_run(src: &[u8; 80], run: std::ops::Range<usize>, dst: &mut [u8; 80], at: usize) {
+    let mut j = 0;
+    while run.start + j < run.end {
+        dst[at + j..at + j + 16].copy_from_slice(&src[run.start + j..run.start + j + 16]);
+        j += 16;
+    }
+}
+
+/// [`push_labels`] for a host of any length, one label at a time.
+fn push_labels_each(host: &str, out: &mut String) -> bool {
+    let bytes = host.as_bytes();
+    let mut end = bytes.len();
+    let mut no_empty = true;
+    for i in (0..bytes.len()).rev() {
+        if bytes[i] == b'.' {
+            no_empty &= i + 1 < end;
+            out.push_str(&host[i + 1..end]);
+            out.push(',');
+            end = i;
+        }
+    }
+    out.push_str(&host[..end]);
+    no_empty && end > 0
+}
+
+/// Appends the path: decoded, dot and empty segments removed (with a host), escaped,
+/// lower-cased, without its `.aspx` session segment and its trailing `/`; whether
+/// nothing was appended. A path with nothing to decode or escape and no empty segment
+/// (the parser has removed the dot segments) is copied and, where it holds upper-case
+/// letters, lower-cased.
+fn push_path(url: &UrlRef<'_>, has_host: bool, out: &mut String, buf: &mut Vec<u8>) -> bool {
     let raw = url.pathname();
     let path_start = out.len();
-    let plain = |t: &str| t.bytes().all(|b| !ESCAPE.contains(b));
-    // One pass: nothing to decode or escape, no empty segment, and whether `.aspx` may
-    // occur (a `.` followed by `a` or `A`).
-    let (mut simple, mut prev, mut aspx) = (true, 0u8, false);
-    for &b in raw.as_bytes() {
-        simple &= !(ESCAPE.contains(b) || (b == b'/' && prev == b'/'));
-        aspx |= prev == b'.' && (b | 0x20) == b'a';
-        prev = b;
-    }
-    if simple && (!has_host || !raw.is_empty()) {
+    let held = scan(raw.as_bytes());
+    let copied = !held.escape && !held.double_slash && (!has_host || !raw.is_empty());
+    if copied {
         out.push_str(raw);
-    } else {
-        unescape_repeatedly(raw.as_bytes(), &mut buf);
-        if has_host {
-            escape_into(&normalize_path(&buf), &ESCAPE, out);
-        } else {
-            escape_into(&buf, &ESCAPE, out);
+        if held.upper {
+            out[path_start..].make_ascii_lowercase();
         }
+    } else {
+        unescape_repeatedly(raw.as_bytes(), buf);
+        if has_host {
+            escape_into(&normalize_path(buf), &ESCAPE, out);
+        } else {
+            escape_into(buf, &ESCAPE, out);
+        }
+        out[path_start..].make_ascii_lowercase();
     }
-    out[path_start..].make_ascii_lowercase();
-    if (aspx || !simple) && out[path_start..].contains(".aspx") {
+    if (held.dot_a || !copied) && out[path_start..].contains(".aspx") {
         let path = strip_path_session_id(&out[path_start..]);
         out.truncate(path_start);
         out.push_str(&path);
@@ -129,39 +213,50 @@ pub fn surt_into(url: &UrlRef<'_>, options: &SurtOptions, out: &mut String) {
     if out.len() - path_start > 1 && out.ends_with('/') {
         out.pop();
     }
-    let path_empty = out.len() == path_start;
+    out.len() == path_start
+}
 
-    // The query: decoded, escaped, session ids removed, lower-cased, arguments sorted.
-    if let Some(q) = url.query().filter(|q| !q.is_empty()) {
-        let mut query = String::with_capacity(q.len());
-        if plain(q) {
-            query.push_str(q);
-        } else {
-            unescape_repeatedly(q.as_bytes(), &mut buf);
-            escape_into(&buf, &ESCAPE, &mut query);
-        }
-        let mut lower = query.clone();
-        lower.make_ascii_lowercase();
-        // Every session-id pattern holds one of these (ASCII case ignored).
-        if ["sessionid", "sessid", "sid=", "cfid="]
-            .iter()
-            .any(|n| lower.contains(n))
-        {
-            lower = strip_query_session_ids(&query);
-            lower.make_ascii_lowercase();
-        }
-        let query = if lower.contains('&') {
-            alpha_reorder(&lower)
-        } else {
-            lower
-        };
-        if !query.is_empty() {
-            if path_empty {
-                out.push('/');
-            }
-            out.push('?');
-            out.push_str(&query);
-        }
+/// Appends the query (`?` and it, after a `/` where the path was empty): decoded,
+/// escaped, session ids removed, lower-cased, arguments sorted; nothing where that
+/// leaves it empty.
+fn push_query(q: &str, path_empty: bool, out: &mut String, buf: &mut Vec<u8>) {
+    let mut query = String::new();
+    let held = scan(q.as_bytes());
+    let q = if held.escape {
+        unescape_repeatedly(q.as_bytes(), buf);
+        escape_into(buf, &ESCAPE, &mut query);
+        query.make_ascii_lowercase();
+        &query[..]
+    } else if held.upper {
+        query.push_str(q);
+        query.make_ascii_lowercase();
+        &query[..]
+    } else {
+        q
+    };
+    // Every session-id pattern holds one of these (the patterns ignore case, so they
+    // match the lower-cased query as they match the query).
+    let stripped;
+    let q = if ["sessionid", "sessid", "sid=", "cfid="]
+        .iter()
+        .any(|n| q.contains(n))
+    {
+        stripped = strip_query_session_ids(q);
+        &stripped[..]
+    } else {
+        q
+    };
+    if q.is_empty() {
+        return;
+    }
+    if path_empty {
+        out.push('/');
+    }
+    out.push('?');
+    if q.contains('&') {
+        alpha_reorder_into(q, out);
+    } else {
+        out.push_str(q);
     }
 }
 
@@ -427,11 +522,12 @@ fn name_then_alnum(s: &[u8], name: &[u8], n: usize) -> Option<usize> {
     .then_some(k + n)
 }
 
-/// `alphaReorderQuery`: the `&`-separated arguments sorted as Python sorts the tuples
-/// `(name,)` and `(name, value)` (a name without `=` first).
-fn alpha_reorder(query: &str) -> String {
+/// `alphaReorderQuery`: appends the `&`-separated arguments sorted as Python sorts the
+/// tuples `(name,)` and `(name, value)` (a name without `=` first).
+fn alpha_reorder_into(query: &str, out: &mut String) {
     if query.len() <= 1 {
-        return query.to_owned();
+        out.push_str(query);
+        return;
     }
     let mut args: Vec<(&str, Option<&str>)> = query
         .split('&')
@@ -441,7 +537,6 @@ fn alpha_reorder(query: &str) -> String {
         })
         .collect();
     args.sort_unstable();
-    let mut out = String::with_capacity(query.len());
     for (i, (name, value)) in args.iter().enumerate() {
         if i > 0 {
             out.push('&');
@@ -452,7 +547,6 @@ fn alpha_reorder(query: &str) -> String {
             out.push_str(value);
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -491,10 +585,41 @@ mod tests {
     }
 
     #[test]
+    fn labels_on_the_stack_as_one_at_a_time() {
+        let long = "a".repeat(70);
+        let hosts = [
+            "",
+            ".",
+            "..",
+            "a",
+            "a.",
+            ".a",
+            "a..b",
+            "www.example.com",
+            "a.b.c.d.e",
+            "0123456789abcdefg.h",
+            "x.0123456789abcdef0123456789abcdef0",
+            &long,
+            "0123456789.0123456789.0123456789.0123456789.0123456789.0123456789",
+        ];
+        for host in hosts {
+            for cut in 0..=host.len().min(66) {
+                let host = &host[..cut];
+                let (mut a, mut b) = (String::from("k"), String::from("k"));
+                let empty_a = push_labels(host, &mut a);
+                let empty_b = push_labels_each(host, &mut b);
+                assert_eq!((a, empty_a), (b, empty_b), "{host:?}");
+            }
+        }
+    }
+
+    #[test]
     fn paths() {
         assert_eq!(normalize_path(b"/a//b/../c/./"), b"/a/c/");
         assert_eq!(normalize_path(b"/../../a"), b"/a");
         assert_eq!(normalize_path(b"/.."), b"/..");
-        assert_eq!(alpha_reorder("b=1&a&a=&a=0"), "a&a=&a=0&b=1");
+        let mut sorted = String::new();
+        alpha_reorder_into("b=1&a&a=&a=0", &mut sorted);
+        assert_eq!(sorted, "a&a=&a=0&b=1");
     }
 }
