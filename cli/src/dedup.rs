@@ -18,8 +18,9 @@ use rapidurl::UrlRef;
 use crate::output::{Format, RowFormat};
 use crate::pipeline::{Collector, Done, Stop};
 use crate::progress::Progress;
-use crate::rows::{Flow, Row, RowParser};
+use crate::rows::{Flow, Plan, Row, RowSink};
 use crate::source::InputFormat;
+use crate::window::Work;
 use crate::{Failure, InputArgs, prepare, thread_count};
 
 pub const DEDUP_AFTER_HELP: &str = "\
@@ -122,34 +123,12 @@ pub fn run(args: DedupArgs) -> Result<ExitCode, Failure> {
     let progress = Progress::new(prepared.total);
     let hashers = (RandomState::new(), RandomState::new());
     let key = args.key;
-    let work = move |rows: &mut RowParser, batch: &crate::source::Batch| -> Result<Keyed, Stop> {
-        let name = &plan.names[batch.input];
-        let mut k = Keyed::default();
-        let mut key_text = String::new();
-        let result = rows.rows(&plan, batch, &mut |row: &Row<'_>| {
-            k.read += 1;
-            match &row.url {
-                Ok(url) => {
-                    let hash = hash_key(&hashers, key, url, &mut key_text);
-                    if lines {
-                        k.text.push_str(row.input);
-                        k.text.push('\n');
-                    } else {
-                        row_format.url_row(&mut k.text, row.cells, row.input, url);
-                    }
-                    k.rows.push((hash, k.text.len()));
-                }
-                Err(err) => {
-                    k.invalid += 1;
-                    crate::diagnostic(&mut k.diagnostics, name, row.line, err);
-                }
-            }
-            Flow::Go
-        });
-        if let Err(msg) = result {
-            k.stop = Some(Stop::Input(msg));
-        }
-        Ok(k)
+    let work = KeyWork {
+        plan: &plan,
+        lines,
+        row_format: &row_format,
+        hashers,
+        key,
     };
     struct Sink<'p> {
         out: BufWriter<Box<dyn Write + Send>>,
@@ -199,8 +178,8 @@ pub fn run(args: DedupArgs) -> Result<ExitCode, Failure> {
     let result = crate::pipeline::run(
         prepared.reader,
         thread_count(args.input.threads),
-        RowParser::default,
-        work,
+        &plan,
+        &work,
         &mut sink,
     );
     progress.finish();
@@ -269,5 +248,70 @@ impl Hasher for PassThroughHasher {
     }
     fn write_u128(&mut self, n: u128) {
         self.0 = n as u64;
+    }
+}
+
+/// What `dedup` does with each batch: the key of each row, with the row's text.
+struct KeyWork<'a> {
+    plan: &'a Plan,
+    /// Whether the input is lines (written back as read).
+    lines: bool,
+    row_format: &'a RowFormat,
+    hashers: (RandomState, RandomState),
+    key: Key,
+}
+
+/// A batch being keyed by `dedup`.
+struct KeyPart<'w> {
+    work: &'w KeyWork<'w>,
+    name: &'w str,
+    k: Keyed,
+    key_text: String,
+}
+
+impl Work for KeyWork<'_> {
+    type Out = Result<Keyed, Stop>;
+    type Part<'w>
+        = KeyPart<'w>
+    where
+        Self: 'w;
+
+    fn part<'w>(&'w self, batch: &'w crate::source::Batch) -> KeyPart<'w> {
+        KeyPart {
+            work: self,
+            name: &self.plan.names[batch.input],
+            k: Keyed::default(),
+            key_text: String::new(),
+        }
+    }
+
+    fn done(&self, mut part: KeyPart<'_>, error: Option<String>) -> Result<Keyed, Stop> {
+        part.k.stop = error.map(Stop::Input);
+        Ok(part.k)
+    }
+}
+
+impl RowSink for KeyPart<'_> {
+    fn row(&mut self, row: &Row<'_>) -> Flow {
+        let (work, k) = (self.work, &mut self.k);
+        k.read += 1;
+        match &row.url {
+            Ok(url) => {
+                let hash = hash_key(&work.hashers, work.key, url, &mut self.key_text);
+                if work.lines {
+                    k.text.push_str(row.input);
+                    k.text.push('\n');
+                } else {
+                    work.row_format
+                        .url_row(&mut k.text, row.cells, row.input, url);
+                }
+                k.rows.push((hash, k.text.len()));
+            }
+            Err(err) => {
+                k.invalid += 1;
+                crate::diagnostic(&mut k.diagnostics, self.name, row.line, err);
+            }
+        }
+        Flow::Go
     }
 }

@@ -1,11 +1,12 @@
 //! `rapidurl`: parse, validate and count URLs in bulk per the WHATWG URL Standard, from
 //! lines, CSV, TSV, JSON Lines or Parquet, to TSV, CSV, JSON Lines or Parquet.
 //!
-//! Every bulk command is a pipeline (`pipeline`): a reader thread cuts the inputs into
-//! batches of whole records (`source`), `--threads` workers parse each batch's URL cells
-//! (`rows`, which finds line ends with `split`) and format its rows (`output`, `parquet_out`) or count them (`stats`), and the
-//! main thread writes the results in input order. Memory stays bounded by a few batches
-//! whatever the input's size.
+//! Every bulk command is an adapter over the library's bulk engine
+//! (`rapidurl::batch::engine`, driven by `pipeline`): the inputs are read a window of
+//! batches of whole records at a time (`source`; tables decoded by `records`), the engine
+//! parses the window on `--threads` threads with the window as its source (`window`), and
+//! each command's sink formats the rows (`output`, `parquet_out`) or counts them (`stats`),
+//! written in input order. Memory stays bounded by one window whatever the input's size.
 //!
 //! See `rapidurl --help` and `rapidurl <command> --help`.
 #![forbid(unsafe_code)]
@@ -17,12 +18,13 @@ mod output;
 mod parquet_out;
 mod pipeline;
 mod progress;
+mod records;
 mod routes;
 mod rows;
 mod source;
-mod split;
 mod stats;
 mod table;
+mod window;
 
 use std::fmt::Write as _;
 use std::fs::File;
@@ -38,8 +40,9 @@ use rapidurl::field::Field;
 use crate::output::{Column, Format, RowFormat, RowText};
 use crate::pipeline::{Collector, Done, Stop};
 use crate::progress::Progress;
-use crate::rows::{Flow, Plan, RowError, RowParser};
+use crate::rows::{Flow, Plan, RowError, RowSink};
 use crate::source::{DEFAULT_BLOCK_BYTES, Input, InputFormat, Reader};
+use crate::window::Work;
 
 /// Parse URLs in bulk per the WHATWG URL Standard (what a browser's `new URL()` does).
 #[derive(Parser, Debug)]
@@ -132,9 +135,9 @@ is 1 + the error's byte offset in the URL; standard input is named <stdin>. A ta
 is not well formed stops the run with FILE:LINE: column N: what is wrong (rows before it
 are written).
 
-Reading, parsing (--threads workers) and writing overlap, a block of records at a time,
-so memory stays bounded whatever the input's size; from a slow pipe, rows are written
-as their lines arrive. A progress bar is drawn on stderr when stderr is a terminal and
+Inputs are read, parsed (on --threads threads) and written a window of records at a
+time, so memory stays bounded whatever the input's size; from a slow pipe, rows are
+written as their lines arrive. A progress bar is drawn on stderr when stderr is a terminal and
 every input is a regular file.
 
 Exit status: 0 on success (also with bad URLs under --on-error mark or skip), 1 when
@@ -673,100 +676,26 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
             .with_suffix_list(suffix_list.clone()),
     );
     let (pool_tx, pool_rx) = unbounded::<RowText>();
-
-    let work = {
-        let plan = plan.clone();
-        let row_format = row_format.clone();
-        let schema = schema.clone();
-        let pass_names = pass_names.clone();
-        move |state: &mut WorkerState, batch: &source::Batch| -> Result<Formatted, Stop> {
-            let name = &plan.names[batch.input];
-            let mut text = state.pool.try_recv().unwrap_or_default();
-            text.clear();
-            let block = match &batch.data {
-                source::Data::Text(bytes) => bytes.as_slice(),
-                source::Data::Lines(block) => block.bytes(),
-                _ => &[],
-            };
-            let mut diagnostics = String::new();
-            let mut stop = None;
-            let mut arrow = (format == Format::Parquet).then(|| {
-                parquet_out::ArrowRows::new(
-                    columns.clone(),
-                    error_auto,
-                    if plan.cells { plan.pass.len() } else { 0 },
-                )
-            });
-            let mut bad = |row: &rows::Row<'_>, err: &RowError, sink: Sink<'_>| {
-                bad_row(name, on_error, row, err, sink, &mut diagnostics, &mut stop)
-            };
-            let result =
-                match &mut arrow {
-                    // The hot path: rows of text, the bad ones handled out of line.
-                    None => state.rows.rows(
-                        &plan,
-                        batch,
-                        &mut TextRows {
-                            format: &row_format,
-                            rows: &mut text,
-                            block,
-                            bad: &mut bad,
-                        },
-                    ),
-                    Some(a) => state
-                        .rows
-                        .rows(&plan, batch, &mut |row: &rows::Row<'_>| match &row.url {
-                            Ok(url) => {
-                                a.url_row(
-                                    row.index,
-                                    row.cells,
-                                    row.input,
-                                    url,
-                                    &output::field_context(suffix_list.as_ref()),
-                                );
-                                Flow::Go
-                            }
-                            Err(err) => bad(row, err, Sink::Arrow(a)),
-                        }),
-                };
-            if let Err(msg) = result {
-                stop = Some(Stop::Input(msg));
-            }
-            let arrow = match &mut arrow {
-                None => None,
-                Some(a) => {
-                    let input = match &batch.data {
-                        source::Data::Arrow { batch: rows, .. } if !plan.cells => {
-                            Some((rows, pass_names.as_slice()))
-                        }
-                        _ => None,
-                    };
-                    Some(
-                        a.finish(&schema, input)
-                            .map_err(|e| Stop::Input(format!("{name}: {e}")))?,
-                    )
-                }
-            };
-            Ok(Formatted {
-                rows: text,
-                arrow,
-                diagnostics,
-                stop,
-            })
-        }
-    };
-    let state = move || WorkerState {
-        rows: RowParser::default(),
-        pool: pool_rx.clone(),
+    let work = ParseWork {
+        plan: &plan,
+        format: &row_format,
+        parquet: format == Format::Parquet,
+        columns: &columns,
+        error_auto,
+        schema: &schema,
+        pass_names: &pass_names,
+        suffix_list: suffix_list.as_ref(),
+        on_error,
+        pool: pool_rx,
     };
     let result = if format == Format::Parquet {
-        let writer = parquet_out::writer(out, schema)
+        let writer = parquet_out::writer(out, schema.clone())
             .map_err(|e| Failure::Message(format!("cannot write Parquet: {e}")))?;
         let mut sink = ParquetSink {
             writer: Some(writer),
             progress: &progress,
         };
-        let run = pipeline::run(prepared.reader, threads, state, work, &mut sink);
+        let run = pipeline::run(prepared.reader, threads, &plan, &work, &mut sink);
         let closed = sink.close();
         run.and(closed)
     } else {
@@ -778,49 +707,176 @@ fn run_parse(args: ParseArgs) -> Result<ExitCode, Failure> {
         }
         let mut sink = TextSink {
             out,
-            format: row_format,
+            format: row_format.clone(),
             bytes: Vec::new(),
             progress: &progress,
             pool: pool_tx,
         };
-        pipeline::run(prepared.reader, threads, state, work, &mut sink)
+        pipeline::run(prepared.reader, threads, &plan, &work, &mut sink)
     };
     progress.finish();
     result?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// `parse`'s rows as text: a parsed line's row left for the writer in the line loop
-/// ([`RowFormat::url_line_spans`]), any other row formatted through
-/// [`RowFormat::url_row`], a bad row through `bad` (out of line).
-struct TextRows<'s, B> {
-    format: &'s RowFormat,
-    rows: &'s mut RowText,
-    /// The batch's input block (empty when it is not text).
-    block: &'s [u8],
-    bad: &'s mut B,
+/// What `parse` does with each batch: its rows as text (a parsed line's row left for the
+/// writer in the line loop, [`RowFormat::url_line_spans`]; any other row formatted
+/// through [`RowFormat::url_row`]) or as an Arrow record batch.
+struct ParseWork<'a> {
+    plan: &'a Plan,
+    format: &'a RowFormat,
+    /// Whether the rows go to Parquet.
+    parquet: bool,
+    columns: &'a [Column],
+    error_auto: bool,
+    schema: &'a arrow_schema::SchemaRef,
+    pass_names: &'a [String],
+    suffix_list: Option<&'a rapidurl::psl::SuffixList>,
+    on_error: OnError,
+    /// Output buffers written by the collector, to reuse.
+    pool: Receiver<RowText>,
 }
 
-impl<B: FnMut(&rows::Row<'_>, &RowError, Sink<'_>) -> Flow> rows::RowSink for TextRows<'_, B> {
+/// A batch being formatted by `parse`.
+struct ParsePart<'w> {
+    work: &'w ParseWork<'w>,
+    batch: &'w source::Batch,
+    /// The batch's input block (empty when it is not text).
+    block: &'w [u8],
+    text: RowText,
+    arrow: Option<parquet_out::ArrowRows>,
+    diagnostics: String,
+    stop: Option<Stop>,
+}
+
+impl<'a> Work for ParseWork<'a> {
+    type Out = Result<Formatted, Stop>;
+    type Part<'w>
+        = ParsePart<'w>
+    where
+        Self: 'w;
+
+    fn part<'w>(&'w self, batch: &'w source::Batch) -> ParsePart<'w> {
+        let mut text = self.pool.try_recv().unwrap_or_default();
+        text.clear();
+        let block = match &batch.data {
+            source::Data::Text(bytes) => bytes.as_slice(),
+            _ => &[],
+        };
+        let plan = self.plan;
+        let arrow = self.parquet.then(|| {
+            parquet_out::ArrowRows::new(
+                self.columns.to_vec(),
+                self.error_auto,
+                if plan.cells { plan.pass.len() } else { 0 },
+            )
+        });
+        ParsePart {
+            work: self,
+            batch,
+            block,
+            text,
+            arrow,
+            diagnostics: String::new(),
+            stop: None,
+        }
+    }
+
+    fn done(&self, mut part: ParsePart<'_>, error: Option<String>) -> Result<Formatted, Stop> {
+        if let (None, Some(msg)) = (&part.stop, error) {
+            part.stop = Some(Stop::Input(msg));
+        }
+        let name = &self.plan.names[part.batch.input];
+        let arrow = match &mut part.arrow {
+            None => None,
+            Some(a) => {
+                let input = match &part.batch.data {
+                    source::Data::Arrow { batch: rows, .. } if !self.plan.cells => {
+                        Some((rows, self.pass_names))
+                    }
+                    _ => None,
+                };
+                Some(
+                    a.finish(self.schema, input)
+                        .map_err(|e| Stop::Input(format!("{name}: {e}")))?,
+                )
+            }
+        };
+        Ok(Formatted {
+            rows: part.text,
+            arrow,
+            diagnostics: part.diagnostics,
+            stop: part.stop,
+        })
+    }
+}
+
+impl RowSink for ParsePart<'_> {
     #[inline(always)]
-    fn line_url(&mut self, _: u64, _: usize, input: &str, url: &rapidurl::UrlRef<'_>) -> Flow {
-        self.format
-            .url_line_spans(self.rows, self.block, input, url);
+    fn line_url(
+        &mut self,
+        line: u64,
+        index: usize,
+        input: &str,
+        url: &rapidurl::UrlRef<'_>,
+    ) -> Flow {
+        if self.arrow.is_some() {
+            return self.row(&rows::Row {
+                line,
+                index,
+                input,
+                url: Ok(*url),
+                cells: &[],
+            });
+        }
+        self.work
+            .format
+            .url_line_spans(&mut self.text, self.block, input, url);
         Flow::Go
     }
 
     fn row(&mut self, row: &rows::Row<'_>) -> Flow {
-        let from = self.rows.side.len();
-        let flow = match &row.url {
-            Ok(url) => {
-                self.format
-                    .url_row(&mut self.rows.side, row.cells, row.input, url);
-                Flow::Go
-            }
-            Err(err) => (self.bad)(row, err, Sink::Text(self.format, &mut self.rows.side)),
+        let work = self.work;
+        let name = &work.plan.names[self.batch.input];
+        let mut bad = |row: &rows::Row<'_>, err: &RowError, sink: Sink<'_>| {
+            bad_row(
+                name,
+                work.on_error,
+                row,
+                err,
+                sink,
+                &mut self.diagnostics,
+                &mut self.stop,
+            )
         };
-        self.rows.rows_from(from);
-        flow
+        match &mut self.arrow {
+            Some(a) => match &row.url {
+                Ok(url) => {
+                    a.url_row(
+                        row.index,
+                        row.cells,
+                        row.input,
+                        url,
+                        &output::field_context(work.suffix_list),
+                    );
+                    Flow::Go
+                }
+                Err(err) => bad(row, err, Sink::Arrow(a)),
+            },
+            None => {
+                let from = self.text.side.len();
+                let flow = match &row.url {
+                    Ok(url) => {
+                        work.format
+                            .url_row(&mut self.text.side, row.cells, row.input, url);
+                        Flow::Go
+                    }
+                    Err(err) => bad(row, err, Sink::Text(work.format, &mut self.text.side)),
+                };
+                self.text.rows_from(from);
+                flow
+            }
+        }
     }
 }
 
@@ -858,13 +914,6 @@ fn bad_row(
         }
     }
     Flow::Go
-}
-
-/// A `parse` worker's state.
-struct WorkerState {
-    rows: RowParser,
-    /// Output buffers written by the collector, to reuse.
-    pool: Receiver<RowText>,
 }
 
 /// Writes a formatted batch's diagnostics (with the bar hidden) and says whether to stop.
@@ -973,31 +1022,64 @@ impl Checked {
     }
 }
 
+/// What `check` does with each batch: counts its rows and lists the first invalid ones.
+struct CheckWork<'a> {
+    plan: &'a Plan,
+}
+
+/// A batch being counted by `check`.
+struct CheckPart<'w> {
+    name: &'w str,
+    c: Checked,
+}
+
+impl Work for CheckWork<'_> {
+    type Out = Result<Checked, Stop>;
+    type Part<'w>
+        = CheckPart<'w>
+    where
+        Self: 'w;
+
+    fn part<'w>(&'w self, batch: &'w source::Batch) -> CheckPart<'w> {
+        CheckPart {
+            name: &self.plan.names[batch.input],
+            c: Checked {
+                rows: 0,
+                invalid: 0,
+                listed: Vec::new(),
+                stop: None,
+            },
+        }
+    }
+
+    fn done(&self, mut part: CheckPart<'_>, error: Option<String>) -> Result<Checked, Stop> {
+        part.c.stop = error.map(Stop::Input);
+        Ok(part.c)
+    }
+}
+
+impl RowSink for CheckPart<'_> {
+    #[inline(always)]
+    fn line_url(&mut self, _: u64, _: usize, _: &str, _: &rapidurl::UrlRef<'_>) -> Flow {
+        self.c.rows += 1;
+        Flow::Go
+    }
+
+    fn row(&mut self, row: &rows::Row<'_>) -> Flow {
+        self.c.rows += 1;
+        if let Err(err) = &row.url {
+            self.c.bad_row(self.name, row, err);
+        }
+        Flow::Go
+    }
+}
+
 /// `rapidurl check`.
 fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     let prepared = prepare(&args.input, true, false)?;
     let plan = prepared.plan.clone();
     let progress = Progress::new(prepared.total);
-    let work = move |rows: &mut RowParser, batch: &source::Batch| -> Result<Checked, Stop> {
-        let name = &plan.names[batch.input];
-        let mut c = Checked {
-            rows: 0,
-            invalid: 0,
-            listed: Vec::new(),
-            stop: None,
-        };
-        let result = rows.rows(&plan, batch, &mut |row: &rows::Row<'_>| {
-            c.rows += 1;
-            if let Err(err) = &row.url {
-                c.bad_row(name, row, err);
-            }
-            Flow::Go
-        });
-        if let Err(msg) = result {
-            c.stop = Some(Stop::Input(msg));
-        }
-        Ok(c)
-    };
+    let work = CheckWork { plan: &plan };
     struct Sink<'p> {
         total: Checked,
         progress: &'p Progress,
@@ -1029,13 +1111,7 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
         progress: &progress,
     };
     let threads = thread_count(args.input.threads);
-    let result = pipeline::run(
-        prepared.reader,
-        threads,
-        RowParser::default,
-        work,
-        &mut sink,
-    );
+    let result = pipeline::run(prepared.reader, threads, &plan, &work, &mut sink);
     progress.finish();
     result?;
     let Checked {

@@ -9,7 +9,8 @@ use clap::ValueEnum;
 use crate::output::{Column, push_csv, push_json_string};
 use crate::pipeline::{Collector, Done, Stop};
 use crate::progress::Progress;
-use crate::rows::{Flow, RowParser};
+use crate::rows::{Flow, Plan, Row, RowSink};
+use crate::window::Work;
 use crate::{Failure, InputArgs, prepare, thread_count};
 
 /// How `stats` writes its table.
@@ -44,32 +45,10 @@ pub fn run(
     let prepared = prepare(&input, true, false)?;
     let plan = prepared.plan.clone();
     let progress = Progress::new(prepared.total);
-    let column = by.clone();
-    let work = move |rows: &mut RowParser, batch: &crate::source::Batch| -> Result<Counts, Stop> {
-        let mut c = Counts::default();
-        let result = rows.rows(&plan, batch, &mut |row: &crate::rows::Row<'_>| {
-            c.rows += 1;
-            if row.url.is_err() {
-                c.invalid += 1;
-            }
-            let value: Option<Option<String>> = match (&column, &row.url) {
-                (Column::Input, _) => Some(Some(row.input.to_owned())),
-                (Column::Error, Err(e)) => Some(Some(e.name().to_owned())),
-                (Column::Field(f), Ok(url)) => {
-                    let cx = crate::output::field_context(suffix_list.as_ref());
-                    Some(f.value_with(url, &cx).map(|v| v.into_owned()))
-                }
-                _ => None,
-            };
-            if let Some(value) = value {
-                *c.values.entry(value).or_insert(0) += 1;
-            }
-            Flow::Go
-        });
-        if let Err(msg) = result {
-            c.stop = Some(Stop::Input(msg));
-        }
-        Ok(c)
+    let work = CountWork {
+        plan: &plan,
+        column: by,
+        suffix_list: suffix_list.as_ref(),
     };
     struct Sink<'p> {
         total: Counts,
@@ -97,8 +76,8 @@ pub fn run(
     let result = crate::pipeline::run(
         prepared.reader,
         thread_count(input.threads),
-        RowParser::default,
-        work,
+        &plan,
+        &work,
         &mut sink,
     );
     progress.finish();
@@ -200,6 +179,63 @@ fn bar(n: u64, max: u64, width: usize) -> String {
         s.push('▏');
     }
     s
+}
+
+/// What `stats` does with each batch: counts its values.
+struct CountWork<'a> {
+    plan: &'a Plan,
+    column: &'a Column,
+    suffix_list: Option<&'a rapidurl::psl::SuffixList>,
+}
+
+/// A batch being counted by `stats`.
+struct CountPart<'w> {
+    work: &'w CountWork<'w>,
+    c: Counts,
+}
+
+impl Work for CountWork<'_> {
+    type Out = Result<Counts, Stop>;
+    type Part<'w>
+        = CountPart<'w>
+    where
+        Self: 'w;
+
+    fn part<'w>(&'w self, _: &'w crate::source::Batch) -> CountPart<'w> {
+        let _ = self.plan;
+        CountPart {
+            work: self,
+            c: Counts::default(),
+        }
+    }
+
+    fn done(&self, mut part: CountPart<'_>, error: Option<String>) -> Result<Counts, Stop> {
+        part.c.stop = error.map(Stop::Input);
+        Ok(part.c)
+    }
+}
+
+impl RowSink for CountPart<'_> {
+    fn row(&mut self, row: &Row<'_>) -> Flow {
+        let c = &mut self.c;
+        c.rows += 1;
+        if row.url.is_err() {
+            c.invalid += 1;
+        }
+        let value: Option<Option<String>> = match (self.work.column, &row.url) {
+            (Column::Input, _) => Some(Some(row.input.to_owned())),
+            (Column::Error, Err(e)) => Some(Some(e.name().to_owned())),
+            (Column::Field(f), Ok(url)) => {
+                let cx = crate::output::field_context(self.work.suffix_list);
+                Some(f.value_with(url, &cx).map(|v| v.into_owned()))
+            }
+            _ => None,
+        };
+        if let Some(value) = value {
+            *c.values.entry(value).or_insert(0) += 1;
+        }
+        Flow::Go
+    }
 }
 
 #[cfg(test)]
