@@ -15,13 +15,14 @@ use std::sync::Arc;
 use clap::{Args, ValueEnum};
 use rapidurl::UrlRef;
 
+use crate::input::{InputArgs, prepare, thread_count};
+use crate::outcome::{Failure, diagnostic, report, stdout_file};
 use crate::output::{Format, RowFormat};
 use crate::pipeline::{Collector, Done, Stop};
 use crate::progress::Progress;
 use crate::rows::{Flow, Plan, Row, RowSink};
 use crate::source::InputFormat;
 use crate::window::Work;
-use crate::{Failure, InputArgs, prepare, thread_count};
 
 pub const DEDUP_AFTER_HELP: &str = "\
 Reads the input as `rapidurl parse` does (lines, CSV, TSV, JSON Lines, Parquet; --column,
@@ -112,7 +113,7 @@ pub fn run(args: DedupArgs) -> Result<ExitCode, Failure> {
             std::fs::File::create(path)
                 .map_err(|e| Failure::Message(format!("{path}: cannot create: {e}")))?,
         ),
-        None => crate::stdout_file()?,
+        None => stdout_file()?,
     };
     let mut out = BufWriter::with_capacity(64 * 1024, out);
     if !lines {
@@ -153,7 +154,7 @@ pub fn run(args: DedupArgs) -> Result<ExitCode, Failure> {
             self.read += k.read;
             self.invalid += k.invalid;
             if !k.diagnostics.is_empty() {
-                self.progress.suspend(|| crate::report(&k.diagnostics));
+                self.progress.suspend(|| report(&k.diagnostics));
             }
             match k.stop {
                 Some(stop) => {
@@ -185,7 +186,7 @@ pub fn run(args: DedupArgs) -> Result<ExitCode, Failure> {
     progress.finish();
     sink.out.flush()?;
     let valid = sink.read - sink.invalid;
-    crate::report(&format!(
+    report(&format!(
         "rapidurl dedup: read {} rows, kept {} ({} duplicates, {} invalid; {} distinct keys of 16 bytes)\n",
         sink.read,
         sink.kept,
@@ -309,7 +310,7 @@ impl RowSink for KeyPart<'_> {
             }
             Err(err) => {
                 k.invalid += 1;
-                crate::diagnostic(&mut k.diagnostics, self.name, row.line, err);
+                diagnostic(&mut k.diagnostics, self.name, row.line, err);
             }
         }
         Flow::Go

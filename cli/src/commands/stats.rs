@@ -4,14 +4,61 @@ use std::collections::HashMap;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 
-use clap::ValueEnum;
+use clap::{Args, ValueEnum};
 
+use crate::input::{InputArgs, load_psl, prepare, thread_count};
+use crate::outcome::Failure;
 use crate::output::{Column, push_csv, push_json_string};
 use crate::pipeline::{Collector, Done, Stop};
 use crate::progress::Progress;
+use crate::routes;
 use crate::rows::{Flow, Plan, Row, RowSink};
 use crate::window::Work;
-use crate::{Failure, InputArgs, prepare, thread_count};
+
+pub const AFTER_HELP: &str = "\
+Reads the input as `rapidurl parse` does (formats, --column, --base) and prints the
+number of rows, the number of invalid URLs, then the --top most frequent values of the
+--by field among the valid URLs (for `error`, the error names of the invalid ones; for
+`input`, the cells of all rows), most frequent first (ties in value order), each with
+its count, its share of the rows counted and a bar. An empty value is shown as \"\" and
+an absent one as (none). --format csv or jsonl writes the table alone, one
+value,count,share row or object per value. Counting keeps one entry per distinct value.
+
+Exit status: 0 on success, 2 on a usage error or an input that cannot be opened or
+used, 3 on an input that is not well formed.
+
+Examples:
+  rapidurl stats crawl.txt --by hostname
+  rapidurl stats log.csv --column url --by error --top 5
+  rapidurl stats a.jsonl b.jsonl --by protocol --format csv";
+
+/// Arguments of `rapidurl stats`.
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    input: InputArgs,
+
+    /// The field to count: a URL field (hostname, protocol, port …), `error` (the error
+    /// names of invalid URLs) or `input`.
+    #[arg(long, value_name = "FIELD", value_parser = clap::value_parser!(Column))]
+    by: Column,
+
+    /// How many of the most frequent values to show.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    top: usize,
+
+    /// A public_suffix_list.dat to use instead of the built-in snapshot of the list.
+    #[arg(long, value_name = "FILE")]
+    psl: Option<std::path::PathBuf>,
+
+    /// A route table for `--by route`: one URL pattern a line, or `name<TAB>pattern`.
+    #[arg(long, value_name = "FILE")]
+    routes: Option<std::path::PathBuf>,
+
+    /// Output: a table for people (text), or the values alone as CSV or JSON Lines.
+    #[arg(long, value_enum, default_value_t = StatsFormat::Text)]
+    format: StatsFormat,
+}
 
 /// How `stats` writes its table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -34,8 +81,15 @@ struct Counts {
     stop: Option<Stop>,
 }
 
-/// Runs `stats`.
-pub fn run(
+/// Runs `rapidurl stats`.
+pub fn run(args: StatsArgs) -> Result<ExitCode, Failure> {
+    routes::load(args.routes.as_deref(), &[&args.by])?;
+    let list = load_psl(args.psl.as_deref())?;
+    count(args.input, &args.by, args.top, args.format, list)
+}
+
+/// Counts the values of `by` over the inputs and writes the table.
+fn count(
     input: InputArgs,
     by: &Column,
     top: usize,

@@ -10,10 +10,24 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::ExitCode;
 
+use clap::Args;
 use rapidurl::parse_with_validation_errors;
 
+use crate::input::input_paths;
+use crate::outcome::{Failure, report};
 use crate::output::push_json_string;
-use crate::{Failure, report};
+
+/// Arguments of `rapidurl lint`.
+#[derive(Args, Debug)]
+pub struct LintArgs {
+    /// Input files, one URL per line; standard input when none is given or for `-`.
+    #[arg(value_name = "FILE")]
+    files: Vec<String>,
+
+    /// Output format: `text` (FILE:LINE:COLUMN: NAME: explanation) or `jsonl`.
+    #[arg(long, value_enum, default_value_t = LintFormat::Text)]
+    format: LintFormat,
+}
 
 /// How `lint` writes its findings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -24,8 +38,13 @@ pub enum LintFormat {
     Jsonl,
 }
 
+/// Runs `rapidurl lint`.
+pub fn run(args: LintArgs) -> Result<ExitCode, Failure> {
+    lint(&input_paths(&args.files), args.format)
+}
+
 /// Lints every line of `paths` (standard input for none or `-`).
-pub fn run(paths: &[String], format: LintFormat) -> Result<ExitCode, Failure> {
+fn lint(paths: &[String], format: LintFormat) -> Result<ExitCode, Failure> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut counts: BTreeMap<&'static str, u64> = BTreeMap::new();
     let mut lines_with_errors = 0u64;
