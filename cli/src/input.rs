@@ -113,70 +113,14 @@ pub fn prepare(args: &InputArgs, drop: bool, arrow_pass: bool) -> Result<Prepare
         })
         .transpose()?;
     let paths = input_paths(&args.files);
-    let mut inputs = Vec::with_capacity(paths.len());
-    for path in &paths {
-        inputs.push(
-            Input::open(path, args.input_format, args.block_bytes as usize)
-                .map_err(Failure::Message)?,
-        );
-    }
+    let mut inputs = open_all(&paths, args)?;
     let format = inputs[0].format;
-    if let Some(other) = inputs.iter().find(|i| i.format != format) {
-        return Err(Failure::Message(format!(
-            "{} is {} but {} is {}: give inputs of one format (or --input-format)",
-            inputs[0].name,
-            format.name(),
-            other.name,
-            other.format.name()
-        )));
-    }
     let first = &mut inputs[0];
     let columns = first.columns().map_err(Failure::Message)?.to_vec();
     let (url, base, pass) = if format == InputFormat::Lines {
-        if args.column.is_some() {
-            return Err(Failure::Message(
-                "--column names a column of a table (csv, tsv, jsonl or parquet input); lines \
-                 input is one URL per line (see --input-format)"
-                    .into(),
-            ));
-        }
-        let base = match args.base_column.as_deref() {
-            None => None,
-            Some(n) => match n.parse::<u16>() {
-                Ok(n) if n >= 1 => Some(usize::from(n) - 1),
-                _ => {
-                    return Err(Failure::Message(format!(
-                        "--base-column {n}: with lines input, the number of a tab-separated \
-                         field, from 1"
-                    )));
-                }
-            },
-        };
-        (0, base, Vec::new())
+        (0, lines_base_column(args)?, Vec::new())
     } else {
-        if columns.is_empty() {
-            return Err(Failure::Message(format!("{}: no columns", first.name)));
-        }
-        let url = match args.column.as_deref() {
-            Some(spec) => resolve_column(spec, &columns, &first.name, "--column")?,
-            None => columns.iter().position(|c| c == "url").unwrap_or(0),
-        };
-        let base = args
-            .base_column
-            .as_deref()
-            .map(|spec| resolve_column(spec, &columns, &first.name, "--base-column"))
-            .transpose()?;
-        if base == Some(url) {
-            return Err(Failure::Message(format!(
-                "--base-column names the URL's column ({:?})",
-                columns[url]
-            )));
-        }
-        source::check_string_column(first, &columns[url], "the URL").map_err(Failure::Message)?;
-        if let Some(b) = base {
-            source::check_string_column(first, &columns[b], "the base")
-                .map_err(Failure::Message)?;
-        }
+        let (url, base) = table_columns(args, first, &columns)?;
         let pass = if drop {
             Vec::new()
         } else {
@@ -219,6 +163,81 @@ pub fn prepare(args: &InputArgs, drop: bool, arrow_pass: bool) -> Result<Prepare
         total,
         pass_fields,
     })
+}
+
+/// Opens every input, checking that they have one format.
+fn open_all(paths: &[String], args: &InputArgs) -> Result<Vec<Input>, Failure> {
+    let mut inputs = Vec::with_capacity(paths.len());
+    for path in paths {
+        inputs.push(
+            Input::open(path, args.input_format, args.block_bytes as usize)
+                .map_err(Failure::Message)?,
+        );
+    }
+    let format = inputs[0].format;
+    if let Some(other) = inputs.iter().find(|i| i.format != format) {
+        return Err(Failure::Message(format!(
+            "{} is {} but {} is {}: give inputs of one format (or --input-format)",
+            inputs[0].name,
+            format.name(),
+            other.name,
+            other.format.name()
+        )));
+    }
+    Ok(inputs)
+}
+
+/// The 0-based tab-separated field of `--base-column N` for lines input (no `--column`).
+fn lines_base_column(args: &InputArgs) -> Result<Option<usize>, Failure> {
+    if args.column.is_some() {
+        return Err(Failure::Message(
+            "--column names a column of a table (csv, tsv, jsonl or parquet input); lines \
+             input is one URL per line (see --input-format)"
+                .into(),
+        ));
+    }
+    match args.base_column.as_deref() {
+        None => Ok(None),
+        Some(n) => match n.parse::<u16>() {
+            Ok(n) if n >= 1 => Ok(Some(usize::from(n) - 1)),
+            _ => Err(Failure::Message(format!(
+                "--base-column {n}: with lines input, the number of a tab-separated \
+                 field, from 1"
+            ))),
+        },
+    }
+}
+
+/// The URL's column and the base's (`--column`, `--base-column`) of a table whose first
+/// input is `first`, checked to hold strings.
+fn table_columns(
+    args: &InputArgs,
+    first: &Input,
+    columns: &[String],
+) -> Result<(usize, Option<usize>), Failure> {
+    if columns.is_empty() {
+        return Err(Failure::Message(format!("{}: no columns", first.name)));
+    }
+    let url = match args.column.as_deref() {
+        Some(spec) => resolve_column(spec, columns, &first.name, "--column")?,
+        None => columns.iter().position(|c| c == "url").unwrap_or(0),
+    };
+    let base = args
+        .base_column
+        .as_deref()
+        .map(|spec| resolve_column(spec, columns, &first.name, "--base-column"))
+        .transpose()?;
+    if base == Some(url) {
+        return Err(Failure::Message(format!(
+            "--base-column names the URL's column ({:?})",
+            columns[url]
+        )));
+    }
+    source::check_string_column(first, &columns[url], "the URL").map_err(Failure::Message)?;
+    if let Some(b) = base {
+        source::check_string_column(first, &columns[b], "the base").map_err(Failure::Message)?;
+    }
+    Ok((url, base))
 }
 
 /// The Public Suffix List of `--psl FILE`, or `None` for the built-in one.

@@ -67,11 +67,23 @@ pub fn diagnostic(out: &mut String, name: &str, line: u64, err: &RowError) {
 }
 
 /// Standard output as a file (no line buffering: rows are written in large pieces).
-pub fn stdout_file() -> Result<Box<dyn Write + Send>, Failure> {
+fn stdout_file() -> Result<Box<dyn Write + Send>, Failure> {
     use std::os::fd::AsFd;
     let fd = io::stdout()
         .as_fd()
         .try_clone_to_owned()
         .map_err(|e| Failure::Message(format!("cannot write to standard output: {e}")))?;
     Ok(Box::new(File::from(fd)))
+}
+
+/// The output: `path`, created (call it once every input is open), or standard output.
+pub fn create_output(path: Option<&str>) -> Result<Box<dyn Write + Send>, Failure> {
+    match path {
+        Some(path) => {
+            Ok(Box::new(File::create(path).map_err(|e| {
+                Failure::Message(format!("{path}: cannot create: {e}"))
+            })?))
+        }
+        None => stdout_file(),
+    }
 }

@@ -16,7 +16,7 @@ use clap::{Args, ValueEnum};
 use rapidurl::UrlRef;
 
 use crate::input::{InputArgs, prepare, thread_count};
-use crate::outcome::{Failure, diagnostic, report, stdout_file};
+use crate::outcome::{Failure, create_output, diagnostic, report};
 use crate::output::{Format, RowFormat};
 use crate::pipeline::{Collector, Done, Stop};
 use crate::progress::Progress;
@@ -93,29 +93,10 @@ pub fn run(args: DedupArgs) -> Result<ExitCode, Failure> {
     let prepared = prepare(&args.input, false, false)?;
     let plan = prepared.plan.clone();
     let lines = plan.format == InputFormat::Lines;
-    let format = match args.format {
-        Some(Format::Parquet) => {
-            return Err(Failure::Message(
-                "dedup writes text: --format tsv, csv or jsonl".into(),
-            ));
-        }
-        Some(f) => f,
-        None => match plan.format {
-            InputFormat::Csv => Format::Csv,
-            InputFormat::Jsonl => Format::Jsonl,
-            _ => Format::Tsv,
-        },
-    };
+    let format = output_format(args.format, plan.format)?;
     let pass_names: Vec<String> = plan.pass.iter().map(|&i| plan.columns[i].clone()).collect();
     let row_format = Arc::new(RowFormat::new(format, pass_names, Vec::new(), false));
-    let out: Box<dyn Write + Send> = match &args.output {
-        Some(path) => Box::new(
-            std::fs::File::create(path)
-                .map_err(|e| Failure::Message(format!("{path}: cannot create: {e}")))?,
-        ),
-        None => stdout_file()?,
-    };
-    let mut out = BufWriter::with_capacity(64 * 1024, out);
+    let mut out = BufWriter::with_capacity(64 * 1024, create_output(args.output.as_deref())?);
     if !lines {
         let mut header = String::new();
         row_format.header(&mut header);
@@ -131,43 +112,6 @@ pub fn run(args: DedupArgs) -> Result<ExitCode, Failure> {
         hashers,
         key,
     };
-    struct Sink<'p> {
-        out: BufWriter<Box<dyn Write + Send>>,
-        seen: HashSet<u128, PassThrough>,
-        read: u64,
-        kept: u64,
-        invalid: u64,
-        progress: &'p Progress,
-    }
-    impl Collector<Keyed> for Sink<'_> {
-        fn collect(&mut self, done: Done<Keyed>, _: &[u8]) -> Result<(), Stop> {
-            self.progress.inc(done.bytes);
-            let k = done.value;
-            let mut start = 0;
-            for &(hash, end) in &k.rows {
-                if self.seen.insert(hash) {
-                    self.out.write_all(&k.text.as_bytes()[start..end])?;
-                    self.kept += 1;
-                }
-                start = end;
-            }
-            self.read += k.read;
-            self.invalid += k.invalid;
-            if !k.diagnostics.is_empty() {
-                self.progress.suspend(|| report(&k.diagnostics));
-            }
-            match k.stop {
-                Some(stop) => {
-                    self.out.flush()?;
-                    Err(stop)
-                }
-                None => Ok(()),
-            }
-        }
-        fn idle(&mut self) -> Result<(), Stop> {
-            Ok(self.out.flush()?)
-        }
-    }
     let mut sink = Sink {
         out,
         seen: HashSet::default(),
@@ -250,6 +194,62 @@ impl Hasher for PassThroughHasher {
     fn write_u128(&mut self, n: u128) {
         self.0 = n as u64;
     }
+}
+
+/// `dedup`'s collector: writes each batch's rows whose key is new.
+struct Sink<'p> {
+    out: BufWriter<Box<dyn Write + Send>>,
+    seen: HashSet<u128, PassThrough>,
+    read: u64,
+    kept: u64,
+    invalid: u64,
+    progress: &'p Progress,
+}
+impl Collector<Keyed> for Sink<'_> {
+    fn collect(&mut self, done: Done<Keyed>, _: &[u8]) -> Result<(), Stop> {
+        self.progress.inc(done.bytes);
+        let k = done.value;
+        let mut start = 0;
+        for &(hash, end) in &k.rows {
+            if self.seen.insert(hash) {
+                self.out.write_all(&k.text.as_bytes()[start..end])?;
+                self.kept += 1;
+            }
+            start = end;
+        }
+        self.read += k.read;
+        self.invalid += k.invalid;
+        if !k.diagnostics.is_empty() {
+            self.progress.suspend(|| report(&k.diagnostics));
+        }
+        match k.stop {
+            Some(stop) => {
+                self.out.flush()?;
+                Err(stop)
+            }
+            None => Ok(()),
+        }
+    }
+    fn idle(&mut self) -> Result<(), Stop> {
+        Ok(self.out.flush()?)
+    }
+}
+
+/// The output format: `--format`, else the input's (tsv for lines).
+fn output_format(format: Option<Format>, input: InputFormat) -> Result<Format, Failure> {
+    Ok(match format {
+        Some(Format::Parquet) => {
+            return Err(Failure::Message(
+                "dedup writes text: --format tsv, csv or jsonl".into(),
+            ));
+        }
+        Some(f) => f,
+        None => match input {
+            InputFormat::Csv => Format::Csv,
+            InputFormat::Jsonl => Format::Jsonl,
+            _ => Format::Tsv,
+        },
+    })
 }
 
 /// What `dedup` does with each batch: the key of each row, with the row's text.

@@ -29,6 +29,52 @@ pub struct LintArgs {
     format: LintFormat,
 }
 
+/// Writes the findings of `errors` (of line `place.1` of `place.0`, whose text is
+/// `line`) into `text`, and counts them by name.
+fn describe(
+    text: &mut String,
+    (name, line_no): (&str, u64),
+    line: &str,
+    errors: &[rapidurl::ValidationError],
+    format: LintFormat,
+    counts: &mut BTreeMap<&'static str, u64>,
+) {
+    for e in errors {
+        *counts.entry(e.name()).or_default() += 1;
+        // Characters before the offset (which is on a character boundary; counted
+        // without slicing, so that no offset can make this panic).
+        let column = line
+            .char_indices()
+            .take_while(|&(i, _)| i < e.offset())
+            .count()
+            + 1;
+        match format {
+            LintFormat::Text => {
+                let _ = writeln!(
+                    text,
+                    "{name}:{line_no}:{column}: {}: {}",
+                    e.name(),
+                    e.description()
+                );
+            }
+            LintFormat::Jsonl => {
+                text.push_str("{\"file\":");
+                push_json_string(text, name);
+                let _ = write!(
+                    text,
+                    ",\"line\":{line_no},\"column\":{column},\"byte\":{},\"name\":\"{}\",\
+                     \"failure\":{},\"explanation\":",
+                    e.offset(),
+                    e.name(),
+                    e.is_failure()
+                );
+                push_json_string(text, e.description());
+                text.push_str("}\n");
+            }
+        }
+    }
+}
+
 /// How `lint` writes its findings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum LintFormat {
@@ -78,40 +124,14 @@ fn lint(paths: &[String], format: LintFormat) -> Result<ExitCode, Failure> {
             }
             lines_with_errors += 1;
             text.clear();
-            for e in &errors {
-                *counts.entry(e.name()).or_default() += 1;
-                // Characters before the offset (which is on a character boundary; counted
-                // without slicing, so that no offset can make this panic).
-                let column = line
-                    .char_indices()
-                    .take_while(|&(i, _)| i < e.offset())
-                    .count()
-                    + 1;
-                match format {
-                    LintFormat::Text => {
-                        let _ = writeln!(
-                            text,
-                            "{name}:{line_no}:{column}: {}: {}",
-                            e.name(),
-                            e.description()
-                        );
-                    }
-                    LintFormat::Jsonl => {
-                        text.push_str("{\"file\":");
-                        push_json_string(&mut text, name);
-                        let _ = write!(
-                            text,
-                            ",\"line\":{line_no},\"column\":{column},\"byte\":{},\"name\":\"{}\",\
-                             \"failure\":{},\"explanation\":",
-                            e.offset(),
-                            e.name(),
-                            e.is_failure()
-                        );
-                        push_json_string(&mut text, e.description());
-                        text.push_str("}\n");
-                    }
-                }
-            }
+            describe(
+                &mut text,
+                (name, line_no),
+                &line,
+                &errors,
+                format,
+                &mut counts,
+            );
             out.write_all(text.as_bytes())?;
         }
     }

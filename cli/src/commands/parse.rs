@@ -1,7 +1,6 @@
 //! `rapidurl parse`: each row's URL parsed, its fields written as TSV, CSV, JSON Lines
 //! or Parquet, with the row's other columns.
 
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -11,7 +10,7 @@ use crossbeam_channel::{Receiver, Sender, unbounded};
 use rapidurl::field::Field;
 
 use crate::input::{InputArgs, load_psl, prepare, thread_count};
-use crate::outcome::{Failure, diagnostic, report, stdout_file};
+use crate::outcome::{Failure, create_output, diagnostic, report};
 use crate::output::{self, Column, Format, RowFormat, RowText};
 use crate::parquet_out;
 use crate::pipeline::{self, Collector, Done, Stop};
@@ -167,34 +166,9 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
     let prepared = prepare(&args.input, args.drop_columns, format == Format::Parquet)?;
     let plan = prepared.plan.clone();
     let pass_names: Vec<String> = plan.pass.iter().map(|&i| plan.columns[i].clone()).collect();
-    let mut out_names: Vec<String> = columns.iter().map(|c| c.name().into_owned()).collect();
-    if error_auto {
-        out_names.push(output::ERROR_COLUMN.to_owned());
-    }
-    if let Some(clash) = pass_names.iter().find(|n| out_names.contains(n)) {
-        return Err(Failure::Message(format!(
-            "the input has a column {clash:?}, which is also the name of an output column; \
-             choose other --fields, or leave the input's columns out with --drop-columns"
-        )));
-    }
-    if let Some(dup) = out_names
-        .iter()
-        .enumerate()
-        .find(|(i, n)| out_names[..*i].contains(n))
-    {
-        return Err(Failure::Message(format!(
-            "--fields names {:?} twice",
-            dup.1
-        )));
-    }
+    check_names(&pass_names, &columns, error_auto)?;
     // Every input is open: now the output may be created.
-    let out: Box<dyn Write + Send> = match &args.output {
-        Some(path) => Box::new(
-            File::create(path)
-                .map_err(|e| Failure::Message(format!("{path}: cannot create: {e}")))?,
-        ),
-        None => stdout_file()?,
-    };
+    let out = create_output(args.output.as_deref())?;
     let threads = thread_count(args.input.threads);
     let progress = Progress::new(prepared.total);
     let on_error = args.on_error;
@@ -245,6 +219,32 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
     progress.finish();
     result?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Checks that the output's column names are distinct: the passed-through `pass`, then
+/// the `columns` asked for (and `error` when it is added).
+fn check_names(pass: &[String], columns: &[Column], error_auto: bool) -> Result<(), Failure> {
+    let mut out_names: Vec<String> = columns.iter().map(|c| c.name().into_owned()).collect();
+    if error_auto {
+        out_names.push(output::ERROR_COLUMN.to_owned());
+    }
+    if let Some(clash) = pass.iter().find(|n| out_names.contains(n)) {
+        return Err(Failure::Message(format!(
+            "the input has a column {clash:?}, which is also the name of an output column; \
+             choose other --fields, or leave the input's columns out with --drop-columns"
+        )));
+    }
+    if let Some(dup) = out_names
+        .iter()
+        .enumerate()
+        .find(|(i, n)| out_names[..*i].contains(n))
+    {
+        return Err(Failure::Message(format!(
+            "--fields names {:?} twice",
+            dup.1
+        )));
+    }
+    Ok(())
 }
 
 /// What `parse` does with each batch: its rows as text (a parsed line's row left for the

@@ -104,25 +104,6 @@ fn count(
         column: by,
         suffix_list: suffix_list.as_ref(),
     };
-    struct Sink<'p> {
-        total: Counts,
-        progress: &'p Progress,
-    }
-    impl Collector<Counts> for Sink<'_> {
-        fn collect(&mut self, done: Done<Counts>, _: &[u8]) -> Result<(), Stop> {
-            self.progress.inc(done.bytes);
-            let c = done.value;
-            self.total.rows += c.rows;
-            self.total.invalid += c.invalid;
-            for (value, n) in c.values {
-                *self.total.values.entry(value).or_insert(0) += n;
-            }
-            c.stop.map_or(Ok(()), Err)
-        }
-        fn idle(&mut self) -> Result<(), Stop> {
-            Ok(())
-        }
-    }
     let mut sink = Sink {
         total: Counts::default(),
         progress: &progress,
@@ -136,61 +117,43 @@ fn count(
     );
     progress.finish();
     result?;
-    let total = sink.total;
+    write_table(sink.total, by, top, format)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `stats`' collector: the counts of every batch, added up.
+struct Sink<'p> {
+    total: Counts,
+    progress: &'p Progress,
+}
+impl Collector<Counts> for Sink<'_> {
+    fn collect(&mut self, done: Done<Counts>, _: &[u8]) -> Result<(), Stop> {
+        self.progress.inc(done.bytes);
+        let c = done.value;
+        self.total.rows += c.rows;
+        self.total.invalid += c.invalid;
+        for (value, n) in c.values {
+            *self.total.values.entry(value).or_insert(0) += n;
+        }
+        c.stop.map_or(Ok(()), Err)
+    }
+    fn idle(&mut self) -> Result<(), Stop> {
+        Ok(())
+    }
+}
+
+/// Writes the --top values of `total` (counted over all rows) as `format` says.
+fn write_table(mut total: Counts, by: &Column, top: usize, format: StatsFormat) -> io::Result<()> {
     let counted: u64 = total.values.values().sum();
     let distinct = total.values.len();
-    let mut values: Vec<(Option<String>, u64)> = total.values.into_iter().collect();
+    let mut values: Vec<(Option<String>, u64)> =
+        std::mem::take(&mut total.values).into_iter().collect();
     values.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     values.truncate(top);
-    let share = |n: u64| {
-        if counted == 0 {
-            0.0
-        } else {
-            n as f64 / counted as f64
-        }
-    };
+    let share = |n: u64| share_of(n, counted);
     let mut out = BufWriter::new(io::stdout().lock());
     match format {
-        StatsFormat::Text => {
-            writeln!(out, "lines: {}", total.rows)?;
-            writeln!(out, "invalid: {}", total.invalid)?;
-            let what = match by {
-                Column::Error => "error names of the invalid URLs".to_owned(),
-                Column::Input => "inputs".to_owned(),
-                Column::Field(f) => format!("{f} of the valid URLs"),
-            };
-            writeln!(
-                out,
-                "top {} of {distinct} distinct {what} ({counted} counted):",
-                values.len()
-            )?;
-            let width = values
-                .iter()
-                .map(|(_, n)| n.to_string().len())
-                .max()
-                .unwrap_or(1);
-            let max = values.first().map_or(1, |v| v.1.max(1));
-            let color = io::stdout().is_terminal();
-            for (value, n) in &values {
-                let shown = match value {
-                    None => "(none)".to_owned(),
-                    Some(v) if v.is_empty() => "\"\"".to_owned(),
-                    Some(v) => v.clone(),
-                };
-                let bar = bar(*n, max, BAR_WIDTH);
-                let bar = if color {
-                    format!("\x1b[36m{bar}\x1b[0m")
-                } else {
-                    bar
-                };
-                writeln!(
-                    out,
-                    "  {n:>width$}  {:>6.2}%  {bar:<w$}  {shown}",
-                    share(*n) * 100.0,
-                    w = if color { BAR_WIDTH + 9 } else { BAR_WIDTH }
-                )?;
-            }
-        }
+        StatsFormat::Text => write_text(&mut out, &total, by, &values, distinct, counted)?,
         StatsFormat::Csv => {
             writeln!(out, "value,count,share\r")?;
             for (value, n) in &values {
@@ -214,8 +177,67 @@ fn count(
             }
         }
     }
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    out.flush()
+}
+
+/// The share of `n` among `counted` values.
+fn share_of(n: u64, counted: u64) -> f64 {
+    if counted == 0 {
+        0.0
+    } else {
+        n as f64 / counted as f64
+    }
+}
+
+/// The table for people: totals, then each value with its count, share and bar.
+fn write_text(
+    out: &mut impl Write,
+    total: &Counts,
+    by: &Column,
+    values: &[(Option<String>, u64)],
+    distinct: usize,
+    counted: u64,
+) -> io::Result<()> {
+    let share = |n: u64| share_of(n, counted);
+    writeln!(out, "lines: {}", total.rows)?;
+    writeln!(out, "invalid: {}", total.invalid)?;
+    let what = match by {
+        Column::Error => "error names of the invalid URLs".to_owned(),
+        Column::Input => "inputs".to_owned(),
+        Column::Field(f) => format!("{f} of the valid URLs"),
+    };
+    writeln!(
+        out,
+        "top {} of {distinct} distinct {what} ({counted} counted):",
+        values.len()
+    )?;
+    let width = values
+        .iter()
+        .map(|(_, n)| n.to_string().len())
+        .max()
+        .unwrap_or(1);
+    let max = values.first().map_or(1, |v| v.1.max(1));
+    let color = io::stdout().is_terminal();
+    for (value, n) in values {
+        let shown = match value {
+            None => "(none)".to_owned(),
+            Some(v) if v.is_empty() => "\"\"".to_owned(),
+            Some(v) => v.clone(),
+        };
+        let bar = bar(*n, max, BAR_WIDTH);
+        let bar = if color {
+            format!("\x1b[36m{bar}\x1b[0m")
+        } else {
+            bar
+        };
+        writeln!(
+            out,
+            "  {n:>width$}  {:>6.2}%  {bar:<w$}  {shown}",
+            share(*n) * 100.0,
+            w = if color { BAR_WIDTH + 9 } else { BAR_WIDTH }
+        )?;
+    }
+    Ok(())
 }
 
 /// Characters of the longest bar.
