@@ -1,8 +1,8 @@
 //! Every bulk command's run: the calling thread reads the inputs a window of batches at a
 //! time (`source`), the library's engine parses the window on a pool of `--threads`
-//! threads ([`crate::window`]), and the calling thread hands the batches' results to the
-//! command's collector in input order. Memory stays bounded by one window whatever the
-//! input's size.
+//! threads ([`crate::window`]) while the calling thread hands the results of the window
+//! before to the command's collector, in input order. Memory stays bounded by two
+//! windows whatever the input's size.
 //!
 //! A window is parsed as soon as it holds two batches per thread, or when the input has
 //! nothing more for now (a slow pipe), so that rows from a pipe are written as their
@@ -56,7 +56,7 @@ const BATCHES_PER_THREAD: usize = 2;
 /// Reads every batch of `reader`, parses them with `work` on `threads` threads, and hands
 /// the results to `collector` in input order. Returns when the input is exhausted or
 /// something stopped the run (an input that cannot be read is an error, never an early
-/// end).
+/// end; a worker that panics ends the run with that panic).
 pub fn run<T: Send, W: Work<Out = Result<T, Stop>>>(
     reader: Reader,
     threads: usize,
@@ -72,11 +72,75 @@ pub fn run<T: Send, W: Work<Out = Result<T, Stop>>>(
         .map_err(|e| Stop::Input(format!("cannot start {threads} threads: {e}")))?;
     // Input buffers go back to the reader once their rows are written.
     let (free_tx, free_rx) = unbounded::<Vec<u8>>();
+    let mut driver = Driver {
+        pool: &pool,
+        plan,
+        work,
+        collector,
+        free: free_tx,
+        pending: None,
+    };
     let mut window: Vec<Batch> = Vec::new();
     let mut result = Ok(());
-    let mut flush = |window: &mut Vec<Batch>| -> Result<(), Stop> {
-        let outs = pool.install(|| parse_window(plan, window, work));
-        for (batch, value) in window.drain(..).zip(outs) {
+    reader.run(
+        &mut |batch: Batch, idle: bool| {
+            let last = matches!(batch.data, Data::Fatal(_));
+            window.push(batch);
+            if last || idle || window.len() >= threads * BATCHES_PER_THREAD {
+                result = driver.flush(std::mem::take(&mut window), idle || last);
+            }
+            result.is_ok() && !last
+        },
+        &free_rx,
+    );
+    result?;
+    driver.flush(window, true)
+}
+
+/// The results of a window, parsed and not yet collected.
+type Parsed<T> = (Vec<Batch>, Vec<Result<T, Stop>>);
+
+/// Parses windows on the pool while the calling thread writes the one before.
+struct Driver<'a, T, W> {
+    pool: &'a rayon::ThreadPool,
+    plan: &'a Plan,
+    work: &'a W,
+    collector: &'a mut dyn Collector<T>,
+    free: crossbeam_channel::Sender<Vec<u8>>,
+    pending: Option<Parsed<T>>,
+}
+
+impl<T: Send, W: Work<Out = Result<T, Stop>>> Driver<'_, T, W> {
+    /// Parses `window` on the pool while the window before is collected on this thread;
+    /// `now`: collects `window` too (the input has nothing more for now, or ends).
+    fn flush(&mut self, window: Vec<Batch>, now: bool) -> Result<(), Stop> {
+        let before = self.pending.take();
+        let (plan, work) = (self.plan, self.work);
+        let mut outs = Vec::new();
+        let mut written = Ok(());
+        self.pool.in_place_scope(|scope| {
+            if !window.is_empty() {
+                scope.spawn(|_| outs = parse_window(plan, &window, work));
+            }
+            if let Some(parsed) = before {
+                written = self.collect(parsed);
+            }
+        });
+        written?;
+        if now {
+            self.collect((window, outs))
+        } else {
+            self.pending = Some((window, outs));
+            Ok(())
+        }
+    }
+
+    /// Hands a window's results to the collector in order, then says it is done.
+    fn collect(&mut self, (window, outs): Parsed<T>) -> Result<(), Stop> {
+        if window.is_empty() {
+            return Ok(());
+        }
+        for (batch, value) in window.into_iter().zip(outs) {
             let input = match &batch.data {
                 Data::Text(bytes) => bytes.as_slice(),
                 _ => &[],
@@ -85,26 +149,13 @@ pub fn run<T: Send, W: Work<Out = Result<T, Stop>>>(
                 bytes: batch.bytes,
                 value: value?,
             };
-            collector.collect(done, input)?;
+            self.collector.collect(done, input)?;
             if let Data::Text(buffer) = batch.data {
-                let _ = free_tx.send(buffer);
+                let _ = self.free.send(buffer);
             }
         }
-        collector.idle()
-    };
-    reader.run(
-        &mut |batch: Batch, idle: bool| {
-            let last = matches!(batch.data, Data::Fatal(_));
-            window.push(batch);
-            if last || idle || window.len() >= threads * BATCHES_PER_THREAD {
-                result = flush(&mut window);
-            }
-            result.is_ok() && !last
-        },
-        &free_rx,
-    );
-    result?;
-    flush(&mut window)
+        self.collector.idle()
+    }
 }
 
 #[cfg(test)]
