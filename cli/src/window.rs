@@ -201,7 +201,9 @@ fn record_row<'w, P: RowSink>(
 }
 
 /// Parses the window's batches on the current rayon pool (decoding the records of those
-/// that are not plain lines first) and returns each batch's result, in order.
+/// that are not plain lines first) and returns each batch's result, in order: the
+/// engine runs the window, then each part becomes its result ([`Work::done`]), both
+/// in parallel.
 pub fn parse_window<W: Work>(plan: &Plan, batches: &[Batch], work: &W) -> Vec<W::Out> {
     use rayon::prelude::*;
     let records: Vec<Option<Records>> = batches
@@ -218,9 +220,11 @@ pub fn parse_window<W: Work>(plan: &Plan, batches: &[Batch], work: &W) -> Vec<W:
         window: &window,
     };
     let parts = engine::run(&window, &sink);
+    // Each part made into its result on the pool too (e.g. rows copied out, an Arrow
+    // record batch finished), in order.
     parts
-        .into_iter()
-        .zip(&records)
+        .into_par_iter()
+        .zip(records.par_iter())
         .map(|(slot, rec)| {
             let error = rec.as_ref().and_then(|r| r.error.clone());
             work.done(slot.part, error)

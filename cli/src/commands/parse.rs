@@ -140,8 +140,8 @@ enum OnError {
 
 /// What a `parse` worker makes of a batch.
 struct Formatted {
-    /// Rows for the writer to copy out, or as an Arrow record batch.
-    rows: RowText,
+    /// The rows as text, ready to write (empty for Parquet), or as an Arrow record batch.
+    bytes: Vec<u8>,
     arrow: Option<arrow_array::RecordBatch>,
     /// The diagnostics of its bad rows.
     diagnostics: String,
@@ -177,7 +177,8 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
         RowFormat::new(format, pass_names.clone(), columns.clone(), error_auto)
             .with_suffix_list(suffix_list.clone()),
     );
-    let (pool_tx, pool_rx) = unbounded::<RowText>();
+    let texts = unbounded::<RowText>();
+    let (bytes_tx, bytes_rx) = unbounded::<Vec<u8>>();
     let work = ParseWork {
         plan: &plan,
         format: &row_format,
@@ -188,7 +189,8 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
         pass_names: &pass_names,
         suffix_list: suffix_list.as_ref(),
         on_error,
-        pool: pool_rx,
+        texts,
+        bytes: bytes_rx,
     };
     let result = if format == Format::Parquet {
         let writer = parquet_out::writer(out, schema.clone())
@@ -209,10 +211,8 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
         }
         let mut sink = TextSink {
             out,
-            format: row_format.clone(),
-            bytes: Vec::new(),
             progress: &progress,
-            pool: pool_tx,
+            pool: bytes_tx,
         };
         pipeline::run(prepared.reader, threads, &plan, &work, &mut sink)
     };
@@ -262,7 +262,10 @@ struct ParseWork<'a> {
     suffix_list: Option<&'a rapidurl::psl::SuffixList>,
     on_error: OnError,
     /// Output buffers written by the collector, to reuse.
-    pool: Receiver<RowText>,
+    /// Row buffers, reused from batch to batch.
+    texts: (Sender<RowText>, Receiver<RowText>),
+    /// Output buffers written by the collector, to reuse.
+    bytes: Receiver<Vec<u8>>,
 }
 
 /// A batch being formatted by `parse`.
@@ -285,7 +288,7 @@ impl<'a> Work for ParseWork<'a> {
         Self: 'w;
 
     fn part<'w>(&'w self, batch: &'w source::Batch) -> ParsePart<'w> {
-        let mut text = self.pool.try_recv().unwrap_or_default();
+        let mut text = self.texts.1.try_recv().unwrap_or_default();
         text.clear();
         let block = match &batch.data {
             source::Data::Text(bytes) => bytes.as_slice(),
@@ -330,8 +333,17 @@ impl<'a> Work for ParseWork<'a> {
                 )
             }
         };
+        let mut bytes = Vec::new();
+        if arrow.is_none() {
+            // The rows copied out of the input block and the side text, here on the
+            // worker, so that the writing thread only writes.
+            bytes = self.bytes.try_recv().unwrap_or_default();
+            bytes.clear();
+            self.format.write(&mut bytes, &part.text, part.block);
+        }
+        let _ = self.texts.0.send(part.text);
         Ok(Formatted {
-            rows: part.text,
+            bytes,
             arrow,
             diagnostics: part.diagnostics,
             stop: part.stop,
@@ -456,24 +468,18 @@ fn finish_batch(progress: &Progress, done: &mut Done<Formatted>) -> Result<(), S
     }
 }
 
-/// `parse`'s collector for text formats: copies each batch's rows out of its input
-/// block and the worker's text ([`RowFormat::write`]) and writes them.
+/// `parse`'s collector for text formats: writes each batch's rows.
 struct TextSink<'p> {
     out: BufWriter<Box<dyn Write + Send>>,
-    format: Arc<RowFormat>,
-    /// The rows of a batch, reused from batch to batch.
-    bytes: Vec<u8>,
     progress: &'p Progress,
-    pool: Sender<RowText>,
+    /// Written buffers, back to the workers.
+    pool: Sender<Vec<u8>>,
 }
 
 impl Collector<Formatted> for TextSink<'_> {
-    fn collect(&mut self, mut done: Done<Formatted>, input: &[u8]) -> Result<(), Stop> {
-        self.bytes.clear();
-        self.format.write(&mut self.bytes, &done.value.rows, input);
-        self.out.write_all(&self.bytes)?;
-        let rows = std::mem::take(&mut done.value.rows);
-        let _ = self.pool.send(rows);
+    fn collect(&mut self, mut done: Done<Formatted>, _: &[u8]) -> Result<(), Stop> {
+        self.out.write_all(&done.value.bytes)?;
+        let _ = self.pool.send(std::mem::take(&mut done.value.bytes));
         if done.value.stop.is_some() {
             // Rows before the stop are written before it is reported.
             self.out.flush()?;
