@@ -1,23 +1,19 @@
-//! The three stages of every bulk command: a reader thread cuts the inputs into batches of
-//! whole records, a pool of `--threads` workers turns each batch into a result (formatted
-//! rows, an Arrow record batch, counts), and the calling thread collects the results in
-//! input order. Channels between the stages are bounded, so memory stays bounded by a few
-//! batches whatever the input's size, and the three overlap: while one batch is parsed the
-//! next is read and the previous one written.
+//! Every bulk command's run: the calling thread reads the inputs a window of batches at a
+//! time (`source`), the library's engine parses the window on a pool of `--threads`
+//! threads ([`crate::window`]) while the calling thread hands the results of the window
+//! before to the command's collector, in input order. Memory stays bounded by two
+//! windows whatever the input's size.
 //!
-//! The collector is told when no result is waiting ([`Collector::idle`]): that is when the
-//! output is flushed, so rows from a slow pipe appear as their lines arrive; it is also
-//! flushed at least every [`FLUSH_EVERY`] while results keep coming.
+//! A window is parsed as soon as it holds two batches per thread, or when the input has
+//! nothing more for now (a slow pipe), so that rows from a pipe are written as their
+//! lines arrive; the collector is told after each window ([`Collector::idle`]), which is
+//! when the output is flushed.
 
-use std::collections::BTreeMap;
-use std::time::{Duration, Instant};
+use crossbeam_channel::unbounded;
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, bounded, unbounded};
-
+use crate::rows::Plan;
 use crate::source::{Batch, Data, Reader};
-
-/// The longest the collector lets written rows wait in a buffer.
-pub const FLUSH_EVERY: Duration = Duration::from_millis(100);
+use crate::window::{Work, parse_window};
 
 /// A worker's answer for one batch.
 pub struct Done<T> {
@@ -25,8 +21,6 @@ pub struct Done<T> {
     pub bytes: u64,
     /// What the worker made of the batch.
     pub value: T,
-    /// The batch's input buffer, returned for reuse by the reader.
-    pub buffer: Option<Vec<u8>>,
 }
 
 /// Why a run stops before the end of its input.
@@ -47,126 +41,201 @@ impl From<std::io::Error> for Stop {
     }
 }
 
-/// What the calling thread does with the workers' results, in input order.
+/// What the calling thread does with the batches' results, in input order.
 pub trait Collector<T> {
     /// Takes the next result, with the input block it was made from (empty when the
     /// batch was not text); `Err` ends the run.
     fn collect(&mut self, done: Done<T>, input: &[u8]) -> Result<(), Stop>;
-    /// No result is waiting (or [`FLUSH_EVERY`] has passed): flush what was written.
+    /// A window is done: flush what was written.
     fn idle(&mut self) -> Result<(), Stop>;
 }
 
-/// Runs `reader` on its own thread, `threads` workers calling `work` on each batch (with a
-/// state of their own made by `state`), and `collector` on the calling thread. Returns
-/// when the input is exhausted or something stopped the run; a stopped run does not wait
-/// for the reader (which may be blocked on a pipe).
-pub fn run<T, S, W>(
+/// Batches per thread in a window.
+const BATCHES_PER_THREAD: usize = 2;
+
+/// Reads every batch of `reader`, parses them with `work` on `threads` threads, and hands
+/// the results to `collector` in input order. Returns when the input is exhausted or
+/// something stopped the run (an input that cannot be read is an error, never an early
+/// end; a worker that panics ends the run with that panic).
+pub fn run<T: Send, W: Work<Out = Result<T, Stop>>>(
     reader: Reader,
     threads: usize,
-    state: impl Fn() -> S + Send + Sync + 'static,
-    work: W,
+    plan: &Plan,
+    work: &W,
     collector: &mut dyn Collector<T>,
-) -> Result<(), Stop>
-where
-    T: Send + 'static,
-    W: Fn(&mut S, &Batch) -> Result<T, Stop> + Send + Sync + 'static,
-{
+) -> Result<(), Stop> {
     let threads = threads.max(1);
-    let (batch_tx, batch_rx) = bounded::<Batch>(threads + 1);
-    let (done_tx, done_rx) = bounded::<(u64, Result<Done<T>, Stop>)>(threads * 2 + 2);
-    // Input buffers go back to the reader once parsed.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|k| format!("worker-{k}"))
+        .build()
+        .map_err(|e| Stop::Input(format!("cannot start {threads} threads: {e}")))?;
+    // Input buffers go back to the reader once their rows are written.
     let (free_tx, free_rx) = unbounded::<Vec<u8>>();
-
-    std::thread::Builder::new()
-        .name("reader".into())
-        .spawn(move || reader.run(&batch_tx, &free_rx))
-        .map_err(|e| Stop::Input(format!("cannot start the reader thread: {e}")))?;
-
-    let work = std::sync::Arc::new(work);
-    let state = std::sync::Arc::new(state);
-    for k in 0..threads {
-        let (rx, tx, work, state) = (
-            batch_rx.clone(),
-            done_tx.clone(),
-            work.clone(),
-            state.clone(),
-        );
-        std::thread::Builder::new()
-            .name(format!("worker-{k}"))
-            .spawn(move || worker(&rx, &tx, &*state, &*work))
-            .map_err(|e| Stop::Input(format!("cannot start {threads} threads: {e}")))?;
-    }
-    drop(done_tx);
-    drop(batch_rx);
-
-    let mut pending: BTreeMap<u64, Result<Done<T>, Stop>> = BTreeMap::new();
-    let mut next = 0u64;
-    let mut last_flush = Instant::now();
-    loop {
-        let message = match done_rx.try_recv() {
-            Ok(m) => Some(m),
-            Err(_) => {
-                collector.idle()?;
-                last_flush = Instant::now();
-                match done_rx.recv_timeout(FLUSH_EVERY) {
-                    Ok(m) => Some(m),
-                    Err(RecvTimeoutError::Timeout) => None,
-                    Err(RecvTimeoutError::Disconnected) => break,
-                }
+    let mut driver = Driver {
+        pool: &pool,
+        plan,
+        work,
+        collector,
+        free: free_tx,
+        pending: None,
+    };
+    let mut window: Vec<Batch> = Vec::new();
+    let mut result = Ok(());
+    reader.run(
+        &mut |batch: Batch, idle: bool| {
+            let last = matches!(batch.data, Data::Fatal(_));
+            window.push(batch);
+            if last || idle || window.len() >= threads * BATCHES_PER_THREAD {
+                result = driver.flush(std::mem::take(&mut window), idle || last);
             }
-        };
-        if let Some((seq, result)) = message {
-            pending.insert(seq, result);
-        }
-        while let Some(result) = pending.remove(&next) {
-            next += 1;
-            let mut done = result?;
-            let buffer = done.buffer.take();
-            collector.collect(done, buffer.as_deref().unwrap_or_default())?;
-            if let Some(buffer) = buffer {
-                let _ = free_tx.send(buffer);
-            }
-        }
-        if last_flush.elapsed() >= FLUSH_EVERY {
-            collector.idle()?;
-            last_flush = Instant::now();
-        }
-    }
-    // Every worker has finished: the results left are in order unless one is missing,
-    // which cannot happen as the reader numbers batches without gaps.
-    for (_, result) in std::mem::take(&mut pending) {
-        let mut done = result?;
-        let buffer = done.buffer.take();
-        collector.collect(done, buffer.as_deref().unwrap_or_default())?;
-    }
-    collector.idle()
+            result.is_ok() && !last
+        },
+        &free_rx,
+    );
+    result?;
+    driver.flush(window, true)
 }
 
-/// One worker: takes batches until the reader is done or the collector went away.
-fn worker<T, S, W>(
-    rx: &Receiver<Batch>,
-    tx: &Sender<(u64, Result<Done<T>, Stop>)>,
-    state: &dyn Fn() -> S,
-    work: &W,
-) where
-    W: Fn(&mut S, &Batch) -> Result<T, Stop>,
-{
-    let mut state = state();
-    for mut batch in rx {
-        let result = match &batch.data {
-            Data::Fatal(msg) => Err(Stop::Input(msg.clone())),
-            _ => work(&mut state, &batch).map(|value| Done {
-                bytes: batch.bytes,
-                value,
-                buffer: match &mut batch.data {
-                    Data::Text(buf) => Some(std::mem::take(buf)),
-                    Data::Lines(block) => Some(std::mem::take(block).into_parts().0),
-                    _ => None,
-                },
-            }),
-        };
-        if tx.send((batch.seq, result)).is_err() {
-            return;
+/// The results of a window, parsed and not yet collected.
+type Parsed<T> = (Vec<Batch>, Vec<Result<T, Stop>>);
+
+/// Parses windows on the pool while the calling thread writes the one before.
+struct Driver<'a, T, W> {
+    pool: &'a rayon::ThreadPool,
+    plan: &'a Plan,
+    work: &'a W,
+    collector: &'a mut dyn Collector<T>,
+    free: crossbeam_channel::Sender<Vec<u8>>,
+    pending: Option<Parsed<T>>,
+}
+
+impl<T: Send, W: Work<Out = Result<T, Stop>>> Driver<'_, T, W> {
+    /// Parses `window` on the pool while the window before is collected on this thread;
+    /// `now`: collects `window` too (the input has nothing more for now, or ends).
+    fn flush(&mut self, window: Vec<Batch>, now: bool) -> Result<(), Stop> {
+        let before = self.pending.take();
+        let (plan, work) = (self.plan, self.work);
+        let mut outs = Vec::new();
+        let mut written = Ok(());
+        self.pool.in_place_scope(|scope| {
+            if !window.is_empty() {
+                scope.spawn(|_| outs = parse_window(plan, &window, work));
+            }
+            if let Some(parsed) = before {
+                written = self.collect(parsed);
+            }
+        });
+        written?;
+        if now {
+            self.collect((window, outs))
+        } else {
+            self.pending = Some((window, outs));
+            Ok(())
         }
+    }
+
+    /// Hands a window's results to the collector in order, then says it is done.
+    fn collect(&mut self, (window, outs): Parsed<T>) -> Result<(), Stop> {
+        if window.is_empty() {
+            return Ok(());
+        }
+        for (batch, value) in window.into_iter().zip(outs) {
+            let input = match &batch.data {
+                Data::Text(bytes) => bytes.as_slice(),
+                _ => &[],
+            };
+            let done = Done {
+                bytes: batch.bytes,
+                value: value?,
+            };
+            self.collector.collect(done, input)?;
+            if let Data::Text(buffer) = batch.data {
+                let _ = self.free.send(buffer);
+            }
+        }
+        self.collector.idle()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Collector, Done, Stop, run};
+    use crate::rows::{Flow, Plan, Row, RowSink};
+    use crate::source::{Batch, Input, InputFormat, Reader};
+    use crate::window::Work;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    /// A command whose worker dies (panics) on the 3000th row of the input.
+    struct Dies(AtomicU64);
+
+    struct DiesPart<'w>(&'w AtomicU64, u64);
+
+    impl RowSink for DiesPart<'_> {
+        fn row(&mut self, _: &Row<'_>) -> Flow {
+            self.1 += 1;
+            assert!(
+                self.0.fetch_add(1, Ordering::Relaxed) < 3000,
+                "the worker dies"
+            );
+            Flow::Go
+        }
+    }
+
+    impl Work for Dies {
+        type Out = Result<u64, Stop>;
+        type Part<'w> = DiesPart<'w>;
+        fn part<'w>(&'w self, _: &'w Batch) -> DiesPart<'w> {
+            DiesPart(&self.0, 0)
+        }
+        fn done(&self, part: DiesPart<'_>, _: Option<String>) -> Result<u64, Stop> {
+            Ok(part.1)
+        }
+    }
+
+    struct Count(u64);
+
+    impl Collector<u64> for Count {
+        fn collect(&mut self, done: Done<u64>, _: &[u8]) -> Result<(), Stop> {
+            self.0 += done.value;
+            Ok(())
+        }
+        fn idle(&mut self) -> Result<(), Stop> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_dying_worker_ends_the_run_instead_of_dropping_rows() {
+        let path = std::env::temp_dir().join(format!("rapidurl-dies-{}.txt", std::process::id()));
+        std::fs::write(&path, "https://a.example/\n".repeat(5000)).expect("write");
+        let path_str = path.to_str().expect("UTF-8");
+        for threads in [1, 2] {
+            let input = Input::open(path_str, None, 4096).expect("open");
+            let reader = Reader {
+                inputs: vec![input],
+                columns: Vec::new(),
+                projection: None,
+            };
+            let plan = Plan {
+                format: InputFormat::Lines,
+                names: vec![path_str.to_owned()],
+                columns: Vec::new(),
+                url: 0,
+                base: None,
+                pass: Vec::new(),
+                cells: false,
+                base_url: None,
+            };
+            let mut count = Count(0);
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run(reader, threads, &plan, &Dies(AtomicU64::new(0)), &mut count)
+            }));
+            assert!(
+                outcome.is_err(),
+                "{threads} threads: the run ended normally"
+            );
+        }
+        let _ = std::fs::remove_file(&path);
     }
 }

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use rapidurl::field::{Field, FieldContext};
 use rapidurl::pattern::PatternSet;
 
-use crate::Failure;
+use crate::outcome::Failure;
 use crate::output::Column;
 
 static TABLE: OnceLock<PatternSet> = OnceLock::new();

@@ -1,6 +1,6 @@
 //! Reading the inputs: each file (or standard input) is opened before anything is written,
 //! its format chosen by its extension or `--input-format`, and its header (the columns)
-//! read; then the reader thread cuts it into [`Batch`]es of whole records.
+//! read; then [`Reader`] cuts it into [`Batch`]es of whole records.
 //!
 //! Text formats (lines, CSV, TSV, JSON Lines) are read in blocks of whole records: a block
 //! is handed on when it is full or when a read returned less than asked for (a pipe with
@@ -8,7 +8,6 @@
 //! byte-order mark at the start of an input is dropped. Parquet files are read a row group
 //! at a time, in record batches.
 
-use rapidurl::batch::LineBlock;
 use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, Read};
@@ -16,7 +15,7 @@ use std::io::{self, Read};
 use arrow_array::RecordBatch;
 use arrow_schema::{DataType, SchemaRef};
 use clap::ValueEnum;
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::Receiver;
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
@@ -213,8 +212,6 @@ pub fn check_string_column(input: &Input, name: &str, what: &str) -> Result<(), 
 
 /// A batch of whole records of one input, numbered in input order.
 pub struct Batch {
-    /// Its place in the order of all batches of all inputs.
-    pub seq: u64,
     /// Which input (index into the inputs given).
     pub input: usize,
     /// The line number (1-based) of its first record; for Parquet, the row number.
@@ -227,11 +224,8 @@ pub struct Batch {
 
 /// What a batch holds.
 pub enum Data {
-    /// Whole records of a text format other than lines.
+    /// Whole records of a text format (whole lines of lines input).
     Text(Vec<u8>),
-    /// Whole lines (one URL per line), cut into lines by the reader thread when they are
-    /// ASCII, so that the parsing worker does not search for their ends.
-    Lines(LineBlock),
     /// Rows of a Parquet file: one record batch of row group `row_group` (0-based).
     Arrow {
         /// The rows.
@@ -243,7 +237,7 @@ pub enum Data {
     Fatal(String),
 }
 
-/// The reader thread's work: every input in turn, cut into batches.
+/// Every input in turn, cut into batches.
 pub struct Reader {
     /// The inputs, opened; the first one's columns read.
     pub inputs: Vec<Input>,
@@ -254,26 +248,21 @@ pub struct Reader {
 }
 
 impl Reader {
-    /// Reads every input, sending batches to `tx` (with buffers from `free` when some
-    /// are there to reuse); stops at the first unreadable input with a
-    /// [`Data::Fatal`] batch, or when the receiving side has gone.
-    pub fn run(self, tx: &Sender<Batch>, free: &Receiver<Vec<u8>>) {
-        let mut seq = 0u64;
-        // The line-feed masks of the block being cut into lines, reused.
-        let mut masks = Vec::new();
+    /// Reads every input, handing batches to `send` with whether the input has nothing
+    /// more for now (a pipe whose last read came back short), reusing the buffers found in
+    /// `free`; stops at the first unreadable input with a [`Data::Fatal`] batch, or when
+    /// `send` says stop.
+    pub fn run(self, send: &mut dyn FnMut(Batch, bool) -> bool, free: &Receiver<Vec<u8>>) {
+        let idle = std::cell::Cell::new(false);
         let mut send = |input: usize, first_line: u64, bytes: u64, data: Data| {
             let fatal = matches!(data, Data::Fatal(_));
-            let ok = tx
-                .send(Batch {
-                    seq,
-                    input,
-                    first_line,
-                    bytes,
-                    data,
-                })
-                .is_ok();
-            seq += 1;
-            ok && !fatal
+            let batch = Batch {
+                input,
+                first_line,
+                bytes,
+                data,
+            };
+            send(batch, idle.get()) && !fatal
         };
         for (k, mut input) in self.inputs.into_iter().enumerate() {
             match input.columns().map(<[String]>::to_vec) {
@@ -300,13 +289,8 @@ impl Reader {
                     match reader.next_block(spare) {
                         Ok(Some((first_line, block))) => {
                             let bytes = block.len() as u64;
-                            let data = if reader.format == InputFormat::Lines {
-                                let ranges = Vec::with_capacity(block.len() / 32);
-                                Data::Lines(LineBlock::new(block, ranges, &mut masks))
-                            } else {
-                                Data::Text(block)
-                            };
-                            if !send(k, first_line, bytes, data) {
+                            idle.set(!reader.regular && reader.short);
+                            if !send(k, first_line, bytes, Data::Text(block)) {
                                 return;
                             }
                         }
@@ -453,11 +437,13 @@ fn guarded<T>(step: impl FnOnce() -> T) -> Result<T, String> {
     })
 }
 
-/// The line feeds in `bytes`: the library's vectorized count (one call for the whole
-/// block, not one per line; byte counters rather than a mask per vector, which made
-/// `memchr`'s count cost about 40% more).
+/// The line feeds in `bytes` (a loop the compiler vectorizes: dense line feeds make a
+/// search for each one slower).
 fn count_lines(bytes: &[u8]) -> u64 {
-    rapidurl::batch::count_line_feeds(bytes) as u64
+    bytes
+        .chunks(255)
+        .map(|chunk| chunk.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n')) as u64)
+        .sum()
 }
 
 /// Why a text input cannot be read on.
@@ -745,5 +731,23 @@ impl TextReader {
             ));
         }
         Ok(columns)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count_lines;
+
+    #[test]
+    fn counts_every_line_feed_across_chunks() {
+        for len in [0, 1, 254, 255, 256, 600, 5000] {
+            for every in [1, 2, 7, 300] {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|i| if i % every == 0 { b'\n' } else { b'a' })
+                    .collect();
+                let want = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+                assert_eq!(count_lines(&bytes), want, "{len} bytes, every {every}");
+            }
+        }
     }
 }

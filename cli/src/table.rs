@@ -78,37 +78,7 @@ pub fn read_record<'a>(
     loop {
         let field = cells.len();
         if b.get(*pos) == Some(&b'"') {
-            let open = *pos;
-            let mut i = open + 1;
-            let mut start = i;
-            let mut owned: Option<String> = None;
-            loop {
-                let Some(j) = memchr::memchr(b'"', &b[i..]) else {
-                    return Err(CellError {
-                        at: open,
-                        field,
-                        what: "unterminated quote: the quoted field is not closed",
-                    });
-                };
-                let quote = i + j;
-                if b.get(quote + 1) == Some(&b'"') {
-                    owned
-                        .get_or_insert_with(String::new)
-                        .push_str(&text[start..=quote]);
-                    i = quote + 2;
-                    start = i;
-                    continue;
-                }
-                cells.push(match owned.take() {
-                    None => Cow::Borrowed(&text[start..quote]),
-                    Some(mut s) => {
-                        s.push_str(&text[start..quote]);
-                        Cow::Owned(s)
-                    }
-                });
-                *pos = quote + 1;
-                break;
-            }
+            cells.push(quoted_field(text, pos, field)?);
             match b.get(*pos) {
                 Some(&d) if d == delimiter => *pos += 1,
                 None => return Ok(()),
@@ -151,6 +121,46 @@ pub fn read_record<'a>(
             *pos = (end + 1).min(b.len());
             return Ok(());
         }
+    }
+}
+
+/// The quoted CSV field whose opening quote is at `*pos` (field number `field`), its
+/// doubled quotes made single; moves `*pos` past its closing quote.
+fn quoted_field<'a>(
+    text: &'a str,
+    pos: &mut usize,
+    field: usize,
+) -> Result<Cow<'a, str>, CellError> {
+    let b = text.as_bytes();
+    let open = *pos;
+    let mut i = open + 1;
+    let mut start = i;
+    let mut owned: Option<String> = None;
+    loop {
+        let Some(j) = memchr::memchr(b'"', &b[i..]) else {
+            return Err(CellError {
+                at: open,
+                field,
+                what: "unterminated quote: the quoted field is not closed",
+            });
+        };
+        let quote = i + j;
+        if b.get(quote + 1) == Some(&b'"') {
+            owned
+                .get_or_insert_with(String::new)
+                .push_str(&text[start..=quote]);
+            i = quote + 2;
+            start = i;
+            continue;
+        }
+        *pos = quote + 1;
+        return Ok(match owned {
+            None => Cow::Borrowed(&text[start..quote]),
+            Some(mut s) => {
+                s.push_str(&text[start..quote]);
+                Cow::Owned(s)
+            }
+        });
     }
 }
 

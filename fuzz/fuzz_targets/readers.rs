@@ -23,8 +23,9 @@ use std::sync::Arc;
 use arbitrary::Arbitrary;
 use arrow_array::{ArrayRef, RecordBatch, StringArray};
 use libfuzzer_sys::fuzz_target;
-use rapidurl_cli::rows::{Flow, Plan, Row, RowError, RowParser};
-use rapidurl_cli::source::{Data, Input, InputFormat, Reader};
+use rapidurl_cli::rows::{Flow, Plan, Row, RowError, RowSink};
+use rapidurl_cli::source::{Batch, Data, Input, InputFormat, Reader};
+use rapidurl_cli::window::{Work, parse_window};
 use rapidurl_cli::table::Cell;
 
 #[derive(Arbitrary, Debug, Clone, Copy, PartialEq)]
@@ -123,44 +124,35 @@ fn read(format: Format, bytes: &[u8], block: usize, url: Option<usize>) -> Outco
         cells: true,
         base_url: None,
     };
-    let (tx, rx) = crossbeam_channel::unbounded();
     let (_free_tx, free_rx) = crossbeam_channel::unbounded();
+    let mut batches = Vec::new();
     Reader {
         inputs: vec![input],
         columns,
         projection: None,
     }
-    .run(&tx, &free_rx);
-    drop(tx);
-    let mut parser = RowParser::default();
+    .run(
+        &mut |batch, _| {
+            batches.push(batch);
+            true
+        },
+        &free_rx,
+    );
     let mut out = Outcome {
         rows: Vec::new(),
         failure: None,
     };
-    for batch in rx.iter() {
+    for batch in &batches {
         if let Data::Fatal(msg) = &batch.data {
             out.failure = Some(msg.clone());
             break;
         }
-        let mut sink = |row: &Row<'_>| {
-            let url = match &row.url {
-                Ok(_) => Ok(row.input.to_owned()),
-                Err(RowError::Missing) => Err("missing-URL".to_owned()),
-                Err(RowError::Parse(_)) => Ok(row.input.to_owned()),
-            };
-            let cells = row
-                .cells
-                .iter()
-                .map(|c| match c {
-                    Cell::Null => None,
-                    other => Some(other.text().to_owned()),
-                })
-                .collect();
-            out.rows.push((row.line, url, cells));
-            Flow::Go
-        };
-        if let Err(msg) = parser.rows(&plan, &batch, &mut sink) {
-            out.failure = Some(msg);
+        let (rows, failure) = parse_window(&plan, std::slice::from_ref(batch), &Collect)
+            .pop()
+            .expect("one result per batch");
+        out.rows.extend(rows);
+        if failure.is_some() {
+            out.failure = failure;
             break;
         }
     }
@@ -176,6 +168,46 @@ fn read(format: Format, bytes: &[u8], block: usize, url: Option<usize>) -> Outco
         assert!(placed, "a failure without its place: {msg:?}");
     }
     out
+}
+
+/// The rows of a batch, as [`Outcome::rows`] holds them.
+type Rows = Vec<(u64, Result<String, String>, Vec<Option<String>>)>;
+
+/// A command that keeps every row it is given, owned.
+struct Collect;
+
+/// One batch's rows.
+struct Kept(Rows);
+
+impl RowSink for Kept {
+    fn row(&mut self, row: &Row<'_>) -> Flow {
+        let url = match &row.url {
+            Ok(_) => Ok(row.input.to_owned()),
+            Err(RowError::Missing) => Err("missing-URL".to_owned()),
+            Err(RowError::Parse(_)) => Ok(row.input.to_owned()),
+        };
+        let cells = row
+            .cells
+            .iter()
+            .map(|c| match c {
+                Cell::Null => None,
+                other => Some(other.text().to_owned()),
+            })
+            .collect();
+        self.0.push((row.line, url, cells));
+        Flow::Go
+    }
+}
+
+impl Work for Collect {
+    type Out = (Rows, Option<String>);
+    type Part<'w> = Kept;
+    fn part<'w>(&'w self, _: &'w Batch) -> Kept {
+        Kept(Vec::new())
+    }
+    fn done(&self, part: Kept, error: Option<String>) -> (Rows, Option<String>) {
+        (part.0, error)
+    }
 }
 
 /// CSV records of `bytes` (after a byte-order mark), as RFC 4180 ends them: at a line

@@ -10,10 +10,70 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::ExitCode;
 
+use clap::Args;
 use rapidurl::parse_with_validation_errors;
 
+use crate::input::input_paths;
+use crate::outcome::{Failure, report};
 use crate::output::push_json_string;
-use crate::{Failure, report};
+
+/// Arguments of `rapidurl lint`.
+#[derive(Args, Debug)]
+pub struct LintArgs {
+    /// Input files, one URL per line; standard input when none is given or for `-`.
+    #[arg(value_name = "FILE")]
+    files: Vec<String>,
+
+    /// Output format: `text` (FILE:LINE:COLUMN: NAME: explanation) or `jsonl`.
+    #[arg(long, value_enum, default_value_t = LintFormat::Text)]
+    format: LintFormat,
+}
+
+/// Writes the findings of `errors` (of line `place.1` of `place.0`, whose text is
+/// `line`) into `text`, and counts them by name.
+fn describe(
+    text: &mut String,
+    (name, line_no): (&str, u64),
+    line: &str,
+    errors: &[rapidurl::ValidationError],
+    format: LintFormat,
+    counts: &mut BTreeMap<&'static str, u64>,
+) {
+    for e in errors {
+        *counts.entry(e.name()).or_default() += 1;
+        // Characters before the offset (which is on a character boundary; counted
+        // without slicing, so that no offset can make this panic).
+        let column = line
+            .char_indices()
+            .take_while(|&(i, _)| i < e.offset())
+            .count()
+            + 1;
+        match format {
+            LintFormat::Text => {
+                let _ = writeln!(
+                    text,
+                    "{name}:{line_no}:{column}: {}: {}",
+                    e.name(),
+                    e.description()
+                );
+            }
+            LintFormat::Jsonl => {
+                text.push_str("{\"file\":");
+                push_json_string(text, name);
+                let _ = write!(
+                    text,
+                    ",\"line\":{line_no},\"column\":{column},\"byte\":{},\"name\":\"{}\",\
+                     \"failure\":{},\"explanation\":",
+                    e.offset(),
+                    e.name(),
+                    e.is_failure()
+                );
+                push_json_string(text, e.description());
+                text.push_str("}\n");
+            }
+        }
+    }
+}
 
 /// How `lint` writes its findings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -24,8 +84,13 @@ pub enum LintFormat {
     Jsonl,
 }
 
+/// Runs `rapidurl lint`.
+pub fn run(args: LintArgs) -> Result<ExitCode, Failure> {
+    lint(&input_paths(&args.files), args.format)
+}
+
 /// Lints every line of `paths` (standard input for none or `-`).
-pub fn run(paths: &[String], format: LintFormat) -> Result<ExitCode, Failure> {
+fn lint(paths: &[String], format: LintFormat) -> Result<ExitCode, Failure> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut counts: BTreeMap<&'static str, u64> = BTreeMap::new();
     let mut lines_with_errors = 0u64;
@@ -59,40 +124,14 @@ pub fn run(paths: &[String], format: LintFormat) -> Result<ExitCode, Failure> {
             }
             lines_with_errors += 1;
             text.clear();
-            for e in &errors {
-                *counts.entry(e.name()).or_default() += 1;
-                // Characters before the offset (which is on a character boundary; counted
-                // without slicing, so that no offset can make this panic).
-                let column = line
-                    .char_indices()
-                    .take_while(|&(i, _)| i < e.offset())
-                    .count()
-                    + 1;
-                match format {
-                    LintFormat::Text => {
-                        let _ = writeln!(
-                            text,
-                            "{name}:{line_no}:{column}: {}: {}",
-                            e.name(),
-                            e.description()
-                        );
-                    }
-                    LintFormat::Jsonl => {
-                        text.push_str("{\"file\":");
-                        push_json_string(&mut text, name);
-                        let _ = write!(
-                            text,
-                            ",\"line\":{line_no},\"column\":{column},\"byte\":{},\"name\":\"{}\",\
-                             \"failure\":{},\"explanation\":",
-                            e.offset(),
-                            e.name(),
-                            e.is_failure()
-                        );
-                        push_json_string(&mut text, e.description());
-                        text.push_str("}\n");
-                    }
-                }
-            }
+            describe(
+                &mut text,
+                (name, line_no),
+                &line,
+                &errors,
+                format,
+                &mut counts,
+            );
             out.write_all(text.as_bytes())?;
         }
     }

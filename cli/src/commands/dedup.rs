@@ -15,12 +15,14 @@ use std::sync::Arc;
 use clap::{Args, ValueEnum};
 use rapidurl::UrlRef;
 
+use crate::input::{InputArgs, prepare, thread_count};
+use crate::outcome::{Failure, create_output, diagnostic, report};
 use crate::output::{Format, RowFormat};
 use crate::pipeline::{Collector, Done, Stop};
 use crate::progress::Progress;
-use crate::rows::{Flow, Row, RowParser};
+use crate::rows::{Flow, Plan, Row, RowSink};
 use crate::source::InputFormat;
-use crate::{Failure, InputArgs, prepare, thread_count};
+use crate::window::Work;
 
 pub const DEDUP_AFTER_HELP: &str = "\
 Reads the input as `rapidurl parse` does (lines, CSV, TSV, JSON Lines, Parquet; --column,
@@ -91,29 +93,10 @@ pub fn run(args: DedupArgs) -> Result<ExitCode, Failure> {
     let prepared = prepare(&args.input, false, false)?;
     let plan = prepared.plan.clone();
     let lines = plan.format == InputFormat::Lines;
-    let format = match args.format {
-        Some(Format::Parquet) => {
-            return Err(Failure::Message(
-                "dedup writes text: --format tsv, csv or jsonl".into(),
-            ));
-        }
-        Some(f) => f,
-        None => match plan.format {
-            InputFormat::Csv => Format::Csv,
-            InputFormat::Jsonl => Format::Jsonl,
-            _ => Format::Tsv,
-        },
-    };
+    let format = output_format(args.format, plan.format)?;
     let pass_names: Vec<String> = plan.pass.iter().map(|&i| plan.columns[i].clone()).collect();
     let row_format = Arc::new(RowFormat::new(format, pass_names, Vec::new(), false));
-    let out: Box<dyn Write + Send> = match &args.output {
-        Some(path) => Box::new(
-            std::fs::File::create(path)
-                .map_err(|e| Failure::Message(format!("{path}: cannot create: {e}")))?,
-        ),
-        None => crate::stdout_file()?,
-    };
-    let mut out = BufWriter::with_capacity(64 * 1024, out);
+    let mut out = BufWriter::with_capacity(64 * 1024, create_output(args.output.as_deref())?);
     if !lines {
         let mut header = String::new();
         row_format.header(&mut header);
@@ -122,72 +105,13 @@ pub fn run(args: DedupArgs) -> Result<ExitCode, Failure> {
     let progress = Progress::new(prepared.total);
     let hashers = (RandomState::new(), RandomState::new());
     let key = args.key;
-    let work = move |rows: &mut RowParser, batch: &crate::source::Batch| -> Result<Keyed, Stop> {
-        let name = &plan.names[batch.input];
-        let mut k = Keyed::default();
-        let mut key_text = String::new();
-        let result = rows.rows(&plan, batch, &mut |row: &Row<'_>| {
-            k.read += 1;
-            match &row.url {
-                Ok(url) => {
-                    let hash = hash_key(&hashers, key, url, &mut key_text);
-                    if lines {
-                        k.text.push_str(row.input);
-                        k.text.push('\n');
-                    } else {
-                        row_format.url_row(&mut k.text, row.cells, row.input, url);
-                    }
-                    k.rows.push((hash, k.text.len()));
-                }
-                Err(err) => {
-                    k.invalid += 1;
-                    crate::diagnostic(&mut k.diagnostics, name, row.line, err);
-                }
-            }
-            Flow::Go
-        });
-        if let Err(msg) = result {
-            k.stop = Some(Stop::Input(msg));
-        }
-        Ok(k)
+    let work = KeyWork {
+        plan: &plan,
+        lines,
+        row_format: &row_format,
+        hashers,
+        key,
     };
-    struct Sink<'p> {
-        out: BufWriter<Box<dyn Write + Send>>,
-        seen: HashSet<u128, PassThrough>,
-        read: u64,
-        kept: u64,
-        invalid: u64,
-        progress: &'p Progress,
-    }
-    impl Collector<Keyed> for Sink<'_> {
-        fn collect(&mut self, done: Done<Keyed>, _: &[u8]) -> Result<(), Stop> {
-            self.progress.inc(done.bytes);
-            let k = done.value;
-            let mut start = 0;
-            for &(hash, end) in &k.rows {
-                if self.seen.insert(hash) {
-                    self.out.write_all(&k.text.as_bytes()[start..end])?;
-                    self.kept += 1;
-                }
-                start = end;
-            }
-            self.read += k.read;
-            self.invalid += k.invalid;
-            if !k.diagnostics.is_empty() {
-                self.progress.suspend(|| crate::report(&k.diagnostics));
-            }
-            match k.stop {
-                Some(stop) => {
-                    self.out.flush()?;
-                    Err(stop)
-                }
-                None => Ok(()),
-            }
-        }
-        fn idle(&mut self) -> Result<(), Stop> {
-            Ok(self.out.flush()?)
-        }
-    }
     let mut sink = Sink {
         out,
         seen: HashSet::default(),
@@ -199,14 +123,14 @@ pub fn run(args: DedupArgs) -> Result<ExitCode, Failure> {
     let result = crate::pipeline::run(
         prepared.reader,
         thread_count(args.input.threads),
-        RowParser::default,
-        work,
+        &plan,
+        &work,
         &mut sink,
     );
     progress.finish();
     sink.out.flush()?;
     let valid = sink.read - sink.invalid;
-    crate::report(&format!(
+    report(&format!(
         "rapidurl dedup: read {} rows, kept {} ({} duplicates, {} invalid; {} distinct keys of 16 bytes)\n",
         sink.read,
         sink.kept,
@@ -269,5 +193,126 @@ impl Hasher for PassThroughHasher {
     }
     fn write_u128(&mut self, n: u128) {
         self.0 = n as u64;
+    }
+}
+
+/// `dedup`'s collector: writes each batch's rows whose key is new.
+struct Sink<'p> {
+    out: BufWriter<Box<dyn Write + Send>>,
+    seen: HashSet<u128, PassThrough>,
+    read: u64,
+    kept: u64,
+    invalid: u64,
+    progress: &'p Progress,
+}
+impl Collector<Keyed> for Sink<'_> {
+    fn collect(&mut self, done: Done<Keyed>, _: &[u8]) -> Result<(), Stop> {
+        self.progress.inc(done.bytes);
+        let k = done.value;
+        let mut start = 0;
+        for &(hash, end) in &k.rows {
+            if self.seen.insert(hash) {
+                self.out.write_all(&k.text.as_bytes()[start..end])?;
+                self.kept += 1;
+            }
+            start = end;
+        }
+        self.read += k.read;
+        self.invalid += k.invalid;
+        if !k.diagnostics.is_empty() {
+            self.progress.suspend(|| report(&k.diagnostics));
+        }
+        match k.stop {
+            Some(stop) => {
+                self.out.flush()?;
+                Err(stop)
+            }
+            None => Ok(()),
+        }
+    }
+    fn idle(&mut self) -> Result<(), Stop> {
+        Ok(self.out.flush()?)
+    }
+}
+
+/// The output format: `--format`, else the input's (tsv for lines).
+fn output_format(format: Option<Format>, input: InputFormat) -> Result<Format, Failure> {
+    Ok(match format {
+        Some(Format::Parquet) => {
+            return Err(Failure::Message(
+                "dedup writes text: --format tsv, csv or jsonl".into(),
+            ));
+        }
+        Some(f) => f,
+        None => match input {
+            InputFormat::Csv => Format::Csv,
+            InputFormat::Jsonl => Format::Jsonl,
+            _ => Format::Tsv,
+        },
+    })
+}
+
+/// What `dedup` does with each batch: the key of each row, with the row's text.
+struct KeyWork<'a> {
+    plan: &'a Plan,
+    /// Whether the input is lines (written back as read).
+    lines: bool,
+    row_format: &'a RowFormat,
+    hashers: (RandomState, RandomState),
+    key: Key,
+}
+
+/// A batch being keyed by `dedup`.
+struct KeyPart<'w> {
+    work: &'w KeyWork<'w>,
+    name: &'w str,
+    k: Keyed,
+    key_text: String,
+}
+
+impl Work for KeyWork<'_> {
+    type Out = Result<Keyed, Stop>;
+    type Part<'w>
+        = KeyPart<'w>
+    where
+        Self: 'w;
+
+    fn part<'w>(&'w self, batch: &'w crate::source::Batch) -> KeyPart<'w> {
+        KeyPart {
+            work: self,
+            name: &self.plan.names[batch.input],
+            k: Keyed::default(),
+            key_text: String::new(),
+        }
+    }
+
+    fn done(&self, mut part: KeyPart<'_>, error: Option<String>) -> Result<Keyed, Stop> {
+        part.k.stop = error.map(Stop::Input);
+        Ok(part.k)
+    }
+}
+
+impl RowSink for KeyPart<'_> {
+    fn row(&mut self, row: &Row<'_>) -> Flow {
+        let (work, k) = (self.work, &mut self.k);
+        k.read += 1;
+        match &row.url {
+            Ok(url) => {
+                let hash = hash_key(&work.hashers, work.key, url, &mut self.key_text);
+                if work.lines {
+                    k.text.push_str(row.input);
+                    k.text.push('\n');
+                } else {
+                    work.row_format
+                        .url_row(&mut k.text, row.cells, row.input, url);
+                }
+                k.rows.push((hash, k.text.len()));
+            }
+            Err(err) => {
+                k.invalid += 1;
+                diagnostic(&mut k.diagnostics, self.name, row.line, err);
+            }
+        }
+        Flow::Go
     }
 }

@@ -1,0 +1,329 @@
+//! `rapidurl stats`: how often each value of one field occurs, the most frequent first.
+
+use std::collections::HashMap;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+
+use crate::input::{InputArgs, load_psl, prepare, thread_count};
+use crate::outcome::Failure;
+use crate::output::{Column, push_csv, push_json_string};
+use crate::pipeline::{Collector, Done, Stop};
+use crate::progress::Progress;
+use crate::routes;
+use crate::rows::{Flow, Plan, Row, RowSink};
+use crate::window::Work;
+
+pub const AFTER_HELP: &str = "\
+Reads the input as `rapidurl parse` does (formats, --column, --base) and prints the
+number of rows, the number of invalid URLs, then the --top most frequent values of the
+--by field among the valid URLs (for `error`, the error names of the invalid ones; for
+`input`, the cells of all rows), most frequent first (ties in value order), each with
+its count, its share of the rows counted and a bar. An empty value is shown as \"\" and
+an absent one as (none). --format csv or jsonl writes the table alone, one
+value,count,share row or object per value. Counting keeps one entry per distinct value.
+
+Exit status: 0 on success, 2 on a usage error or an input that cannot be opened or
+used, 3 on an input that is not well formed.
+
+Examples:
+  rapidurl stats crawl.txt --by hostname
+  rapidurl stats log.csv --column url --by error --top 5
+  rapidurl stats a.jsonl b.jsonl --by protocol --format csv";
+
+/// Arguments of `rapidurl stats`.
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    input: InputArgs,
+
+    /// The field to count: a URL field (hostname, protocol, port …), `error` (the error
+    /// names of invalid URLs) or `input`.
+    #[arg(long, value_name = "FIELD", value_parser = clap::value_parser!(Column))]
+    by: Column,
+
+    /// How many of the most frequent values to show.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    top: usize,
+
+    /// A public_suffix_list.dat to use instead of the built-in snapshot of the list.
+    #[arg(long, value_name = "FILE")]
+    psl: Option<std::path::PathBuf>,
+
+    /// A route table for `--by route`: one URL pattern a line, or `name<TAB>pattern`.
+    #[arg(long, value_name = "FILE")]
+    routes: Option<std::path::PathBuf>,
+
+    /// Output: a table for people (text), or the values alone as CSV or JSON Lines.
+    #[arg(long, value_enum, default_value_t = StatsFormat::Text)]
+    format: StatsFormat,
+}
+
+/// How `stats` writes its table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StatsFormat {
+    /// Totals, then one line per value with a bar (for people).
+    Text,
+    /// `value,count,share` rows with a header (RFC 4180).
+    Csv,
+    /// One `{"value":…,"count":…,"share":…}` object per line.
+    Jsonl,
+}
+
+/// Counts of one batch, or of everything so far. A value is `None` where the field is
+/// absent.
+#[derive(Default)]
+struct Counts {
+    rows: u64,
+    invalid: u64,
+    values: HashMap<Option<String>, u64>,
+    stop: Option<Stop>,
+}
+
+/// Runs `rapidurl stats`.
+pub fn run(args: StatsArgs) -> Result<ExitCode, Failure> {
+    routes::load(args.routes.as_deref(), &[&args.by])?;
+    let list = load_psl(args.psl.as_deref())?;
+    count(args.input, &args.by, args.top, args.format, list)
+}
+
+/// Counts the values of `by` over the inputs and writes the table.
+fn count(
+    input: InputArgs,
+    by: &Column,
+    top: usize,
+    format: StatsFormat,
+    suffix_list: Option<rapidurl::psl::SuffixList>,
+) -> Result<ExitCode, Failure> {
+    let prepared = prepare(&input, true, false)?;
+    let plan = prepared.plan.clone();
+    let progress = Progress::new(prepared.total);
+    let work = CountWork {
+        plan: &plan,
+        column: by,
+        suffix_list: suffix_list.as_ref(),
+    };
+    let mut sink = Sink {
+        total: Counts::default(),
+        progress: &progress,
+    };
+    let result = crate::pipeline::run(
+        prepared.reader,
+        thread_count(input.threads),
+        &plan,
+        &work,
+        &mut sink,
+    );
+    progress.finish();
+    result?;
+    write_table(sink.total, by, top, format)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `stats`' collector: the counts of every batch, added up.
+struct Sink<'p> {
+    total: Counts,
+    progress: &'p Progress,
+}
+impl Collector<Counts> for Sink<'_> {
+    fn collect(&mut self, done: Done<Counts>, _: &[u8]) -> Result<(), Stop> {
+        self.progress.inc(done.bytes);
+        let c = done.value;
+        self.total.rows += c.rows;
+        self.total.invalid += c.invalid;
+        for (value, n) in c.values {
+            *self.total.values.entry(value).or_insert(0) += n;
+        }
+        c.stop.map_or(Ok(()), Err)
+    }
+    fn idle(&mut self) -> Result<(), Stop> {
+        Ok(())
+    }
+}
+
+/// Writes the --top values of `total` (counted over all rows) as `format` says.
+fn write_table(mut total: Counts, by: &Column, top: usize, format: StatsFormat) -> io::Result<()> {
+    let counted: u64 = total.values.values().sum();
+    let distinct = total.values.len();
+    let mut values: Vec<(Option<String>, u64)> =
+        std::mem::take(&mut total.values).into_iter().collect();
+    values.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    values.truncate(top);
+    let share = |n: u64| share_of(n, counted);
+    let mut out = BufWriter::new(io::stdout().lock());
+    match format {
+        StatsFormat::Text => write_text(&mut out, &total, by, &values, distinct, counted)?,
+        StatsFormat::Csv => {
+            writeln!(out, "value,count,share\r")?;
+            for (value, n) in &values {
+                let mut cell = String::new();
+                push_csv(&mut cell, value.as_deref().unwrap_or(""));
+                write!(out, "{cell},{n},{:.6}\r\n", share(*n))?;
+            }
+        }
+        StatsFormat::Jsonl => {
+            for (value, n) in &values {
+                let mut cell = String::new();
+                match value {
+                    Some(v) => push_json_string(&mut cell, v),
+                    None => cell.push_str("null"),
+                }
+                writeln!(
+                    out,
+                    "{{\"value\":{cell},\"count\":{n},\"share\":{:.6}}}",
+                    share(*n)
+                )?;
+            }
+        }
+    }
+    out.flush()
+}
+
+/// The share of `n` among `counted` values.
+fn share_of(n: u64, counted: u64) -> f64 {
+    if counted == 0 {
+        0.0
+    } else {
+        n as f64 / counted as f64
+    }
+}
+
+/// The table for people: totals, then each value with its count, share and bar.
+fn write_text(
+    out: &mut impl Write,
+    total: &Counts,
+    by: &Column,
+    values: &[(Option<String>, u64)],
+    distinct: usize,
+    counted: u64,
+) -> io::Result<()> {
+    let share = |n: u64| share_of(n, counted);
+    writeln!(out, "lines: {}", total.rows)?;
+    writeln!(out, "invalid: {}", total.invalid)?;
+    let what = match by {
+        Column::Error => "error names of the invalid URLs".to_owned(),
+        Column::Input => "inputs".to_owned(),
+        Column::Field(f) => format!("{f} of the valid URLs"),
+    };
+    writeln!(
+        out,
+        "top {} of {distinct} distinct {what} ({counted} counted):",
+        values.len()
+    )?;
+    let width = values
+        .iter()
+        .map(|(_, n)| n.to_string().len())
+        .max()
+        .unwrap_or(1);
+    let max = values.first().map_or(1, |v| v.1.max(1));
+    let color = io::stdout().is_terminal();
+    for (value, n) in values {
+        let shown = match value {
+            None => "(none)".to_owned(),
+            Some(v) if v.is_empty() => "\"\"".to_owned(),
+            Some(v) => v.clone(),
+        };
+        let bar = bar(*n, max, BAR_WIDTH);
+        let bar = if color {
+            format!("\x1b[36m{bar}\x1b[0m")
+        } else {
+            bar
+        };
+        writeln!(
+            out,
+            "  {n:>width$}  {:>6.2}%  {bar:<w$}  {shown}",
+            share(*n) * 100.0,
+            w = if color { BAR_WIDTH + 9 } else { BAR_WIDTH }
+        )?;
+    }
+    Ok(())
+}
+
+/// Characters of the longest bar.
+const BAR_WIDTH: usize = 30;
+
+/// A bar of `n` out of `max` in `width` characters, in eighths of a character.
+fn bar(n: u64, max: u64, width: usize) -> String {
+    const PARTS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+    let eighths = (n as u128 * width as u128 * 8 / max.max(1) as u128) as usize;
+    let mut s = "█".repeat(eighths / 8);
+    if eighths % 8 > 0 {
+        s.push(PARTS[eighths % 8]);
+    }
+    if s.is_empty() && n > 0 {
+        s.push('▏');
+    }
+    s
+}
+
+/// What `stats` does with each batch: counts its values.
+struct CountWork<'a> {
+    plan: &'a Plan,
+    column: &'a Column,
+    suffix_list: Option<&'a rapidurl::psl::SuffixList>,
+}
+
+/// A batch being counted by `stats`.
+struct CountPart<'w> {
+    work: &'w CountWork<'w>,
+    c: Counts,
+}
+
+impl Work for CountWork<'_> {
+    type Out = Result<Counts, Stop>;
+    type Part<'w>
+        = CountPart<'w>
+    where
+        Self: 'w;
+
+    fn part<'w>(&'w self, _: &'w crate::source::Batch) -> CountPart<'w> {
+        let _ = self.plan;
+        CountPart {
+            work: self,
+            c: Counts::default(),
+        }
+    }
+
+    fn done(&self, mut part: CountPart<'_>, error: Option<String>) -> Result<Counts, Stop> {
+        part.c.stop = error.map(Stop::Input);
+        Ok(part.c)
+    }
+}
+
+impl RowSink for CountPart<'_> {
+    fn row(&mut self, row: &Row<'_>) -> Flow {
+        let c = &mut self.c;
+        c.rows += 1;
+        if row.url.is_err() {
+            c.invalid += 1;
+        }
+        let value: Option<Option<String>> = match (self.work.column, &row.url) {
+            (Column::Input, _) => Some(Some(row.input.to_owned())),
+            (Column::Error, Err(e)) => Some(Some(e.name().to_owned())),
+            (Column::Field(f), Ok(url)) => {
+                let cx = crate::output::field_context(self.work.suffix_list);
+                Some(f.value_with(url, &cx).map(|v| v.into_owned()))
+            }
+            _ => None,
+        };
+        if let Some(value) = value {
+            *c.values.entry(value).or_insert(0) += 1;
+        }
+        Flow::Go
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bar;
+
+    #[test]
+    fn bars() {
+        assert_eq!(bar(10, 10, 4), "████");
+        assert_eq!(bar(5, 10, 4), "██");
+        assert_eq!(bar(1, 16, 4), "▎");
+        assert_eq!(bar(1, 1000, 4), "▏");
+        assert_eq!(bar(0, 10, 4), "");
+    }
+}

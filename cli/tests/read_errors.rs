@@ -1,0 +1,51 @@
+//! An input that cannot be read to its end stops every bulk command with a message and a
+//! non-zero exit status: never fewer rows with status 0.
+
+mod support;
+
+use support::{TempFile, code, run, stderr};
+
+/// A directory opens as a file but fails on the first read (EISDIR).
+fn unreadable_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("rapidurl-cli-unreadable-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create dir");
+    dir
+}
+
+#[test]
+fn a_read_error_after_rows_fails_every_command() {
+    let dir = unreadable_dir();
+    let dir = dir.to_str().expect("UTF-8 path");
+    let good = TempFile::new(&b"https://a.example/\nhttps://b.example/\n".repeat(5000));
+    for command in [
+        &["parse", "--fields", "hostname"][..],
+        &["check"],
+        &["stats", "--by", "hostname"],
+        &["dedup"],
+    ] {
+        for threads in ["1", "2"] {
+            let mut args = command.to_vec();
+            args.extend(["--threads", threads, good.path(), dir]);
+            let out = run(&args, b"");
+            assert_eq!(code(&out), 3, "{args:?}: {}", stderr(&out));
+            let err = stderr(&out);
+            assert!(
+                err.contains(&format!("rapidurl: {dir}: read error: ")),
+                "{args:?}: {err}"
+            );
+        }
+    }
+    // The rows of the readable input before it are written, in full.
+    let out = run(
+        &[
+            "parse",
+            "--fields",
+            "hostname",
+            "--no-header",
+            good.path(),
+            dir,
+        ],
+        b"",
+    );
+    assert_eq!(out.stdout.iter().filter(|&&b| b == b'\n').count(), 10000);
+}
