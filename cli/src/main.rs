@@ -11,7 +11,6 @@
 //! See `rapidurl --help` and `rapidurl <command> --help`.
 #![forbid(unsafe_code)]
 
-mod bench;
 mod commands;
 mod input;
 mod outcome;
@@ -33,8 +32,6 @@ use clap::{Parser, Subcommand};
 use crate::commands::{check, dedup, lint, parse, stats};
 
 // `bench` (the measurement, edited with the library's engine) reaches these at the root.
-pub(crate) use crate::input::thread_count;
-pub(crate) use crate::outcome::Failure;
 
 /// Parse URLs in bulk per the WHATWG URL Standard (what a browser's `new URL()` does).
 #[derive(Parser, Debug)]

@@ -43,58 +43,6 @@ pub(crate) fn lines(bytes: &[u8]) -> Lines<'_> {
     }
 }
 
-/// The line feeds of `bytes` as bitmasks, for readers that walk a block's lines
-/// themselves (the command-line tool): `masks` is refilled with one `u64` per 64 bytes,
-/// bit `j` of `masks[w]` set when byte `64 * w + j` is `\n` (bits past the end zero).
-/// Returns the block as text when every byte is ASCII; `None` means "not known to be
-/// UTF-8": the caller validates it (e.g. with `simdutf8` or [`std::str::from_utf8`]).
-///
-/// One vectorized pass (AVX2 where the CPU has it, SSE2 on other x86_64 CPUs, a byte at
-/// a time elsewhere) finds the line feeds and the non-ASCII bytes together, which costs
-/// less than one `memchr` call per line, and less than validating short ASCII lines again.
-///
-/// ```
-/// let mut masks = Vec::new();
-/// let text = rapidurl::batch::line_feeds(b"a\nbc\n\nd", &mut masks);
-/// assert_eq!(text, Some("a\nbc\n\nd"));
-/// assert_eq!(masks, [0b11_0010]); // bytes 1, 4 and 5
-/// assert_eq!(rapidurl::batch::line_feeds(b"\xC3\xA9\n", &mut masks), None);
-/// assert_eq!(masks, [0b100]);
-/// ```
-pub fn line_feeds<'a>(bytes: &'a [u8], masks: &mut Vec<u64>) -> Option<&'a str> {
-    crate::scan::lines::line_feeds(bytes, masks)
-}
-
-/// A block of text cut into lines by one thread for another: when the block is ASCII,
-/// each line's range is found once (line ends from [`line_feeds`]' masks, one `\r` left
-/// out), and the parsing thread then takes the lines as `&str` with no search and no
-/// check. The command-line tool's reader thread makes one per block.
-///
-/// ```
-/// use rapidurl::batch::LineBlock;
-/// let mut masks = Vec::new();
-/// let block = LineBlock::new(b"a\r\nbc\n\nd".to_vec(), Vec::new(), &mut masks);
-/// assert!(block.is_ascii());
-/// assert_eq!(block.lines().collect::<Vec<_>>(), ["a", "bc", "", "d"]);
-/// let block = LineBlock::new("é\n".as_bytes().to_vec(), Vec::new(), &mut masks);
-/// assert!(!block.is_ascii());
-/// assert_eq!(block.lines().count(), 0);
-/// assert_eq!(block.bytes(), "é\n".as_bytes());
-/// ```
-pub use crate::scan::lines::LineBlock;
-
-/// The number of `\n` in `bytes`: the line count of a block of whole lines, for readers
-/// that number lines before they parse them (the command-line tool's reader thread).
-/// Vectorized (AVX2 or SSE2 on x86_64) with byte counters summed now and then, which
-/// costs less than extracting a mask per 16 or 32 bytes.
-///
-/// ```
-/// assert_eq!(rapidurl::batch::count_line_feeds(b"a\nb\r\n\nc"), 3);
-/// ```
-pub fn count_line_feeds(bytes: &[u8]) -> usize {
-    crate::scan::lines::count_line_feeds(bytes)
-}
-
 /// How many bytes of whole lines are validated at a time: small enough that the parser
 /// then reads them from cache.
 const VALIDATE_BYTES: usize = 64 * 1024;

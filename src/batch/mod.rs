@@ -39,9 +39,6 @@ mod rows;
 pub use self::column::{Iter, UrlColumn};
 /// Line cutting for the command-line tool's own reader (not part of the API: the tool
 /// moves onto [`engine`]).
-#[doc(hidden)]
-pub use self::lines::{LineBlock, count_line_feeds, line_feeds};
-
 use crate::error::ParseError;
 use crate::url::Url;
 use rayon::prelude::*;

@@ -1,5 +1,5 @@
 //! The line feeds of a block of text as bitmasks, and whether the block is ASCII, in one
-//! vectorized pass (for bulk readers: `batch::line_feeds`, the command-line tool).
+//! vectorized pass (for the bulk engine's line source).
 //!
 //! A reader of one URL per line wants every line's end and the block as `&str`. Finding
 //! the ends one search per line (`memchr`) costs a call and its set-up per line; here each
@@ -23,108 +23,6 @@ pub(crate) fn line_feeds<'a>(bytes: &'a [u8], masks: &mut Vec<u64>) -> Option<&'
     // SAFETY: no byte of `bytes` has its high bit set (the kernel OR-ed every byte into
     // `high`), so `bytes` is ASCII, which is valid UTF-8.
     Some(unsafe { std::str::from_utf8_unchecked(bytes) })
-}
-
-/// A block of text and, when it is ASCII, the range of each of its lines: made by one
-/// thread (a reader) so that another (a parser) takes each line as `&str` with no search
-/// and no check. See `batch::LineBlock`, which is this type.
-#[derive(Debug, Default)]
-pub struct LineBlock {
-    bytes: Vec<u8>,
-    /// Each line's start and end, its `\n` and one `\r` before it left out (empty unless
-    /// the block is ASCII).
-    ranges: Vec<(u32, u32)>,
-    ascii: bool,
-}
-
-impl LineBlock {
-    /// Cuts `bytes` into lines: they end at `\n`, less one `\r`; a last line without `\n`
-    /// counts. `ranges` and `masks` are buffers to reuse (their contents are replaced).
-    /// A block that is not ASCII, or of 4 GiB or more, is kept whole, with no lines.
-    pub fn new(bytes: Vec<u8>, mut ranges: Vec<(u32, u32)>, masks: &mut Vec<u64>) -> LineBlock {
-        ranges.clear();
-        let ascii = u32::try_from(bytes.len()).is_ok() && line_feeds(&bytes, masks).is_some();
-        if ascii {
-            let line = |start: usize, end: usize| {
-                let end = if end > start && bytes[end - 1] == b'\r' {
-                    end - 1
-                } else {
-                    end
-                };
-                (start as u32, end as u32)
-            };
-            let mut start = 0;
-            for (w, &word) in masks.iter().enumerate() {
-                let mut word = word;
-                while word != 0 {
-                    let end = w * 64 + word.trailing_zeros() as usize;
-                    word &= word - 1;
-                    ranges.push(line(start, end));
-                    start = end + 1;
-                }
-            }
-            if start < bytes.len() {
-                ranges.push(line(start, bytes.len()));
-            }
-        }
-        LineBlock {
-            bytes,
-            ranges,
-            ascii,
-        }
-    }
-
-    /// The block's bytes.
-    pub fn bytes(&self) -> &[u8] {
-        &self.bytes
-    }
-
-    /// Whether the block is ASCII (then [`LineBlock::lines`] gives its lines).
-    pub fn is_ascii(&self) -> bool {
-        self.ascii
-    }
-
-    /// The lines of an ASCII block, in order; none for another block.
-    #[inline]
-    pub fn lines(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
-        self.ranges.iter().map(|&(start, end)| {
-            let line = &self.bytes[start as usize..end as usize];
-            debug_assert!(line.is_ascii());
-            // SAFETY: ranges are only made for a block found ASCII (`new`: no byte with
-            // its high bit set), and the bytes cannot change after; any range of ASCII
-            // bytes is valid UTF-8.
-            unsafe { std::str::from_utf8_unchecked(line) }
-        })
-    }
-
-    /// The buffers, to reuse: the bytes and the ranges.
-    pub fn into_parts(self) -> (Vec<u8>, Vec<(u32, u32)>) {
-        (self.bytes, self.ranges)
-    }
-}
-
-/// The number of `\n` in `bytes`, counted 32 (AVX2) or 16 (SSE2) bytes per compare into
-/// byte counters that are summed every 127 iterations, so that no mask is extracted.
-pub(crate) fn count_line_feeds(bytes: &[u8]) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if super::x86::has_avx2() {
-            // SAFETY: the CPU reported AVX2.
-            unsafe { x86::avx2_count(bytes) }
-        } else {
-            x86::sse2_count(bytes)
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        count_scalar(bytes)
-    }
-}
-
-/// The portable count (and the tests' reference).
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-fn count_scalar(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| b == b'\n').count()
 }
 
 /// The last bytes of a block (fewer than 64), padded with zeros (neither `\n` nor
@@ -210,83 +108,6 @@ mod x86 {
         unsafe { _mm_movemask_epi8(acc) != 0 }
     }
 
-    /// How many 64-byte steps fit before a byte counter (two compares per step, each
-    /// adding at most 1) could pass 255.
-    const STEPS: usize = 127;
-
-    /// The SSE2 count of line feeds.
-    pub(super) fn sse2_count(bytes: &[u8]) -> usize {
-        let mut chunks = bytes.chunks_exact(64);
-        let mut total = 0usize;
-        loop {
-            let group = (&mut chunks).take(STEPS);
-            // SAFETY: SSE2 is part of the x86_64 baseline; each load reads 16 of the 64
-            // bytes of `chunk`.
-            let n = unsafe {
-                let lf = _mm_set1_epi8(b'\n' as i8);
-                let (mut a, mut b) = (_mm_setzero_si128(), _mm_setzero_si128());
-                let mut steps = 0;
-                for chunk in group {
-                    let p = chunk.as_ptr() as *const __m128i;
-                    // A compare gives -1 (0xFF) per line feed: subtracting counts it.
-                    a = _mm_sub_epi8(a, _mm_cmpeq_epi8(_mm_loadu_si128(p), lf));
-                    b = _mm_sub_epi8(b, _mm_cmpeq_epi8(_mm_loadu_si128(p.add(1)), lf));
-                    a = _mm_sub_epi8(a, _mm_cmpeq_epi8(_mm_loadu_si128(p.add(2)), lf));
-                    b = _mm_sub_epi8(b, _mm_cmpeq_epi8(_mm_loadu_si128(p.add(3)), lf));
-                    steps += 1;
-                }
-                if steps == 0 {
-                    break;
-                }
-                let zero = _mm_setzero_si128();
-                let sums = _mm_add_epi64(_mm_sad_epu8(a, zero), _mm_sad_epu8(b, zero));
-                let mut lanes = [0u64; 2];
-                _mm_storeu_si128(lanes.as_mut_ptr() as *mut __m128i, sums);
-                lanes[0] + lanes[1]
-            };
-            total += n as usize;
-        }
-        total + super::count_scalar(chunks.remainder())
-    }
-
-    /// The AVX2 count of line feeds.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must support AVX2.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn avx2_count(bytes: &[u8]) -> usize {
-        let mut chunks = bytes.chunks_exact(64);
-        let mut total = 0usize;
-        loop {
-            let group = (&mut chunks).take(STEPS);
-            // SAFETY: AVX2 is enabled for this function (the caller's contract); each
-            // load reads 32 of the 64 bytes of `chunk`.
-            let n = unsafe {
-                let lf = _mm256_set1_epi8(b'\n' as i8);
-                let (mut a, mut b) = (_mm256_setzero_si256(), _mm256_setzero_si256());
-                let mut steps = 0;
-                for chunk in group {
-                    let p = chunk.as_ptr() as *const __m256i;
-                    // A compare gives -1 (0xFF) per line feed: subtracting counts it.
-                    a = _mm256_sub_epi8(a, _mm256_cmpeq_epi8(_mm256_loadu_si256(p), lf));
-                    b = _mm256_sub_epi8(b, _mm256_cmpeq_epi8(_mm256_loadu_si256(p.add(1)), lf));
-                    steps += 1;
-                }
-                if steps == 0 {
-                    break;
-                }
-                let zero = _mm256_setzero_si256();
-                let sums = _mm256_add_epi64(_mm256_sad_epu8(a, zero), _mm256_sad_epu8(b, zero));
-                let mut lanes = [0u64; 4];
-                _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, sums);
-                lanes.iter().sum::<u64>()
-            };
-            total += n as usize;
-        }
-        total + super::count_scalar(chunks.remainder())
-    }
-
     /// The line-feed mask of 64 bytes and the bytes OR-ed into `acc`.
     ///
     /// # Safety
@@ -342,55 +163,10 @@ mod x86 {
 
 #[cfg(test)]
 mod tests {
-    use super::{LineBlock, count_line_feeds, count_scalar, line_feeds, scalar};
-
-    /// The lines of `text` by `str::split`: ends at `\n`, one `\r` before it left out, a
-    /// last line without `\n` counted when it is not empty.
-    fn reference(text: &str) -> Vec<&str> {
-        let mut lines: Vec<&str> = text.split('\n').collect();
-        if lines.last() == Some(&"") {
-            lines.pop();
-        }
-        lines
-            .into_iter()
-            .map(|l| l.strip_suffix('\r').unwrap_or(l))
-            .collect()
-    }
-
-    #[test]
-    fn line_blocks_cut_lines_as_split_does() {
-        let pieces = ["a", "\n", "\r\n", "\r", "https://example.com/x", "", "\n\n"];
-        let mut masks = Vec::new();
-        let mut ranges = Vec::new();
-        // Every sequence of up to four pieces, each repeated to cross 64-byte words.
-        for n in 0..pieces.len().pow(4) {
-            let mut text = String::new();
-            let mut k = n;
-            for _ in 0..4 {
-                text.push_str(&pieces[k % pieces.len()].repeat(1 + k % 23));
-                k /= pieces.len();
-            }
-            let block = LineBlock::new(text.clone().into_bytes(), ranges, &mut masks);
-            assert!(block.is_ascii());
-            assert_eq!(
-                block.lines().collect::<Vec<_>>(),
-                reference(&text),
-                "{text:?}"
-            );
-            assert_eq!(block.bytes(), text.as_bytes());
-            ranges = block.into_parts().1;
-        }
-        // Not ASCII: kept whole, no lines.
-        let block = LineBlock::new("a\né\n".as_bytes().to_vec(), ranges, &mut masks);
-        assert!(!block.is_ascii());
-        assert_eq!(block.lines().len(), 0);
-        assert_eq!(block.bytes(), "a\né\n".as_bytes());
-    }
+    use super::{line_feeds, scalar};
 
     /// A mask kernel: appends the masks, returns whether some byte is not ASCII.
     type MaskKernel = fn(&[u8], &mut Vec<u64>) -> bool;
-    /// A count kernel.
-    type CountKernel = fn(&[u8]) -> usize;
 
     /// Every kernel this CPU runs, the scalar reference first.
     fn kernels() -> Vec<(&'static str, MaskKernel)> {
@@ -405,46 +181,6 @@ mod tests {
             }
         }
         v
-    }
-
-    #[test]
-    fn every_count_kernel_counts_every_line_feed() {
-        #[allow(unused_mut)]
-        let mut kernels: Vec<(&str, CountKernel)> = vec![("scalar", count_scalar)];
-        #[cfg(target_arch = "x86_64")]
-        {
-            kernels.push(("sse2", super::x86::sse2_count));
-            if super::super::x86::has_avx2() {
-                // SAFETY: the CPU reported AVX2.
-                kernels.push(("avx2", |b| unsafe { super::x86::avx2_count(b) }));
-            }
-        }
-        // Lengths around the 64-byte steps and the 127-step groups (a counter of the
-        // all-`\n` input reaches 254 per group), dense and sparse line feeds.
-        let mut lens: Vec<usize> = (0..200).collect();
-        lens.extend([
-            127 * 64 - 1,
-            127 * 64,
-            127 * 64 + 1,
-            254 * 64 + 3,
-            1000 * 64 + 17,
-        ]);
-        for len in lens {
-            for fill in [
-                |_| b'\n',
-                |i: usize| if i % 3 == 0 { b'\n' } else { 0x8A },
-                |i: usize| {
-                    if i % 97 == 5 { b'\n' } else { 0x0B }
-                },
-            ] {
-                let bytes: Vec<u8> = (0..len).map(fill).collect();
-                let want = bytes.iter().filter(|&&b| b == b'\n').count();
-                for (name, k) in &kernels {
-                    assert_eq!(k(&bytes), want, "{name}, {len} bytes");
-                }
-                assert_eq!(count_line_feeds(&bytes), want);
-            }
-        }
     }
 
     /// The line feeds of `bytes` by a plain search, as masks.

@@ -1,8 +1,18 @@
-//! `rapidurl bench`: its arguments; the measurement itself is `crate::bench`.
+//! `rapidurl bench FILE`: the bulk engine's parse throughput on a file, on one thread and
+//! on several, against the parser alone (a `parse_ref` loop) and one `memchr` pass over
+//! the same bytes.
+//!
+//! The measurements take turns, one run each per round, until the time is up: on a
+//! noisy machine each one's median then comes from the same stretch of time, so that
+//! their ratios mean something.
 
+use std::hint::black_box;
+use std::io::{self, Write};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 use clap::Args;
+use rapidurl::batch::{self, engine};
 
 use crate::outcome::Failure;
 
@@ -39,5 +49,278 @@ pub struct BenchArgs {
 
 /// Runs `rapidurl bench`.
 pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
-    crate::bench::run(&args.file, args.threads, args.time)
+    let path = &args.file;
+    let bytes = std::fs::read(path).map_err(|e| Failure::Message(format!("{path}: {e}")))?;
+    let column = batch::parse_lines(&bytes);
+    let (urls, invalid) = (column.len(), column.error_count());
+    drop(column);
+    let many = crate::input::thread_count(args.threads);
+    let min_time = if args.time.is_finite() {
+        Duration::from_secs_f64(args.time.clamp(0.0, 3600.0))
+    } else {
+        Duration::from_secs(1)
+    };
+    let one = pool(1)?;
+    let several = if many > 1 { Some(pool(many)?) } else { None };
+    let lines: Vec<String> = engine::run(&engine::Lines::new(&bytes), &Inputs)
+        .into_iter()
+        .flatten()
+        .collect();
+    let mut measures = contenders(&bytes, &lines, &one, several.as_ref(), many);
+    let rounds = measure(&mut measures, min_time);
+    let table = Table {
+        path,
+        bytes: bytes.len(),
+        urls,
+        invalid,
+        rounds,
+        many,
+    };
+    table.print(&measures)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A rayon pool of `n` threads.
+fn pool(n: usize) -> Result<rayon::ThreadPool, Failure> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .map_err(|e| Failure::Message(format!("cannot start {n} threads: {e}")))
+}
+
+/// One measurement: its label, what it runs, and its runs' times.
+struct Measure<'a> {
+    label: String,
+    run: Box<dyn FnMut() + 'a>,
+    times: Vec<Duration>,
+}
+
+impl Measure<'_> {
+    fn median(&self) -> Duration {
+        let mut times = self.times.clone();
+        times.sort();
+        times[times.len() / 2]
+    }
+}
+
+/// What is measured, in the order of the table: the column on 1 thread (first) and on
+/// `many`, the counting sink, the `parse_ref` loop (the reference), the `memchr` pass
+/// and the 8-byte span sink.
+fn contenders<'a>(
+    bytes: &'a [u8],
+    lines: &'a [String],
+    one: &'a rayon::ThreadPool,
+    several: Option<&'a rayon::ThreadPool>,
+    many: usize,
+) -> Vec<Measure<'a>> {
+    let measure = |label: String, run: Box<dyn FnMut() + 'a>| Measure {
+        label,
+        run,
+        times: Vec::new(),
+    };
+    let mut all = vec![measure(
+        "batch::parse_lines -> UrlColumn, 1 thread".into(),
+        Box::new(move || {
+            one.install(|| black_box(batch::parse_lines(black_box(bytes))));
+        }),
+    )];
+    if let Some(pool) = several {
+        all.push(measure(
+            format!("batch::parse_lines -> UrlColumn, {many} threads"),
+            Box::new(move || {
+                pool.install(|| black_box(batch::parse_lines(black_box(bytes))));
+            }),
+        ));
+    }
+    all.push(measure(
+        "engine, counting sink, 1 thread".into(),
+        Box::new(move || {
+            let parts = one.install(|| engine::run(&engine::Lines::new(black_box(bytes)), &Count));
+            black_box(parts.iter().sum::<usize>());
+        }),
+    ));
+    let mut arena = rapidurl::bumpalo::Bump::new();
+    all.push(measure(
+        LOOP.into(),
+        Box::new(move || {
+            arena.reset();
+            let mut n = 0usize;
+            for line in black_box(lines) {
+                if let Ok(url) = rapidurl::parse_ref(line, &arena) {
+                    n += url.href().len();
+                }
+            }
+            black_box(n);
+        }),
+    ));
+    all.push(measure(
+        "one memchr pass over the bytes, 1 thread".into(),
+        Box::new(move || {
+            black_box(memchr::memchr_iter(b'\n', black_box(bytes)).count());
+        }),
+    ));
+    all.push(measure(
+        "engine, 8-byte span sink, 1 thread".into(),
+        Box::new(move || {
+            let sink = Spans8 {
+                input: bytes.as_ptr() as usize,
+            };
+            let parts = one.install(|| engine::run(&engine::Lines::new(black_box(bytes)), &sink));
+            black_box(parts.iter().map(|p| p.0.len()).sum::<usize>());
+        }),
+    ));
+    all
+}
+
+/// The label of the reference measurement, the parser alone.
+const LOOP: &str = "parse_ref loop (the parser alone), 1 thread";
+
+/// Runs every measurement once per round, in turns: one warm-up round, then at least
+/// three measured ones, until `min_time` has passed. Returns the measured rounds.
+fn measure(measures: &mut [Measure<'_>], min_time: Duration) -> usize {
+    let start = Instant::now();
+    let mut round = 0;
+    while round < 4 || start.elapsed() < min_time {
+        for m in measures.iter_mut() {
+            let t = Instant::now();
+            (m.run)();
+            let t = t.elapsed();
+            if round > 0 {
+                m.times.push(t);
+            }
+        }
+        round += 1;
+    }
+    round - 1
+}
+
+/// What the table's heading and last lines say about the run.
+struct Table<'p> {
+    path: &'p str,
+    bytes: usize,
+    urls: usize,
+    invalid: usize,
+    rounds: usize,
+    many: usize,
+}
+
+impl Table<'_> {
+    /// Prints each measurement's median as URLs/s, MB/s and ns/URL, its speed against
+    /// the `parse_ref` loop, the column's speed-up on `many` threads and its speed as a
+    /// fraction of the `memchr` pass's.
+    fn print(&self, measures: &[Measure<'_>]) -> io::Result<()> {
+        let Table {
+            path,
+            bytes,
+            urls,
+            invalid,
+            rounds,
+            many,
+        } = *self;
+        let mut out = io::stdout().lock();
+        writeln!(
+            out,
+            "{path}: {bytes} bytes, {urls} URLs ({} valid, {invalid} invalid); {rounds} rounds, medians",
+            urls - invalid,
+        )?;
+        writeln!(
+            out,
+            "{:<46} {:>12} {:>9} {:>8} {:>9}",
+            "", "URLs/s", "MB/s", "ns/URL", "vs loop"
+        )?;
+        let secs = |label: &str| {
+            measures
+                .iter()
+                .find(|m| m.label == label)
+                .map_or(1e-9, |m| m.median().as_secs_f64().max(1e-9))
+        };
+        let reference = secs(LOOP);
+        for m in measures {
+            let secs = m.median().as_secs_f64().max(1e-9);
+            writeln!(
+                out,
+                "{:<46} {:>12.0} {:>9.1} {:>8.1} {:>8.2}x",
+                m.label,
+                urls as f64 / secs,
+                bytes as f64 / secs / 1e6,
+                secs * 1e9 / urls.max(1) as f64,
+                reference / secs
+            )?;
+        }
+        let column_1 = secs(&measures[0].label);
+        if many > 1 {
+            let column_n = secs(&measures[1].label);
+            writeln!(
+                out,
+                "speed-up of parse_lines on {many} threads: {:.2}x",
+                column_1 / column_n
+            )?;
+        }
+        writeln!(
+            out,
+            "parse_lines, 1 thread, as a fraction of the memchr pass's speed: {:.3}",
+            secs(&measures[measures.len() - 2].label) / column_1
+        )
+    }
+}
+
+/// A sink that counts the valid rows (what `check` needs): the engine without a column.
+struct Count;
+
+impl<'a> engine::Sink<'a> for Count {
+    type Part = usize;
+    fn part(&self, _piece: &engine::Piece) -> usize {
+        0
+    }
+    fn row(&self, part: &mut usize, row: engine::Row<'a, '_>) {
+        *part += usize::from(row.url().is_ok());
+    }
+}
+
+/// A sink that keeps 8 bytes per row and no components: where the row's serialization
+/// is (its offset in the input and its length, for a canonical row the engine lent; else
+/// its place in the part's own text). The floor of a column of at most 8 bytes per
+/// canonical row, as a measure of what such a design could reach.
+struct Spans8 {
+    input: usize,
+}
+
+impl<'a> engine::Sink<'a> for Spans8 {
+    type Part = (Vec<u64>, String);
+    fn part(&self, piece: &engine::Piece) -> Self::Part {
+        (Vec::with_capacity(piece.rows), String::new())
+    }
+    #[inline]
+    fn row(&self, part: &mut Self::Part, row: engine::Row<'a, '_>) {
+        let span = match (row.borrowed(), row.url()) {
+            (Some(text), _) => {
+                (((text.as_ptr() as usize - self.input) as u64) << 32) | text.len() as u64
+            }
+            (None, Ok(url)) => {
+                let start = part.1.len();
+                part.1.push_str(url.href());
+                (1 << 63) | ((start as u64) << 32) | url.href().len() as u64
+            }
+            (None, Err(_)) => u64::MAX,
+        };
+        part.0.push(span);
+    }
+}
+
+/// A sink that keeps each row's input (the lines as the engine splits and decodes them),
+/// for the `parse_ref` loop.
+struct Inputs;
+
+impl<'a> engine::Sink<'a> for Inputs {
+    type Part = Vec<String>;
+    fn part(&self, piece: &engine::Piece) -> Vec<String> {
+        Vec::with_capacity(piece.rows)
+    }
+    fn row(&self, part: &mut Vec<String>, row: engine::Row<'a, '_>) {
+        part.push(row.input().to_owned());
+    }
+    fn take_unparsed(&self, part: &mut Vec<String>, input: &engine::Input<'a, '_>) -> bool {
+        part.push(input.text().to_owned());
+        true
+    }
 }
