@@ -381,8 +381,9 @@ fn pattern_set_agrees_with_one_by_one() {
         "api.example.com",
         "b\u{fc}cher.example",
         "[::1]",
+        "{www.}?example.com",
     ];
-    let schemes = ["https", "http", "http{s}?", "*", "foo"];
+    let schemes = ["https", "http", "http{s}?", "*", "foo", "{f}?t{t}?p"];
     let paths = [
         "/users/:id",
         "/users{/:id}?",
@@ -397,6 +398,11 @@ fn pattern_set_agrees_with_one_by_one() {
         "/users/:id+",
         "/users{.json}?",
         "/%75sers/:id",
+        "/users/:id/:action?",
+        "{/:dir}*/end",
+        "/a{/b}?/c",
+        "/a/(.*)/c",
+        "/users/:id/edit{/}?",
     ];
     let mut set = PatternSet::new();
     let mut patterns = Vec::new();
@@ -436,12 +442,25 @@ fn pattern_set_agrees_with_one_by_one() {
         "/users.json",
         "/",
         "",
+        "/users/1/edit",
+        "/users/1/edit/",
+        "/x/y/end",
+        "/end",
+        "/a/c",
+        "/a/b/c",
+        "/a/b/b/c",
     ];
     let arena = rapidurl::bumpalo::Bump::new();
     let mut compared = 0;
     let mut matched = 0;
-    for scheme in ["https", "http", "foo", "ftp"] {
-        for host in hosts.iter().chain(&["cdn.example.com", "other.test"]) {
+    for scheme in ["https", "http", "foo", "ftp", "tp"] {
+        let more = [
+            "cdn.example.com",
+            "www.example.com",
+            "a.b.example.com",
+            "other.test",
+        ];
+        for host in hosts.iter().chain(&more) {
             for path in url_paths {
                 let href = format!("{scheme}://{host}{path}");
                 let Ok(url) = rapidurl::parse_ref(&href, &arena) else {

@@ -155,6 +155,8 @@ pub(crate) struct Component {
     ignore_case: bool,
     engine: Engine,
     parts: Vec<Part>,
+    /// The fewest and the most `/` a matching input has (`u64::MAX`: no bound).
+    slashes: (u64, u64),
 }
 
 impl Component {
@@ -180,6 +182,7 @@ impl Component {
         };
         Ok(Component {
             pattern_string: parts::generate_pattern_string(&parts, &options),
+            slashes: parts::slash_bounds(&parts, &options),
             names,
             has_regexp_groups,
             regexp_source,
@@ -226,12 +229,37 @@ impl Component {
         }
     }
 
-    /// The component's fixed text when it is only that (no group, no modifier).
-    pub(crate) fn literal(&self) -> Option<String> {
-        self.parts
-            .iter()
-            .all(|p| p.ty == PartType::FixedText && p.modifier == parts::Modifier::None)
-            .then(|| self.parts.iter().map(|p| p.value.as_str()).collect())
+    /// Every text the component matches, when it is fixed text with `?` at most
+    /// (`http{s}?`: `http`, `https`), sorted; `None` past 16 texts.
+    pub(crate) fn literals(&self) -> Option<Vec<String>> {
+        let mut out = vec![String::new()];
+        for p in &self.parts {
+            if p.ty != PartType::FixedText || self.ignore_case {
+                return None;
+            }
+            match p.modifier {
+                parts::Modifier::None => out.iter_mut().for_each(|s| s.push_str(&p.value)),
+                parts::Modifier::Optional if out.len() <= 8 => {
+                    let with: Vec<String> = out.iter().map(|s| format!("{s}{}", p.value)).collect();
+                    out.extend(with);
+                }
+                _ => return None,
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        Some(out)
+    }
+
+    /// Whether every input matches (the component is `*`).
+    pub(crate) fn matches_everything(&self) -> bool {
+        matches!(&self.engine, Engine::Vm(p) if p.matches_everything())
+    }
+
+    /// The fewest and the most `/` an input the component matches has (`u64::MAX`: no
+    /// bound).
+    pub(crate) fn slashes(&self) -> (u64, u64) {
+        self.slashes
     }
 
     /// The fixed suffix of a `*.example.com` hostname pattern (`.example.com`): a full
@@ -508,10 +536,6 @@ impl UrlPattern {
 
     pub(crate) fn component(&self, i: usize) -> &Component {
         &self.comps[i]
-    }
-
-    pub(crate) fn test_parts(&self, v: &[&str; 8]) -> bool {
-        self.comps.iter().zip(v).all(|(c, s)| c.is_match(s))
     }
 
     pub(crate) fn exec_parts_pub(&self, v: [&str; 8]) -> Option<UrlPatternResult> {
