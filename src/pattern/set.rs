@@ -77,6 +77,10 @@ struct Index {
     hosts: Map<u32>,
     suffixes: Map<u32>,
     segments: Map<u32>,
+    /// The length of the longest `.suffix`: only the dots of a hostname's last so many
+    /// bytes can start one (so that a hostname of many labels costs no more than its
+    /// length).
+    longest_suffix: usize,
     next_host: u32,
     /// By host number: its buckets, sorted.
     by_host: Vec<Vec<Bucket>>,
@@ -116,7 +120,10 @@ impl Index {
     fn host_id(&mut self, key: &Key) -> u32 {
         match key {
             Key::Exact(text) => number(&mut self.hosts, text.clone(), &mut self.next_host),
-            Key::Suffix(text) => number(&mut self.suffixes, text.clone(), &mut self.next_host),
+            Key::Suffix(text) => {
+                self.longest_suffix = self.longest_suffix.max(text.len());
+                number(&mut self.suffixes, text.clone(), &mut self.next_host)
+            }
             Key::Any => 0,
         }
     }
@@ -182,7 +189,8 @@ impl Index {
             visit(h);
         }
         if !self.suffixes.is_empty() {
-            for (i, b) in hostname.bytes().enumerate() {
+            let window = hostname.len().saturating_sub(self.longest_suffix);
+            for (i, b) in hostname.bytes().enumerate().skip(window) {
                 if b == b'.' {
                     if let Some(&h) = self.suffixes.get(&hostname[i..]) {
                         visit(h);
