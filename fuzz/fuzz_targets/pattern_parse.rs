@@ -6,7 +6,9 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use rapidurl::pattern::{UrlPattern, UrlPatternInit, UrlPatternInput, UrlPatternOptions};
+use rapidurl::pattern::{
+    COMPONENT_NAMES, UrlPattern, UrlPatternInit, UrlPatternInput, UrlPatternOptions,
+};
 
 #[derive(Arbitrary, Debug)]
 struct Case {
@@ -20,19 +22,10 @@ fuzz_target!(|case: Case| {
     let options = UrlPatternOptions {
         ignore_case: case.ignore_case,
     };
-    let [protocol, username, password, hostname, port, pathname, search, hash] =
-        case.components.clone();
-    let init = UrlPatternInit {
-        protocol,
-        username,
-        password,
-        hostname,
-        port,
-        pathname,
-        search,
-        hash,
-        base_url: None,
-    };
+    let mut init = UrlPatternInit::default();
+    for (name, value) in COMPONENT_NAMES.iter().zip(&case.components) {
+        *init.field_mut(name).expect("a component name") = value.clone();
+    }
     let built = match &case.string {
         Some(s) => UrlPattern::new(UrlPatternInput::String(s), case.base.as_deref(), options),
         None => UrlPattern::new(UrlPatternInput::Init(&init), None, options),
