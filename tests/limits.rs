@@ -115,3 +115,35 @@ fn setters_never_exceed_the_offset_limit() {
     // The URL was left as it was, so this fits: 5 bytes more.
     assert_eq!(url.hash(), "#frag");
 }
+
+/// The time limits `rapidurl::pattern` documents hold on hostile patterns and inputs of a
+/// mebibyte: each of these finishes (a backtracking matcher takes exponential time on the
+/// first, a suffix lookup at every dot of a hostname quadratic time on the second).
+#[test]
+fn hostile_patterns_and_inputs_finish() {
+    use rapidurl::pattern::{PatternSet, UrlPattern};
+    let mebibyte = 1 << 20;
+    // 80 wildcards in one pathname: the own Pike VM, O(n × m) for `test`.
+    let stars = "*".repeat(40);
+    let p = UrlPattern::parse(&format!("https://h/{stars}x{stars}"), None).unwrap();
+    let path = "e".repeat(mebibyte);
+    assert!(!p.test_str(&format!("https://h/{path}"), None));
+    assert!(p.test_str(&format!("https://h/{path}x"), None));
+    // `exec` carries 80 groups' captures per thread: O(n × m × g), on 16 KiB.
+    let short = &path[..16 << 10];
+    let m = p.exec_str(&format!("https://h/{short}x"), None).unwrap();
+    assert_eq!(m.pathname.input.len(), short.len() + 2);
+    assert!(p.exec_str(&format!("https://h/{short}"), None).is_none());
+    // A hostname of half a million labels against a table with host suffixes.
+    let mut set = PatternSet::new();
+    set.add(None, "https://*.b.example.org/*").unwrap();
+    set.add(None, "https://*.example.com/*").unwrap();
+    let host = format!("{}example.com", "a.".repeat(mebibyte / 2));
+    let arena = rapidurl::bumpalo::Bump::new();
+    let (hit, miss) = (format!("https://{host}/x"), format!("https://{host}.net/x"));
+    let url = rapidurl::parse_ref(&hit, &arena).unwrap();
+    assert_eq!(url.hostname().len(), host.len());
+    assert_eq!(set.all(&url), vec![1]);
+    let url = rapidurl::parse_ref(&miss, &arena).unwrap();
+    assert_eq!(set.first(&url), None);
+}

@@ -381,8 +381,9 @@ fn pattern_set_agrees_with_one_by_one() {
         "api.example.com",
         "b\u{fc}cher.example",
         "[::1]",
+        "{www.}?example.com",
     ];
-    let schemes = ["https", "http", "http{s}?", "*", "foo"];
+    let schemes = ["https", "http", "http{s}?", "*", "foo", "{f}?t{t}?p"];
     let paths = [
         "/users/:id",
         "/users{/:id}?",
@@ -397,6 +398,11 @@ fn pattern_set_agrees_with_one_by_one() {
         "/users/:id+",
         "/users{.json}?",
         "/%75sers/:id",
+        "/users/:id/:action?",
+        "{/:dir}*/end",
+        "/a{/b}?/c",
+        "/a/(.*)/c",
+        "/users/:id/edit{/}?",
     ];
     let mut set = PatternSet::new();
     let mut patterns = Vec::new();
@@ -436,12 +442,25 @@ fn pattern_set_agrees_with_one_by_one() {
         "/users.json",
         "/",
         "",
+        "/users/1/edit",
+        "/users/1/edit/",
+        "/x/y/end",
+        "/end",
+        "/a/c",
+        "/a/b/c",
+        "/a/b/b/c",
     ];
     let arena = rapidurl::bumpalo::Bump::new();
     let mut compared = 0;
     let mut matched = 0;
-    for scheme in ["https", "http", "foo", "ftp"] {
-        for host in hosts.iter().chain(&["cdn.example.com", "other.test"]) {
+    for scheme in ["https", "http", "foo", "ftp", "tp"] {
+        let more = [
+            "cdn.example.com",
+            "www.example.com",
+            "a.b.example.com",
+            "other.test",
+        ];
+        for host in hosts.iter().chain(&more) {
             for path in url_paths {
                 let href = format!("{scheme}://{host}{path}");
                 let Ok(url) = rapidurl::parse_ref(&href, &arena) else {
@@ -468,71 +487,36 @@ fn pattern_set_agrees_with_one_by_one() {
     );
 }
 
-/// A pattern's components as constructing them again gives them: the same, but for a
-/// port that became its special protocol's default port by canonicalization (`80 ` with
-/// `http`), which construction then empties, as the Standard says.
-fn expected_again(c: [&str; 8]) -> [&str; 8] {
-    let default = match c[0] {
-        "http" | "ws" => "80",
-        "https" | "wss" => "443",
-        "ftp" => "21",
-        _ => "",
-    };
-    let mut out = c;
-    if !default.is_empty() && c[4] == default {
-        out[4] = "";
-    }
-    out
-}
-
 /// Every pattern of the file that constructs gives normalized components that, given back
-/// as a dictionary, construct the same pattern again (see `expected_again`) (what the `pattern_parse` fuzz
-/// target checks on arbitrary input).
+/// as a dictionary, construct the same pattern again (but for a port that became its
+/// special protocol's default, which construction empties), the check the `pattern_parse`
+/// fuzz target runs on arbitrary input.
 #[test]
 fn normalized_components_construct_the_same_pattern() {
     let mut checked = 0;
     for entry in entries() {
         let args = args_of(entry["pattern"].as_array().unwrap());
         let Ok(p) = construct(&args) else { continue };
-        let [
-            protocol,
-            username,
-            password,
-            hostname,
-            port,
-            pathname,
-            search,
-            hash,
-        ] = p.component_patterns().map(|c| Some(c.to_owned()));
-        // A dictionary's protocol loses one trailing `:`, its search one leading `?` and
-        // its hash one leading `#`: give them back with one more.
-        let (protocol, search, hash) = (
-            protocol.map(|v| format!("{v}:")),
-            search.map(|v| format!("?{v}")),
-            hash.map(|v| format!("#{v}")),
-        );
-        let init = UrlPatternInit {
-            protocol,
-            username,
-            password,
-            hostname,
-            port,
-            pathname,
-            search,
-            hash,
-            base_url: None,
-        };
-        let q = UrlPattern::new(UrlPatternInput::Init(&init), None, args.options)
+        p.__check_round_trip(args.options)
             .unwrap_or_else(|e| panic!("{}: {e}", label(&entry)));
-        assert_eq!(
-            expected_again(p.component_patterns()),
-            q.component_patterns(),
-            "{}",
-            label(&entry)
-        );
         checked += 1;
     }
     assert!(checked > 300, "only {checked} patterns checked");
+}
+
+/// The round trip keeps a port that is not the protocol's default, and empties one that
+/// canonicalization made the default (`https://h:443` has no port).
+#[test]
+fn round_trip_keeps_ports_but_the_default() {
+    let options = rapidurl::pattern::UrlPatternOptions::default();
+    for (text, port) in [("https://h:8443/x", "8443"), ("https://h:443/x", "")] {
+        let p = UrlPattern::parse(text, None).unwrap();
+        assert_eq!(p.port(), port);
+        p.__check_round_trip(options).unwrap();
+    }
+    let p = UrlPattern::parse("http://h:(\\d+)/x", None).unwrap();
+    assert!(p.has_regexp_groups());
+    p.__check_round_trip(options).unwrap();
 }
 
 /// The inputs the `pattern_exec` fuzz target timed out on in its backtracking reference:

@@ -35,6 +35,15 @@ pub(crate) struct Program {
     literal: Option<String>,
     /// The component is `*` alone: every input matches, as group 0.
     always: bool,
+    /// The fixed text every match starts with (the leading fixed parts), and the number
+    /// of `Char` instructions that spell it at the start of the program.
+    prefix: String,
+    prefix_insts: usize,
+    /// The fixed text every match ends with (the trailing fixed parts).
+    suffix: String,
+    /// Every input that starts with the prefix matches (`/static/*`): the threads after
+    /// the prefix include `Match` and every code point leads back to the same threads.
+    rest_always: bool,
     /// For programs of at most 64 instructions: per instruction, the instructions that
     /// wait on a code point (or `Match`) reachable from it by empty transitions, as a bit
     /// set. `test` then runs a bit-parallel NFA with no allocation.
@@ -206,14 +215,50 @@ impl Program {
             && p.modifier == Modifier::None && p.prefix.is_empty() && p.suffix.is_empty());
         let closures = (c.insts.len() <= 64)
             .then(|| (0..c.insts.len()).map(|pc| closure(&c.insts, pc)).collect());
+        let prefix = fixed_text(parts.iter()).concat();
+        let mut suffix = fixed_text(parts.iter().rev());
+        suffix.reverse();
+        let suffix = suffix.concat();
+        let prefix_insts = prefix.chars().count();
+        let rest_always = closures
+            .as_ref()
+            .is_some_and(|cl: &Vec<u64>| accepts_any_rest(&c.insts, cl, prefix_insts));
         Program {
+            rest_always,
             insts: c.insts,
             slots: 2 * group,
             ignore_case: options.ignore_case,
             literal,
             always,
+            prefix_insts,
+            prefix,
+            suffix,
             closures,
         }
+    }
+
+    /// Whether `input` starts with the fixed prefix and ends with the fixed suffix every
+    /// match has (ASCII case folded when ignoring case): a quick test before the VM.
+    fn fixed_ends_fit(&self, input: &str) -> bool {
+        let (i, p, s) = (
+            input.as_bytes(),
+            self.prefix.as_bytes(),
+            self.suffix.as_bytes(),
+        );
+        if i.len() < p.len() || i.len() < s.len() {
+            return false;
+        }
+        let (head, tail) = (&i[..p.len()], &i[i.len() - s.len()..]);
+        if self.ignore_case {
+            head.eq_ignore_ascii_case(p) && tail.eq_ignore_ascii_case(s)
+        } else {
+            head == p && tail == s
+        }
+    }
+
+    /// Whether every input matches (`*` alone).
+    pub(crate) fn matches_everything(&self) -> bool {
+        self.always
     }
 
     /// The number of groups.
@@ -241,9 +286,18 @@ impl Program {
 
     /// The bit-parallel NFA: the set of threads is a `u64` (programs of at most 64
     /// instructions), no captures, no allocation; O(input × threads).
+    /// The leading `Char` instructions that spell the fixed prefix are skipped: the
+    /// prefix is compared as bytes first (no instruction before the prefix's end is the
+    /// target of a jump, so the threads after it are the closure of the next instruction).
     fn run_bits(&self, input: &str, closures: &[u64]) -> bool {
-        let mut state = closures[0];
-        for c in input.chars() {
+        if !self.fixed_ends_fit(input) {
+            return false;
+        }
+        if self.rest_always {
+            return true;
+        }
+        let mut state = closures[self.prefix_insts];
+        for c in input[self.prefix.len()..].chars() {
             let mut next = 0u64;
             let mut bits = state;
             while bits != 0 {
@@ -385,6 +439,33 @@ impl Program {
             }
         }
     }
+}
+
+/// Whether the threads at `pc` (the closure of the instruction after the prefix) accept
+/// any rest: they include `Match`, every one that consumes is `Any`, and after any code
+/// point the threads are the same again.
+fn accepts_any_rest(insts: &[Inst], closures: &[u64], pc: usize) -> bool {
+    let state = closures[pc];
+    let mut bits = state;
+    let (mut has_match, mut next) = (false, 0u64);
+    while bits != 0 {
+        let at = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        match insts[at] {
+            Inst::Match => has_match = true,
+            Inst::Any => next |= closures[at + 1],
+            _ => return false,
+        }
+    }
+    has_match && next == state
+}
+
+/// The values of the fixed parts (no modifier) at the front of `parts`.
+fn fixed_text<'p>(parts: impl Iterator<Item = &'p Part>) -> Vec<&'p str> {
+    parts
+        .take_while(|p| p.ty == PartType::FixedText && p.modifier == Modifier::None)
+        .map(|p| p.value.as_str())
+        .collect()
 }
 
 /// The instructions that wait on a code point or are `Match`, reachable from `pc` by

@@ -25,14 +25,24 @@
 //! A component without regexp groups (`:name`, `*`, fixed text, `{…}` with modifiers:
 //! most routes) is matched by this module's own Pike VM, which follows the Standard's
 //! regular expression instruction by instruction without backtracking: `test` takes
-//! time O(n × m) for an input of n code points and a program of m instructions (about the
-//! component pattern's length), `exec` O(n × m × g) with g groups (each thread carries its
-//! captures); memory O(m × g). A component with regexp groups (`:id(\\d+)`) is compiled by the `regress` crate
-//! with the `v` flag (`vi` with `ignore_case`), ECMAScript's semantics, and run by its
-//! Pike VM executor: also without exponential backtracking, except that a backreference
-//! (`\\1`) or a lookaround inside a regexp group may cost more (polynomial in the input for
-//! a fixed pattern). Patterns are compiled once: construction is linear in the pattern's
-//! length, plus `regress`'s compilation of regexp groups.
+//! time O(n × m) for an input of n code points and a program of m instructions (about
+//! the component pattern's length), `exec` O(n × m × g) with g groups (each thread
+//! carries its captures); memory O(m × g). A component with regexp groups (`:id(\d+)`)
+//! is compiled by the `regress` crate with the `v` flag (`vi` with `ignore_case`),
+//! ECMAScript's semantics, and run by its Pike VM executor: also without exponential
+//! backtracking, except that a backreference (`\1`) or a lookaround inside a regexp
+//! group may cost more (polynomial in the input for a fixed pattern). That executor is
+//! slow on long inputs: `https://h/:a((?:a|a)*(?:a|a)*)b` against a pathname of a
+//! mebibyte of `a` runs for minutes, so keep inputs matched against regexp groups short
+//! (a URL column's pathnames are). Patterns are
+//! compiled once: construction is linear in the pattern's length, plus `regress`'s
+//! compilation of regexp groups.
+//!
+//! A [`PatternSet`] matches a URL in time linear in the URL's length for its index
+//! lookups (the hostname's `.suffix` lookups look only at as many of its last bytes as
+//! the table's longest `*.suffix` has, however many labels it has), plus the above for
+//! each pattern the index finds. `tests/limits.rs` (release build) runs hostile patterns
+//! without regexp groups and inputs of a mebibyte to completion.
 
 mod canon;
 mod constructor;
@@ -40,6 +50,7 @@ mod error;
 mod init;
 mod matcher;
 mod parts;
+mod roundtrip;
 mod set;
 mod tokenizer;
 
@@ -155,6 +166,8 @@ pub(crate) struct Component {
     ignore_case: bool,
     engine: Engine,
     parts: Vec<Part>,
+    /// The fewest and the most `/` a matching input has (`u64::MAX`: no bound).
+    slashes: (u64, u64),
 }
 
 impl Component {
@@ -180,6 +193,7 @@ impl Component {
         };
         Ok(Component {
             pattern_string: parts::generate_pattern_string(&parts, &options),
+            slashes: parts::slash_bounds(&parts, &options),
             names,
             has_regexp_groups,
             regexp_source,
@@ -226,12 +240,37 @@ impl Component {
         }
     }
 
-    /// The component's fixed text when it is only that (no group, no modifier).
-    pub(crate) fn literal(&self) -> Option<String> {
-        self.parts
-            .iter()
-            .all(|p| p.ty == PartType::FixedText && p.modifier == parts::Modifier::None)
-            .then(|| self.parts.iter().map(|p| p.value.as_str()).collect())
+    /// Every text the component matches, when it is fixed text with `?` at most
+    /// (`http{s}?`: `http`, `https`), sorted; `None` past 16 texts.
+    pub(crate) fn literals(&self) -> Option<Vec<String>> {
+        let mut out = vec![String::new()];
+        for p in &self.parts {
+            if p.ty != PartType::FixedText || self.ignore_case {
+                return None;
+            }
+            match p.modifier {
+                parts::Modifier::None => out.iter_mut().for_each(|s| s.push_str(&p.value)),
+                parts::Modifier::Optional if out.len() <= 8 => {
+                    let with: Vec<String> = out.iter().map(|s| format!("{s}{}", p.value)).collect();
+                    out.extend(with);
+                }
+                _ => return None,
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        Some(out)
+    }
+
+    /// Whether every input matches (the component is `*`).
+    pub(crate) fn matches_everything(&self) -> bool {
+        matches!(&self.engine, Engine::Vm(p) if p.matches_everything())
+    }
+
+    /// The fewest and the most `/` an input the component matches has (`u64::MAX`: no
+    /// bound).
+    pub(crate) fn slashes(&self) -> (u64, u64) {
+        self.slashes
     }
 
     /// The fixed suffix of a `*.example.com` hostname pattern (`.example.com`): a full
@@ -508,10 +547,6 @@ impl UrlPattern {
 
     pub(crate) fn component(&self, i: usize) -> &Component {
         &self.comps[i]
-    }
-
-    pub(crate) fn test_parts(&self, v: &[&str; 8]) -> bool {
-        self.comps.iter().zip(v).all(|(c, s)| c.is_match(s))
     }
 
     pub(crate) fn exec_parts_pub(&self, v: [&str; 8]) -> Option<UrlPatternResult> {

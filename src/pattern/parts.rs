@@ -528,3 +528,38 @@ pub(crate) fn generate_pattern_string(parts: &[Part], options: &Options) -> Stri
     }
     r
 }
+
+/// The fewest and the most `/` an input matching `parts` has (`u64::MAX`: no bound): the
+/// fixed text and the group prefixes and suffixes count; a segment wildcard's body has
+/// none when `/` is the delimiter, a full wildcard's or a regexp's body any number.
+pub(crate) fn slash_bounds(parts: &[Part], options: &Options) -> (u64, u64) {
+    let count = |s: &str| s.bytes().filter(|&b| b == b'/').count() as u64;
+    let (mut lo, mut hi) = (0u64, 0u64);
+    for p in parts {
+        let fixed = match p.ty {
+            PartType::FixedText => count(&p.value),
+            _ => count(&p.prefix) + count(&p.suffix),
+        };
+        let body_max = match p.ty {
+            PartType::FixedText => 0,
+            PartType::SegmentWildcard if options.delimiter == Some('/') => 0,
+            _ => u64::MAX,
+        };
+        let once_max = fixed.saturating_add(body_max);
+        let (min, max) = match p.modifier {
+            Modifier::None => (fixed, once_max),
+            Modifier::Optional => (0, once_max),
+            Modifier::ZeroOrMore | Modifier::OneOrMore => {
+                let min = if p.modifier == Modifier::OneOrMore {
+                    fixed
+                } else {
+                    0
+                };
+                (min, if once_max == 0 { 0 } else { u64::MAX })
+            }
+        };
+        lo += min;
+        hi = hi.saturating_add(max);
+    }
+    (lo, hi)
+}

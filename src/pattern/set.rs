@@ -3,17 +3,60 @@
 //!
 //! Each pattern is filed under its protocol, hostname and first path segment when the
 //! pattern fixes them (`https`, `api.example.com`, `users` for
-//! `https://api.example.com/users/:id`), else under "any". A URL looks up its own scheme,
-//! host and first segment: at most 2 × 2 × 2 buckets, and only the patterns in them are
-//! tested. A table of a thousand routes over a few hosts and top-level paths costs about
-//! what the few routes sharing a URL's bucket cost.
+//! `https://api.example.com/users/:id`), else under "any". A protocol or hostname that is
+//! fixed text with optional pieces (`http{s}?`) is filed under each text it matches; a
+//! hostname `*.example.com` under the suffix `.example.com`. A URL looks up its own
+//! scheme, host (and each of its suffixes starting at a `.`) and first segment, and only
+//! the patterns of those buckets are tested, in the order they were added (the buckets'
+//! lists are merged, nothing is allocated).
+//!
+//! Testing a candidate is cheap too: the components the index has proven (a fixed
+//! protocol or hostname) and those that are `*` are not tested; the pathname is first
+//! checked against the number of `/` its pattern allows, then against the fixed text it
+//! must start and end with, before the matcher runs on the rest.
 
-use super::init::{HOSTNAME, PATHNAME, PROTOCOL};
+use super::init::{HASH, HOSTNAME, PASSWORD, PATHNAME, PORT, PROTOCOL, SEARCH, USERNAME};
 use super::{PatternError, UrlPattern, UrlPatternResult, url_parts};
 use crate::UrlRef;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A small, fast hasher for the index's keys (the route table's own text: a hash flood
+/// would need a hostile route table, not a hostile URL).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        }
+        let mut last = [0u8; 8];
+        let rest = chunks.remainder();
+        last[..rest.len()].copy_from_slice(rest);
+        self.add(u64::from_le_bytes(last) ^ ((rest.len() as u64) << 59));
+    }
+
+    fn write_u8(&mut self, b: u8) {
+        self.add(u64::from(b));
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl KeyHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type Map<T> = HashMap<String, T, BuildHasherDefault<KeyHasher>>;
 
 /// The key a pattern is filed under at one level of the index.
+#[derive(Clone, Debug)]
 enum Key {
     /// The component is this text.
     Exact(String),
@@ -23,69 +66,217 @@ enum Key {
     Any,
 }
 
-/// A level of the index: buckets by exact value, by `.suffix`, and the bucket of
-/// patterns that do not fix this component.
-#[derive(Debug)]
-struct Level<T> {
-    exact: HashMap<String, T>,
-    suffix: HashMap<String, T>,
-    any: Option<T>,
+/// The index: each text a pattern fixes (protocol, hostname, `.suffix` of a hostname,
+/// first path segment) has a number (0: "any"); each host number has its buckets sorted
+/// by (segment, protocol) numbers. A URL's strings are hashed once each; a bucket is then
+/// found by position and binary search, whatever the number of buckets.
+#[derive(Debug, Default)]
+struct Index {
+    protocols: Map<u32>,
+    /// Hostnames and `.suffix`es: one numbering, so that a number is one or the other.
+    hosts: Map<u32>,
+    suffixes: Map<u32>,
+    segments: Map<u32>,
+    /// The length of the longest `.suffix`: only the dots of a hostname's last so many
+    /// bytes can start one (so that a hostname of many labels costs no more than its
+    /// length).
+    longest_suffix: usize,
+    next_host: u32,
+    /// By host number: its buckets, sorted.
+    by_host: Vec<Vec<Bucket>>,
 }
 
-impl<T: Default> Level<T> {
-    fn new() -> Self {
-        Level {
-            exact: HashMap::new(),
-            suffix: HashMap::new(),
-            any: None,
-        }
-    }
+/// The patterns filed under a host number and these (segment, protocol) numbers, in
+/// the order added.
+type Bucket = ((u32, u32), Vec<Candidate>);
 
-    fn entry(&mut self, key: Key) -> &mut T {
+/// A pattern in a bucket: its position, and the fewest and the most `/` its pathname
+/// allows (tested there, before the pattern itself is read).
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    index: usize,
+    slashes: (u64, u64),
+}
+
+/// The number of `text` in `map`, given the next free number when it has none.
+fn number(map: &mut Map<u32>, text: String, next: &mut u32) -> u32 {
+    *map.entry(text).or_insert_with(|| {
+        *next += 1;
+        *next
+    })
+}
+
+impl Index {
+    fn protocol_id(&mut self, key: &Key) -> u32 {
         match key {
-            Key::Exact(k) => self.exact.entry(k).or_default(),
-            Key::Suffix(k) => self.suffix.entry(k).or_default(),
-            Key::Any => self.any.get_or_insert_with(T::default),
+            Key::Exact(text) => {
+                let mut next = self.protocols.len() as u32;
+                number(&mut self.protocols, text.clone(), &mut next)
+            }
+            _ => 0,
         }
     }
 
-    /// Calls `f` on each bucket `value` may be in: its own, those of its suffixes
-    /// starting at a `.`, and the "any" bucket.
-    fn each<'a>(&'a self, value: &str, mut f: impl FnMut(&'a T)) {
-        if let Some(t) = self.exact.get(value) {
-            f(t);
+    fn host_id(&mut self, key: &Key) -> u32 {
+        match key {
+            Key::Exact(text) => number(&mut self.hosts, text.clone(), &mut self.next_host),
+            Key::Suffix(text) => {
+                self.longest_suffix = self.longest_suffix.max(text.len());
+                number(&mut self.suffixes, text.clone(), &mut self.next_host)
+            }
+            Key::Any => 0,
         }
-        if !self.suffix.is_empty() {
-            for (i, _) in value.match_indices('.') {
-                if let Some(t) = self.suffix.get(&value[i..]) {
-                    f(t);
+    }
+
+    fn segment_id(&mut self, key: &Key) -> u32 {
+        match key {
+            Key::Exact(text) => {
+                let mut next = self.segments.len() as u32;
+                number(&mut self.segments, text.clone(), &mut next)
+            }
+            _ => 0,
+        }
+    }
+
+    /// Files pattern `i` under every combination of its keys.
+    fn file(&mut self, i: Candidate, protocols: &[Key], hosts: &[Key], segment: &Key) {
+        let s = self.segment_id(segment);
+        for protocol in protocols {
+            let p = self.protocol_id(protocol);
+            for host in hosts {
+                let h = self.host_id(host) as usize;
+                if self.by_host.len() <= h {
+                    self.by_host.resize_with(h + 1, Vec::new);
+                }
+                let buckets = &mut self.by_host[h];
+                match buckets.binary_search_by_key(&(s, p), |b| b.0) {
+                    Ok(at) => buckets[at].1.push(i),
+                    Err(at) => buckets.insert(at, ((s, p), vec![i])),
                 }
             }
         }
-        if let Some(t) = &self.any {
-            f(t);
+    }
+
+    /// The buckets of a URL's protocol, hostname and first path segment.
+    fn lookup<'s>(
+        &'s self,
+        protocol: &str,
+        hostname: &str,
+        segment: &str,
+        slashes: u64,
+    ) -> Buckets<'s> {
+        let mut out = Buckets::new(slashes);
+        if self.by_host.is_empty() {
+            return out;
+        }
+        let protocols = [0, self.protocols.get(protocol).copied().unwrap_or(0)];
+        let segments = [0, self.segments.get(segment).copied().unwrap_or(0)];
+        let distinct = |ids: &[u32; 2]| if ids[1] == 0 { 1 } else { 2 };
+        let mut visit = |h: u32| {
+            let Some(buckets) = self.by_host.get(h as usize) else {
+                return;
+            };
+            for &s in &segments[..distinct(&segments)] {
+                for &p in &protocols[..distinct(&protocols)] {
+                    if let Ok(at) = buckets.binary_search_by_key(&(s, p), |b| b.0) {
+                        out.push(&buckets[at].1);
+                    }
+                }
+            }
+        };
+        visit(0);
+        if let Some(&h) = self.hosts.get(hostname) {
+            visit(h);
+        }
+        if !self.suffixes.is_empty() {
+            let window = hostname.len().saturating_sub(self.longest_suffix);
+            for (i, b) in hostname.bytes().enumerate().skip(window) {
+                if b == b'.' {
+                    if let Some(&h) = self.suffixes.get(&hostname[i..]) {
+                        visit(h);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The keys of a protocol or hostname component: each text it matches when there are
+/// few, else the suffix of `*.example.com` (hostnames), else "any".
+fn keys(pattern: &UrlPattern, component: usize) -> Vec<Key> {
+    let c = pattern.component(component);
+    if let Some(texts) = c.literals() {
+        return texts.into_iter().map(Key::Exact).collect();
+    }
+    match c.wildcard_suffix() {
+        Some(suffix) if component == HOSTNAME => vec![Key::Suffix(suffix)],
+        _ => vec![Key::Any],
+    }
+}
+
+/// The buckets a URL's lookups found (up to 8 on the stack, more in a `Vec`), and the
+/// number of `/` in its pathname.
+struct Buckets<'a> {
+    slashes: u64,
+    inline: [&'a [Candidate]; 8],
+    len: usize,
+    more: Vec<&'a [Candidate]>,
+}
+
+impl<'a> Buckets<'a> {
+    fn new(slashes: u64) -> Self {
+        Buckets {
+            slashes,
+            inline: [&[]; 8],
+            len: 0,
+            more: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, bucket: &'a [Candidate]) {
+        if bucket.is_empty() {
+        } else if self.len < self.inline.len() {
+            self.inline[self.len] = bucket;
+            self.len += 1;
+        } else {
+            self.more.push(bucket);
         }
     }
 }
 
-impl<T: Default> Default for Level<T> {
-    fn default() -> Self {
-        Level::new()
+impl Iterator for Buckets<'_> {
+    type Item = usize;
+
+    /// The smallest position left in any bucket (each bucket is ascending and a
+    /// position is in at most one of a URL's buckets) whose pattern allows the URL's
+    /// number of `/`.
+    fn next(&mut self) -> Option<usize> {
+        loop {
+            let (inline, more) = (&mut self.inline[..self.len], &mut self.more);
+            let best = inline
+                .iter_mut()
+                .chain(more.iter_mut())
+                .filter(|b| !b.is_empty())
+                .min_by_key(|b| b[0].index)?;
+            let c = best[0];
+            *best = &best[1..];
+            if (c.slashes.0..=c.slashes.1).contains(&self.slashes) {
+                return Some(c.index);
+            }
+        }
     }
 }
 
-fn key(exact: Option<String>) -> Key {
-    exact.map_or(Key::Any, Key::Exact)
-}
-
-type Index = Level<Level<Level<Vec<usize>>>>;
-
-/// A named pattern of a set.
+/// A named pattern of a set, with what a candidate URL must still be tested on.
 #[derive(Debug)]
 struct Entry {
     name: Option<String>,
     text: String,
     pattern: UrlPattern,
+    /// The components to test (those the index does not prove and that are not `*`),
+    /// pathname first.
+    tests: Vec<usize>,
 }
 
 /// Many URL patterns, each with a name, compiled once; for a parsed URL, the first
@@ -143,23 +334,29 @@ impl PatternSet {
     /// Adds a pattern already compiled, with its name and its text; returns its position.
     pub fn add_pattern(&mut self, name: Option<&str>, text: &str, pattern: UrlPattern) -> usize {
         let i = self.entries.len();
-        let protocol = key(pattern.component(PROTOCOL).literal());
-        let hostname = pattern.component(HOSTNAME);
-        let host = match (hostname.literal(), hostname.wildcard_suffix()) {
-            (Some(h), _) => Key::Exact(h),
-            (None, Some(suffix)) => Key::Suffix(suffix),
-            (None, None) => Key::Any,
+        let protocols = keys(&pattern, PROTOCOL);
+        let hosts = keys(&pattern, HOSTNAME);
+        let pathname = pattern.component(PATHNAME);
+        let segment = pathname.first_segment().map_or(Key::Any, Key::Exact);
+        let candidate = Candidate {
+            index: i,
+            slashes: pathname.slashes(),
         };
-        let segment = key(pattern.component(PATHNAME).first_segment());
-        self.index
-            .entry(protocol)
-            .entry(host)
-            .entry(segment)
-            .push(i);
+        self.index.file(candidate, &protocols, &hosts, &segment);
+        let proven = |k: &[Key]| !matches!(k, [Key::Any]);
+        let tests = [
+            PATHNAME, SEARCH, HASH, PORT, USERNAME, PASSWORD, PROTOCOL, HOSTNAME,
+        ]
+        .into_iter()
+        .filter(|&c| !pattern.component(c).matches_everything())
+        .filter(|&c| !(c == PROTOCOL && proven(&protocols)))
+        .filter(|&c| !(c == HOSTNAME && proven(&hosts)))
+        .collect();
         self.entries.push(Entry {
             name: name.map(str::to_owned),
             text: text.to_owned(),
             pattern,
+            tests,
         });
         i
     }
@@ -185,72 +382,65 @@ impl PatternSet {
         &self.entries[i].pattern
     }
 
-    /// The positions of the patterns that may match `url` (those its index buckets
-    /// hold), ascending.
-    fn candidates(&self, v: &[&str; 8], out: &mut Vec<usize>) {
-        out.clear();
+    /// The positions of the patterns that may match the URL of components `v` (those its
+    /// index buckets hold), ascending.
+    fn candidates<'s>(&'s self, v: &[&str; 8]) -> Buckets<'s> {
         let first_segment = {
             let path = v[PATHNAME];
             let rest = path.strip_prefix('/').unwrap_or("\u{0}");
             rest.split('/').next().unwrap_or("")
         };
-        self.index.each(v[PROTOCOL], |p| {
-            p.each(v[HOSTNAME], |h| {
-                h.each(first_segment, |bucket| out.extend_from_slice(bucket));
-            });
-        });
-        out.sort_unstable();
+        let slashes = v[PATHNAME].bytes().filter(|&b| b == b'/').count() as u64;
+        self.index
+            .lookup(v[PROTOCOL], v[HOSTNAME], first_segment, slashes)
+    }
+
+    /// Whether pattern `i` matches the URL of components `v`; the index has found `i`
+    /// for this URL (and its pathname has as many `/` as `i` allows).
+    fn matches(&self, i: usize, v: &[&str; 8]) -> bool {
+        let e = &self.entries[i];
+        e.tests
+            .iter()
+            .all(|&c| e.pattern.component(c).is_match(v[c]))
+    }
+
+    /// The positions of the patterns that match the URL of components `v`, ascending.
+    fn matching<'s>(&'s self, v: &'s [&str; 8]) -> impl Iterator<Item = usize> + 's {
+        self.candidates(v).filter(move |&i| self.matches(i, v))
+    }
+
+    fn set_match(&self, i: usize, v: [&str; 8]) -> Option<SetMatch<'_>> {
+        let result = self.entries[i].pattern.exec_parts_pub(v)?;
+        Some(SetMatch {
+            index: i,
+            name: self.name(i),
+            result,
+        })
     }
 
     /// The position of the first pattern that matches `url`.
     pub fn first(&self, url: &UrlRef<'_>) -> Option<usize> {
         let v = url_parts(url);
-        let mut candidates = Vec::new();
-        self.candidates(&v, &mut candidates);
-        candidates
-            .into_iter()
-            .find(|&i| self.entries[i].pattern.test_parts(&v))
+        self.matching(&v).next()
     }
 
     /// The first pattern that matches `url`, with its groups.
     pub fn first_match(&self, url: &UrlRef<'_>) -> Option<SetMatch<'_>> {
         let v = url_parts(url);
-        let mut candidates = Vec::new();
-        self.candidates(&v, &mut candidates);
-        candidates.into_iter().find_map(|i| {
-            let result = self.entries[i].pattern.exec_parts_pub(v)?;
-            Some(SetMatch {
-                index: i,
-                name: self.name(i),
-                result,
-            })
-        })
+        self.matching(&v).find_map(|i| self.set_match(i, v))
     }
 
     /// The positions of all the patterns that match `url`, ascending.
     pub fn all(&self, url: &UrlRef<'_>) -> Vec<usize> {
         let v = url_parts(url);
-        let mut candidates = Vec::new();
-        self.candidates(&v, &mut candidates);
-        candidates.retain(|&i| self.entries[i].pattern.test_parts(&v));
-        candidates
+        self.matching(&v).collect()
     }
 
     /// All the patterns that match `url`, with their groups.
     pub fn all_matches(&self, url: &UrlRef<'_>) -> Vec<SetMatch<'_>> {
         let v = url_parts(url);
-        let mut candidates = Vec::new();
-        self.candidates(&v, &mut candidates);
-        candidates
-            .into_iter()
-            .filter_map(|i| {
-                let result = self.entries[i].pattern.exec_parts_pub(v)?;
-                Some(SetMatch {
-                    index: i,
-                    name: self.name(i),
-                    result,
-                })
-            })
+        self.matching(&v)
+            .filter_map(|i| self.set_match(i, v))
             .collect()
     }
 }
