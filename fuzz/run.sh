@@ -48,7 +48,7 @@ if [[ $1 == --all ]]; then
     {
         echo "<!-- Written by fuzz/run.sh --all $minutes; docs/robustness.md explains it. -->"
         echo
-        echo "\`fuzz/run.sh --all $minutes\` at commit $(git -C "$here" rev-parse --short HEAD)"
+        echo "\`fuzz/run.sh --all $minutes\`"
         echo "($(nproc) cores; each target alone, one process)."
         echo
         echo "| target | seconds | executions | exec/s | cov | ft | corpus | findings |"
