@@ -14,7 +14,7 @@
 //!
 //! [`parse_lines`](super::parse_lines), [`parse_column`](super::parse_column) and
 //! [`parse_pairs`](super::parse_pairs) are this engine with the built-in sources and the
-//! [`UrlColumn`](super::UrlColumn) sink. A source or a sink of one's own is written by
+//! [`UrlColumn`] sink. A source or a sink of one's own is written by
 //! implementing the traits:
 //!
 //! ```
