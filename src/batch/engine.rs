@@ -154,7 +154,7 @@ impl<'a, 'r> Input<'a, 'r> {
     }
 
     /// A row that fails with `error` without being parsed (e.g. its base did not parse:
-    /// [`ErrorKind::InvalidBase`](crate::ErrorKind::InvalidBase)).
+    /// [`ErrorKind::InvalidBase`]).
     #[inline]
     pub fn failed(text: &'r str, error: ParseError) -> Self {
         Input {
@@ -554,7 +554,7 @@ impl<'a> Source<'a> for Strs<'a> {
 
 /// Rows each with a base of its own, as `new URL(input, base)` takes them: `(input,
 /// None)` has no base, and a base that does not parse makes the row fail with
-/// [`ErrorKind::InvalidBase`](crate::ErrorKind::InvalidBase). A base string is parsed once
+/// [`ErrorKind::InvalidBase`]. A base string is parsed once
 /// for a run of rows that share it.
 #[derive(Clone, Copy, Debug)]
 pub struct WithBases<'a> {
