@@ -40,7 +40,7 @@
 
 use super::column::{BaseCache, ChunkBuilder, UrlColumn};
 use super::lines as line_split;
-use super::rows::{Bases, Extras, LastBase, emit};
+use super::rows::{Bases, Extras, LastBase, emit, emit_bytes};
 pub use super::rows::{RowBases, Validity};
 use crate::components::UrlParts;
 use crate::error::{ErrorKind, ParseError};
@@ -712,22 +712,7 @@ impl<'a, O: Copy + Into<i64> + Sync> Source<'a> for Offsets<'a, O> {
                 .and_then(|(rs, re)| text.get(rs.checked_sub(s)?..re.checked_sub(s)?));
             match slice {
                 Some(t) => emit(&self.extras, &mut bases, i, Input::borrowed(t), &mut row),
-                None => {
-                    let bytes = self.bytes(i);
-                    match std::str::from_utf8(bytes) {
-                        Ok(t) => emit(&self.extras, &mut bases, i, Input::borrowed(t), &mut row),
-                        Err(_) => {
-                            let t = String::from_utf8_lossy(bytes);
-                            emit(
-                                &self.extras,
-                                &mut bases,
-                                i,
-                                Input::decoded(&t, bytes),
-                                &mut row,
-                            )
-                        }
-                    }
-                }
+                None => emit_bytes(&self.extras, &mut bases, i, self.bytes(i), &mut row),
             }
         }
     }
@@ -834,20 +819,7 @@ impl<'a> Source<'a> for Views<'a> {
     fn rows<F: FnMut(Input<'a, '_>)>(&self, piece: Range<usize>, mut row: F) {
         let mut bases = LastBase::new();
         for i in piece {
-            let bytes = self.bytes(i);
-            match simdutf8::basic::from_utf8(bytes) {
-                Ok(t) => emit(&self.extras, &mut bases, i, Input::borrowed(t), &mut row),
-                Err(_) => {
-                    let t = String::from_utf8_lossy(bytes);
-                    emit(
-                        &self.extras,
-                        &mut bases,
-                        i,
-                        Input::decoded(&t, bytes),
-                        &mut row,
-                    )
-                }
-            }
+            emit_bytes(&self.extras, &mut bases, i, self.bytes(i), &mut row);
         }
     }
 }

@@ -110,6 +110,24 @@ impl LastBase {
 
 /// Hands row `i` (its text made by `input`, or null) to `row`, with its base.
 #[inline(always)]
+/// [`emit`] for a row given as bytes: borrowed when they are UTF-8, else decoded with
+/// U+FFFD (the row keeps its raw bytes for the error offsets).
+pub(crate) fn emit_bytes<'a, F: FnMut(Input<'a, '_>)>(
+    extras: &Extras<'a>,
+    bases: &mut LastBase,
+    i: usize,
+    bytes: &'a [u8],
+    row: &mut F,
+) {
+    match simdutf8::basic::from_utf8(bytes) {
+        Ok(t) => emit(extras, bases, i, Input::borrowed(t), row),
+        Err(_) => {
+            let t = String::from_utf8_lossy(bytes);
+            emit(extras, bases, i, Input::decoded(&t, bytes), row)
+        }
+    }
+}
+
 pub(crate) fn emit<'a, F: FnMut(Input<'a, '_>)>(
     extras: &Extras<'a>,
     bases: &mut LastBase,
