@@ -259,8 +259,8 @@ def main():
             fn()
         return 0
 
-    print(f"corpus: {Path(args.corpus).name}, {n} URLs; {os.cpu_count()} cores, shared with other "
-          f"sessions (load average {os.getloadavg()[0]:.1f}); median of {args.repeat} interleaved runs")
+    print(f"corpus: {Path(args.corpus).name}, {n} URLs; {os.cpu_count()} cores "
+          f"(load average {os.getloadavg()[0]:.1f}); median of {args.repeat} interleaved runs")
     if args.canon and args.repeat > 0:
         ns = wall_clock(table, n, args.repeat)
         print(f"{n} http(s) URLs")
