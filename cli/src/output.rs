@@ -256,6 +256,27 @@ impl RowText {
         }
     }
 }
+/// The widest move of [`copy_short`]: [`RowFormat::write`] leaves this much room past
+/// the end of what it writes.
+const MOVE: usize = 32;
+
+/// Copies `src[start..end]` to `buf` at `*at` and moves `*at` past it: a value of at
+/// most [`MOVE`] bytes as one 16- or 32-byte move when `src` has that many bytes from
+/// `start` (`buf` must have room for them), anything else as a plain copy.
+#[inline(always)]
+fn copy_short(buf: &mut [u8], at: &mut usize, src: &[u8], start: usize, end: usize) {
+    let n = end - start;
+    let to = *at;
+    if n <= 16 && start + 16 <= src.len() {
+        buf[to..to + 16].copy_from_slice(&src[start..start + 16]);
+    } else if n <= MOVE && start + MOVE <= src.len() {
+        buf[to..to + MOVE].copy_from_slice(&src[start..start + MOVE]);
+    } else {
+        buf[to..to + n].copy_from_slice(&src[start..end]);
+    }
+    *at = to + n;
+}
+
 /// Eight copies of byte `b`.
 const fn splat(b: u8) -> u64 {
     u64::from_ne_bytes([b; 8])
@@ -498,6 +519,43 @@ impl RowFormat {
         rows.rows_from(from);
     }
 
+    /// For `--fields hostname` alone: when the line's hostname can be read off it without
+    /// parsing it ([`rapidurl::parse_hostname`], exactly the parsed URL's hostname, here
+    /// borrowed from the line) and needs no escaping, leaves it as a range of `block` and
+    /// returns `true`. Any other row (one that fails, a host to lower-case or to escape,
+    /// any other columns) returns `false`, to be parsed.
+    #[inline(always)]
+    pub fn hostname_span(
+        &self,
+        rows: &mut RowText,
+        block: &[u8],
+        input: &rapidurl::batch::engine::Input<'_, '_>,
+        arena: &rapidurl::bumpalo::Bump,
+    ) -> bool {
+        let Some((Attr::Hostname, check)) = self.one else {
+            return false;
+        };
+        if input.error().is_some() || block.len() >= SIDE as usize {
+            return false;
+        }
+        let host = match input.base() {
+            None => rapidurl::parse_hostname(input.text(), arena),
+            Some(base) => rapidurl::parse_hostname_with_base(input.text(), base, arena),
+        };
+        let Ok(host) = host else {
+            return false;
+        };
+        let at = (host.as_ptr() as usize).wrapping_sub(block.as_ptr() as usize);
+        if at > block.len()
+            || host.len() > block.len() - at
+            || self.needs_escaping(Attr::Hostname, check, host)
+        {
+            return false;
+        }
+        rows.spans.push((at as u32, (at + host.len()) as u32));
+        true
+    }
+
     /// The range in the block of the value of `attr`, when it needs no escaping
     /// ([`RowFormat::url_line_spans`]; `href` lies at `at` in the block).
     #[inline(always)]
@@ -518,22 +576,30 @@ impl RowFormat {
 
     /// Appends the rows of `rows` to `out`, copying the values left as ranges from
     /// `block`, the input block they were made from.
+    ///
+    /// The values are short (a host name, a path), so each is copied as one 16- or
+    /// 32-byte move into room made beforehand (the bytes past its end are overwritten by
+    /// what follows, or cut at the end) rather than by a call to `memcpy` per value.
     pub fn write(&self, out: &mut Vec<u8>, rows: &RowText, block: &[u8]) {
         let side = rows.side.as_bytes();
         let end = self.row_end.bytes();
-        let mut at = 0usize;
-        if self.direct.len() <= 1 {
-            for &(start, n) in &rows.spans {
+        // At most one separator or row end (3 bytes) after each value.
+        let room: usize = rows
+            .spans
+            .iter()
+            .map(|&(start, n)| {
                 if start == SIDE {
-                    out.extend_from_slice(&side[at..at + n as usize]);
-                    at += n as usize;
+                    n as usize
                 } else {
-                    out.extend_from_slice(&block[start as usize..n as usize]);
-                    out.extend_from_slice(end);
+                    (n - start) as usize + 3
                 }
-            }
-            return;
-        }
+            })
+            .sum();
+        let mut at = out.len();
+        out.resize(at + room + MOVE, 0);
+        let buf = out.as_mut_slice();
+        let mut from_side = 0usize;
+        let columns = self.direct.len().max(1);
         let separator = if self.format == Format::Csv {
             b','
         } else {
@@ -542,20 +608,24 @@ impl RowFormat {
         let mut column = 0;
         for &(start, n) in &rows.spans {
             if start == SIDE {
-                out.extend_from_slice(&side[at..at + n as usize]);
-                at += n as usize;
+                let n = n as usize;
+                buf[at..at + n].copy_from_slice(&side[from_side..from_side + n]);
+                from_side += n;
+                at += n;
                 continue;
             }
-            if column > 0 {
-                out.push(separator);
-            }
-            out.extend_from_slice(&block[start as usize..n as usize]);
+            copy_short(buf, &mut at, block, start as usize, n as usize);
             column += 1;
-            if column == self.direct.len() {
-                out.extend_from_slice(end);
+            if column == columns {
+                buf[at..at + end.len()].copy_from_slice(end);
+                at += end.len();
                 column = 0;
+            } else {
+                buf[at] = separator;
+                at += 1;
             }
         }
+        out.truncate(at);
     }
 
     /// The values of [`Self::url_line`]'s direct path, with separators; sets `special`
@@ -811,7 +881,83 @@ pub fn push_json_string(out: &mut String, value: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Format, needs_table_escaping};
+    use super::{Column, Format, RowFormat, RowText, needs_table_escaping};
+    use rapidurl::field::Field;
+
+    /// The rows `url_line_spans` then `write` give for `lines`, one block, against rows
+    /// written from the URL's getters: values of every length up to 70 bytes, the last
+    /// ones ending at the block's end (where no 16- or 32-byte move may read), and rows
+    /// that are not left as ranges (a host to lower-case, a value to escape) between them.
+    #[test]
+    fn rows_copied_out_of_the_block_are_the_getters_values() {
+        let mut lines = Vec::new();
+        for n in 0..70 {
+            lines.push(format!(
+                "https://h{}.example/{}",
+                "a".repeat(n % 7),
+                "p".repeat(n)
+            ));
+            lines.push(format!(
+                "http://x/{}?{}#{}",
+                "q".repeat(n / 2),
+                "s".repeat(n),
+                "f"
+            ));
+        }
+        lines.push("https://UPPER.example/a,b\\c".to_owned());
+        lines.push("https://a.b/".to_owned());
+        lines.push("https://c.d/e".to_owned());
+        let block = lines.join("\n").into_bytes();
+        let fields = [Field::Hostname, Field::Pathname, Field::Search, Field::Href];
+        for format in [Format::Tsv, Format::Csv] {
+            for columns in [&fields[..1], &fields[1..2], &fields[..]] {
+                for error_auto in [false, true] {
+                    let cols: Vec<Column> = columns.iter().cloned().map(Column::Field).collect();
+                    let rf = RowFormat::new(format, Vec::new(), cols, error_auto);
+                    let mut rows = RowText::default();
+                    let mut expected = String::new();
+                    let text = std::str::from_utf8(&block).unwrap();
+                    for line in text.split('\n') {
+                        // A view borrowing the line when it is canonical: its values
+                        // are then left as ranges; any other row is written as text.
+                        let arena = rapidurl::bumpalo::Bump::new();
+                        let view = rapidurl::parse_ref(line, &arena).unwrap();
+                        rf.url_line_spans(&mut rows, &block, line, &view);
+                        let values: Vec<String> = columns
+                            .iter()
+                            .map(|f| {
+                                let v = f.value(&view).unwrap_or_default();
+                                let special = match format {
+                                    Format::Csv => v.contains([',', '"']),
+                                    _ => v.contains('\\'),
+                                };
+                                match (format, special) {
+                                    (Format::Csv, true) => {
+                                        format!("\"{}\"", v.replace('"', "\"\""))
+                                    }
+                                    (_, true) => v.replace('\\', "\\\\"),
+                                    _ => v.to_string(),
+                                }
+                            })
+                            .collect();
+                        let sep = if format == Format::Csv { "," } else { "\t" };
+                        expected.push_str(&values.join(sep));
+                        if error_auto {
+                            expected.push_str(sep);
+                        }
+                        expected.push_str(if format == Format::Csv { "\r\n" } else { "\n" });
+                    }
+                    let mut out = b"before".to_vec();
+                    rf.write(&mut out, &rows, &block);
+                    assert_eq!(
+                        String::from_utf8(out).unwrap(),
+                        format!("before{expected}"),
+                        "{format:?} {columns:?} error column {error_auto}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn table_escaping_is_found_at_every_position() {

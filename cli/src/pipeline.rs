@@ -1,15 +1,17 @@
-//! Every bulk command's run: the calling thread reads the inputs a window of batches at a
-//! time (`source`), the library's engine parses the window on a pool of `--threads`
-//! threads ([`crate::window`]) while the calling thread hands the results of the window
-//! before to the command's collector, in input order. Memory stays bounded by two
-//! windows whatever the input's size.
+//! Every bulk command's run, in three overlapping stages: the calling thread reads the
+//! inputs a window of batches at a time (`source`); the library's engine parses a window
+//! on a pool of `--threads` threads ([`crate::window`]), as one job on the pool; and,
+//! while that job runs, the calling thread hands the results of the window before to
+//! the command's collector, in input order, then reads the next window. Memory stays
+//! bounded by three windows (one read, one parsed, one written) whatever the input's
+//! size.
 //!
 //! A window is parsed as soon as it holds two batches per thread, or when the input has
 //! nothing more for now (a slow pipe), so that rows from a pipe are written as their
 //! lines arrive; the collector is told after each window ([`Collector::idle`]), which is
 //! when the output is flushed.
 
-use crossbeam_channel::unbounded;
+use crossbeam_channel::{Receiver, bounded, unbounded};
 
 use crate::rows::Plan;
 use crate::source::{Batch, Data, Reader};
@@ -72,66 +74,86 @@ pub fn run<T: Send, W: Work<Out = Result<T, Stop>>>(
         .map_err(|e| Stop::Input(format!("cannot start {threads} threads: {e}")))?;
     // Input buffers go back to the reader once their rows are written.
     let (free_tx, free_rx) = unbounded::<Vec<u8>>();
-    let mut driver = Driver {
-        pool: &pool,
-        plan,
-        work,
-        collector,
-        free: free_tx,
-        pending: None,
-    };
-    let mut window: Vec<Batch> = Vec::new();
     let mut result = Ok(());
-    reader.run(
-        &mut |batch: Batch, idle: bool| {
-            let last = matches!(batch.data, Data::Fatal(_));
-            window.push(batch);
-            if last || idle || window.len() >= threads * BATCHES_PER_THREAD {
-                result = driver.flush(std::mem::take(&mut window), idle || last);
-            }
-            result.is_ok() && !last
-        },
-        &free_rx,
-    );
-    result?;
-    driver.flush(window, true)
+    // The calling thread is not one of the pool's: inside the scope it reads and
+    // collects while a window is parsed by a job on the pool.
+    pool.in_place_scope(|scope| {
+        let mut driver = Driver {
+            collector,
+            free: free_tx,
+            parsing: None,
+            start: |window: Vec<Batch>| {
+                // One answer per window; a job that panics drops its sender, so the
+                // driver stops waiting (and the scope carries the panic on).
+                let (tx, rx) = bounded(1);
+                scope.spawn(move |_| {
+                    let outs = parse_window(plan, &window, work);
+                    let _ = tx.send((window, outs));
+                });
+                rx
+            },
+        };
+        let mut window: Vec<Batch> = Vec::new();
+        reader.run(
+            &mut |batch: Batch, idle: bool| {
+                let last = matches!(batch.data, Data::Fatal(_));
+                window.push(batch);
+                if last || idle || window.len() >= threads * BATCHES_PER_THREAD {
+                    result = driver.flush(std::mem::take(&mut window), idle || last);
+                }
+                result.is_ok() && !last
+            },
+            &free_rx,
+        );
+        if result.is_ok() {
+            result = driver.flush(window, true);
+        }
+    });
+    result
 }
 
 /// The results of a window, parsed and not yet collected.
 type Parsed<T> = (Vec<Batch>, Vec<Result<T, Stop>>);
 
-/// Parses windows on the pool while the calling thread writes the one before.
-struct Driver<'a, T, W> {
-    pool: &'a rayon::ThreadPool,
-    plan: &'a Plan,
-    work: &'a W,
+/// Keeps one window parsing on the pool while the calling thread reads the next and
+/// collects the one before.
+struct Driver<'a, T, S> {
     collector: &'a mut dyn Collector<T>,
     free: crossbeam_channel::Sender<Vec<u8>>,
-    pending: Option<Parsed<T>>,
+    /// Where the window being parsed will be answered.
+    parsing: Option<Receiver<Parsed<T>>>,
+    /// Starts parsing a window on the pool.
+    start: S,
 }
 
-impl<T: Send, W: Work<Out = Result<T, Stop>>> Driver<'_, T, W> {
-    /// Parses `window` on the pool while the window before is collected on this thread;
-    /// `now`: collects `window` too (the input has nothing more for now, or ends).
+impl<T: Send, S: FnMut(Vec<Batch>) -> Receiver<Parsed<T>>> Driver<'_, T, S> {
+    /// Waits for the window being parsed, starts parsing `window`, then collects the
+    /// window before while it is parsed; `now`: waits for `window` and collects it too
+    /// (the input has nothing more for now, or ends).
     fn flush(&mut self, window: Vec<Batch>, now: bool) -> Result<(), Stop> {
-        let before = self.pending.take();
-        let (plan, work) = (self.plan, self.work);
-        let mut outs = Vec::new();
-        let mut written = Ok(());
-        self.pool.in_place_scope(|scope| {
-            if !window.is_empty() {
-                scope.spawn(|_| outs = parse_window(plan, &window, work));
-            }
-            if let Some(parsed) = before {
-                written = self.collect(parsed);
-            }
-        });
-        written?;
+        let before = self.wait()?;
+        if !window.is_empty() {
+            self.parsing = Some((self.start)(window));
+        }
+        if let Some(parsed) = before {
+            self.collect(parsed)?;
+        }
         if now {
-            self.collect((window, outs))
-        } else {
-            self.pending = Some((window, outs));
-            Ok(())
+            if let Some(parsed) = self.wait()? {
+                self.collect(parsed)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The window being parsed, once it is.
+    fn wait(&mut self) -> Result<Option<Parsed<T>>, Stop> {
+        match self.parsing.take() {
+            None => Ok(None),
+            Some(rx) => rx
+                .recv()
+                .map(Some)
+                .map_err(|_| Stop::Input("a worker thread died".to_owned())),
         }
     }
 

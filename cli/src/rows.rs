@@ -112,6 +112,15 @@ pub trait RowSink {
 
     /// Any other row.
     fn row(&mut self, row: &Row<'_>) -> Flow;
+
+    /// Offered each row of plain lines before it is parsed: a sink that can finish the row
+    /// from its input alone does so and returns `true` (the row is then neither parsed nor
+    /// handed to [`Self::line_url`]). By default every row is parsed.
+    #[inline(always)]
+    fn take_line(&mut self, input: &rapidurl::batch::engine::Input<'_, '_>) -> bool {
+        let _ = input;
+        false
+    }
 }
 
 impl<F: FnMut(&Row<'_>) -> Flow> RowSink for F {

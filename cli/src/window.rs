@@ -141,6 +141,12 @@ impl<'w, W: Work> engine::Sink<'w> for Rows<'w, W> {
         }
     }
 
+    #[inline(always)]
+    fn take_unparsed(&self, slot: &mut Self::Part, input: &Input<'w, '_>) -> bool {
+        // A stopped part takes the rest of its rows unparsed: they are dropped.
+        slot.stopped || (self.window.records[slot.batch].is_none() && slot.part.take_line(input))
+    }
+
     #[inline]
     fn row(&self, slot: &mut Self::Part, row: engine::Row<'w, '_>) {
         if slot.stopped {
@@ -150,9 +156,9 @@ impl<'w, W: Work> engine::Sink<'w> for Rows<'w, W> {
         let flow = match &self.window.records[slot.batch] {
             None => {
                 let line = slot.first_line + index as u64;
-                match row.url() {
-                    Ok(url) => slot.part.line_url(line, index, row.input(), &url),
-                    Err(e) => bad_line(&mut slot.part, line, index, row.input(), e),
+                match row.url_ref() {
+                    Ok(url) => slot.part.line_url(line, index, row.input(), url),
+                    Err(e) => bad_line(&mut slot.part, line, index, row.input(), *e),
                 }
             }
             Some(records) => record_row(slot, records, index, row.url()),

@@ -166,6 +166,57 @@ fn fields_ipv4_forms() {
     );
 }
 
+/// `--fields hostname` alone reads a host off the line when it can: the rows must be
+/// those of the parsed URL, whichever way each line goes (read off the line, lower-cased,
+/// quoted for CSV, an error, against a base, CRLF, not UTF-8).
+#[test]
+fn hostname_alone_is_the_parsed_hostname() {
+    let input: &[u8] = b"https://a.example/x\nHTTPS://Mixed.Example/\nhttp://a,b.example/\n\
+        ../rel\nhttp://[::1]:8080/\nhttp://4294967295/\nftp://f.example\r\n\
+        mailto:x@y\nhttps://\xff.example/\nhttp://x\xffy/\n";
+    let tsv = "https://a.example/x\ta.example\t\n\
+        https://mixed.example/\tmixed.example\t\n\
+        http://a,b.example/\ta,b.example\t\n";
+    for (args, head) in [
+        (&["--format", "tsv"][..], tsv),
+        (
+            &["--format", "tsv", "--base", "https://Base.example/d/"][..],
+            tsv,
+        ),
+    ] {
+        let (out, _f) = parse_file(&[&["--fields", "href,hostname"], args].concat(), input);
+        let both = ok_lines(&out);
+        assert!(stdout(&out).contains(head), "{}", stdout(&out));
+        let (out, _f) = parse_file(&[&["--fields", "hostname"], args].concat(), input);
+        let alone = ok_lines(&out);
+        assert_eq!(both.len(), 11, "{both:?}");
+        assert_eq!(alone[0], "hostname\terror");
+        for (a, b) in alone.iter().zip(&both).skip(1) {
+            // `href<TAB>hostname<TAB>error` against `hostname<TAB>error`.
+            let (_, rest) = b.split_once('\t').unwrap();
+            assert_eq!(a, rest, "{args:?}");
+        }
+    }
+    let (out, _f) = parse_file(
+        &["--fields", "hostname", "--format", "csv", "--no-header"],
+        input,
+    );
+    let lines = ok_lines(&out);
+    assert_eq!(
+        lines[..6],
+        [
+            "a.example,",
+            "mixed.example,",
+            "\"a,b.example\",",
+            ",missing-scheme-non-relative-URL at byte 0: the input has no scheme and there is \
+             no usable base URL",
+            "[::1],",
+            "255.255.255.255,",
+        ]
+    );
+    assert_eq!(lines[6], "f.example,");
+}
+
 #[test]
 fn unknown_field_is_a_usage_error() {
     let out = run(&["parse", "--fields", "href,nope"], b"");

@@ -224,6 +224,12 @@ impl<'a, 'r> Row<'a, 'r> {
         self.url
     }
 
+    /// [`Row::url`] by reference, without copying the URL's parts.
+    #[inline(always)]
+    pub fn url_ref(&self) -> Result<&UrlRef<'r>, &ParseError> {
+        self.url.as_ref()
+    }
+
     /// The URL's serialization as a slice of the source's input, when the input is a
     /// canonical URL (its own serialization) that the source lent for the input's lifetime:
     /// a sink can keep it without copying.

@@ -140,8 +140,9 @@ enum OnError {
 
 /// What a `parse` worker makes of a batch.
 struct Formatted {
-    /// The rows as text, ready to write (empty for Parquet), or as an Arrow record batch.
-    bytes: Vec<u8>,
+    /// The rows for the writer to copy out ([`RowFormat::write`]; empty for Parquet), or
+    /// as an Arrow record batch.
+    rows: RowText,
     arrow: Option<arrow_array::RecordBatch>,
     /// The diagnostics of its bad rows.
     diagnostics: String,
@@ -177,8 +178,7 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
         RowFormat::new(format, pass_names.clone(), columns.clone(), error_auto)
             .with_suffix_list(suffix_list.clone()),
     );
-    let texts = unbounded::<RowText>();
-    let (bytes_tx, bytes_rx) = unbounded::<Vec<u8>>();
+    let (texts_tx, texts_rx) = unbounded::<RowText>();
     let work = ParseWork {
         plan: &plan,
         format: &row_format,
@@ -189,8 +189,7 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
         pass_names: &pass_names,
         suffix_list: suffix_list.as_ref(),
         on_error,
-        texts,
-        bytes: bytes_rx,
+        texts: texts_rx,
     };
     let result = if format == Format::Parquet {
         let writer = parquet_out::writer(out, schema.clone())
@@ -212,7 +211,9 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
         let mut sink = TextSink {
             out,
             progress: &progress,
-            pool: bytes_tx,
+            format: &row_format,
+            bytes: Vec::new(),
+            pool: texts_tx,
         };
         pipeline::run(prepared.reader, threads, &plan, &work, &mut sink)
     };
@@ -261,11 +262,8 @@ struct ParseWork<'a> {
     pass_names: &'a [String],
     suffix_list: Option<&'a rapidurl::psl::SuffixList>,
     on_error: OnError,
-    /// Output buffers written by the collector, to reuse.
-    /// Row buffers, reused from batch to batch.
-    texts: (Sender<RowText>, Receiver<RowText>),
-    /// Output buffers written by the collector, to reuse.
-    bytes: Receiver<Vec<u8>>,
+    /// Row buffers the collector has written, reused from batch to batch.
+    texts: Receiver<RowText>,
 }
 
 /// A batch being formatted by `parse`.
@@ -276,6 +274,8 @@ struct ParsePart<'w> {
     block: &'w [u8],
     text: RowText,
     arrow: Option<parquet_out::ArrowRows>,
+    /// Where a hostname read off a line is lower-cased ([`RowFormat::hostname_span`]).
+    arena: rapidurl::bumpalo::Bump,
     diagnostics: String,
     stop: Option<Stop>,
 }
@@ -288,7 +288,7 @@ impl<'a> Work for ParseWork<'a> {
         Self: 'w;
 
     fn part<'w>(&'w self, batch: &'w source::Batch) -> ParsePart<'w> {
-        let mut text = self.texts.1.try_recv().unwrap_or_default();
+        let mut text = self.texts.try_recv().unwrap_or_default();
         text.clear();
         let block = match &batch.data {
             source::Data::Text(bytes) => bytes.as_slice(),
@@ -308,6 +308,7 @@ impl<'a> Work for ParseWork<'a> {
             block,
             text,
             arrow,
+            arena: rapidurl::bumpalo::Bump::new(),
             diagnostics: String::new(),
             stop: None,
         }
@@ -333,17 +334,8 @@ impl<'a> Work for ParseWork<'a> {
                 )
             }
         };
-        let mut bytes = Vec::new();
-        if arrow.is_none() {
-            // The rows copied out of the input block and the side text, here on the
-            // worker, so that the writing thread only writes.
-            bytes = self.bytes.try_recv().unwrap_or_default();
-            bytes.clear();
-            self.format.write(&mut bytes, &part.text, part.block);
-        }
-        let _ = self.texts.0.send(part.text);
         Ok(Formatted {
-            bytes,
+            rows: part.text,
             arrow,
             diagnostics: part.diagnostics,
             stop: part.stop,
@@ -373,6 +365,15 @@ impl RowSink for ParsePart<'_> {
             .format
             .url_line_spans(&mut self.text, self.block, input, url);
         Flow::Go
+    }
+
+    #[inline(always)]
+    fn take_line(&mut self, input: &rapidurl::batch::engine::Input<'_, '_>) -> bool {
+        self.arrow.is_none()
+            && self
+                .work
+                .format
+                .hostname_span(&mut self.text, self.block, input, &self.arena)
     }
 
     fn row(&mut self, row: &rows::Row<'_>) -> Flow {
@@ -468,18 +469,25 @@ fn finish_batch(progress: &Progress, done: &mut Done<Formatted>) -> Result<(), S
     }
 }
 
-/// `parse`'s collector for text formats: writes each batch's rows.
+/// `parse`'s collector for text formats: copies each batch's rows out of its input block
+/// and the worker's text ([`RowFormat::write`]) and writes them, while the workers parse
+/// the next window.
 struct TextSink<'p> {
     out: BufWriter<Box<dyn Write + Send>>,
     progress: &'p Progress,
-    /// Written buffers, back to the workers.
-    pool: Sender<Vec<u8>>,
+    format: &'p RowFormat,
+    /// A batch's rows as bytes, reused from batch to batch.
+    bytes: Vec<u8>,
+    /// Written row buffers, back to the workers.
+    pool: Sender<RowText>,
 }
 
 impl Collector<Formatted> for TextSink<'_> {
-    fn collect(&mut self, mut done: Done<Formatted>, _: &[u8]) -> Result<(), Stop> {
-        self.out.write_all(&done.value.bytes)?;
-        let _ = self.pool.send(std::mem::take(&mut done.value.bytes));
+    fn collect(&mut self, mut done: Done<Formatted>, input: &[u8]) -> Result<(), Stop> {
+        self.bytes.clear();
+        self.format.write(&mut self.bytes, &done.value.rows, input);
+        self.out.write_all(&self.bytes)?;
+        let _ = self.pool.send(std::mem::take(&mut done.value.rows));
         if done.value.stop.is_some() {
             // Rows before the stop are written before it is reported.
             self.out.flush()?;
