@@ -279,6 +279,84 @@ fn one_and_two_threads_give_the_same_column() {
     assert_eq!(hrefs(&one), hrefs(&two));
 }
 
+/// A row as its getters' values, or its error's name and offset.
+type RowValues = Result<[String; 9], (String, Option<usize>)>;
+
+/// Every getter of every row, and every error with its offset.
+fn rows(column: &UrlColumn) -> Vec<RowValues> {
+    column
+        .iter()
+        .map(|row| match row {
+            Ok(u) => Ok([
+                u.href(),
+                u.protocol(),
+                u.username(),
+                u.password(),
+                u.host(),
+                u.port(),
+                u.pathname(),
+                u.search(),
+                u.hash(),
+            ]
+            .map(str::to_owned)),
+            Err(e) => Err((e.name().to_owned(), e.offset())),
+        })
+        .collect()
+}
+
+/// Columns built in the buffers of earlier ones (larger, smaller, with long rows, errors
+/// and rewritten rows) hold exactly the rows of fresh ones, and nothing left over.
+#[test]
+fn reused_buffers_give_the_rows_of_fresh_columns() {
+    let mut many = String::new();
+    for i in 0..120_000 {
+        match i % 5 {
+            0 => many.push_str(&format!("HTTP://Host{i}.Example/a/../p{i}\n")),
+            1 => many.push_str(&format!("bad line {i}\n")),
+            _ => many.push_str(&format!("https://h{i}.example/p{i}?q={i}#f\n")),
+        }
+    }
+    let long = format!("https://example.com/{}?q#f\n", "a".repeat(70_000));
+    let few =
+        format!("http://a/x\r\n{long}http://example.com/\u{FFFD}\nhttps://h:99999\r\nfoo://h/y");
+    let mut invalid = few.clone().into_bytes();
+    invalid.extend_from_slice(b"\nhttp://b/\xFF\n");
+    let corpus = std::fs::read(common_corpus("kasztp.txt")).expect("read kasztp.txt");
+    let inputs: [&[u8]; 5] = [
+        many.as_bytes(),
+        few.as_bytes(),
+        &corpus,
+        &invalid,
+        many.as_bytes(),
+    ];
+    for threads in [1, 2] {
+        pool(threads).install(|| {
+            let mut buffers = batch::ColumnBuffers::new();
+            for (k, input) in inputs.iter().enumerate() {
+                let fresh = batch::parse_lines(input);
+                let reused = buffers.parse_lines(input);
+                assert_eq!(reused.len(), fresh.len(), "input {k}");
+                assert_eq!(reused.error_count(), fresh.error_count(), "input {k}");
+                assert!(
+                    rows(&reused) == rows(&fresh),
+                    "{threads} thread(s), input {k}"
+                );
+                buffers = reused.into_buffers();
+                assert!(buffers.heap_bytes() > 0);
+            }
+        });
+    }
+    let base = Url::parse("http://h/dir/").unwrap();
+    let reused = batch::ColumnBuffers::new().parse_lines_with_base(b"a\n../up\n", Some(&base));
+    assert_eq!(
+        hrefs(&reused),
+        [
+            Ok("http://h/dir/a".to_owned()),
+            Ok("http://h/up".to_owned())
+        ]
+    );
+}
+
 fn common_corpus(name: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/corpora")

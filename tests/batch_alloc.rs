@@ -62,6 +62,21 @@ fn allocations_grow_with_chunks_not_urls() {
                     count <= 4 * chunks + 8,
                     "{threads} thread(s), {n} lines: {count} allocations for {chunks} chunks"
                 );
+
+                // The same lines into the buffers of that column: the chunks are built in
+                // memory already allocated; what is left is per column (the chunk list,
+                // its row starts, the chunk plan) and a buffer that must grow because its
+                // piece is larger than the one it was made for.
+                let buffers = column.into_buffers();
+                let (count, column) = allocations(|| buffers.parse_lines(text.as_bytes()));
+                assert_eq!(column.len(), n);
+                assert_eq!(column.get(n - 2).unwrap().href(), lines[n - 2]);
+                let chunks = column.chunk_count();
+                eprintln!("ColumnBuffers::parse_lines, {threads} thread(s), {n} lines: {count} allocations, {chunks} chunks");
+                assert!(
+                    count <= chunks + 8,
+                    "{threads} thread(s), {n} lines, reused: {count} allocations for {chunks} chunks"
+                );
                 drop(column);
 
                 // Rows that share a base string parse it once per run of rows, not per

@@ -497,6 +497,18 @@ impl RowFormat {
                     return;
                 }
             } else if !self.direct.is_empty() {
+                // Every value is a slice of `href`: when `href` holds none of the
+                // format's special bytes, no value does (one scan instead of one a value).
+                if !self.direct.iter().any(|&(_, check)| check)
+                    || !needs_table_escaping(self.format, href)
+                {
+                    for &(attr, _) in &self.direct {
+                        let range = attr.range(url);
+                        rows.spans
+                            .push(((at + range.start) as u32, (at + range.end) as u32));
+                    }
+                    return;
+                }
                 let mark = rows.spans.len();
                 let mut direct = true;
                 for &(attr, check) in &self.direct {

@@ -38,7 +38,7 @@
 //! assert_eq!((valid, bytes), (2, 18));
 //! ```
 
-use super::column::{BaseCache, ChunkBuilder, UrlColumn};
+use super::column::{BaseCache, Chunk, ChunkBuilder, UrlColumn};
 use super::lines as line_split;
 use super::rows::{Bases, Extras, LastBase, emit, emit_bytes};
 pub use super::rows::{RowBases, Validity};
@@ -834,12 +834,17 @@ impl<'a> Source<'a> for Views<'a> {
 /// slice of the source's memory is kept as offsets into it.
 pub(crate) struct ColumnSink<'a> {
     memory: &'a [u8],
+    /// Emptied chunks whose buffers the parts are built in, while there are some.
+    spare: std::sync::Mutex<Vec<Chunk<'static>>>,
 }
 
 impl<'a> ColumnSink<'a> {
-    pub(crate) fn new<S: Source<'a>>(source: &S) -> Self {
+    /// The sink of `source`'s column, building its parts in the buffers of `spare`
+    /// (emptied chunks) while there are some.
+    pub(crate) fn new<S: Source<'a>>(source: &S, spare: Vec<Chunk<'static>>) -> Self {
         ColumnSink {
             memory: source.memory(),
+            spare: std::sync::Mutex::new(spare),
         }
     }
 }
@@ -848,10 +853,16 @@ impl<'a> Sink<'a> for ColumnSink<'a> {
     type Part = ChunkBuilder<'a>;
 
     fn part(&self, piece: &Piece) -> ChunkBuilder<'a> {
-        match piece.input.clone().and_then(|r| self.memory.get(r)) {
+        let (input, bytes) = match piece.input.clone().and_then(|r| self.memory.get(r)) {
             // Most rows of such a piece are borrowed: room for a quarter of it rewritten.
-            Some(input) => ChunkBuilder::new(input, piece.rows, piece.bytes / 4),
-            None => ChunkBuilder::new(&[], piece.rows, piece.bytes),
+            Some(input) => (input, piece.bytes / 4),
+            None => (&[][..], piece.bytes),
+        };
+        // A poisoned lock only means that another part panicked; the list is whole.
+        let spare = self.spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        match spare {
+            Some(chunk) => ChunkBuilder::reuse(chunk, input, piece.rows, bytes),
+            None => ChunkBuilder::new(input, piece.rows, bytes),
         }
     }
 
@@ -866,7 +877,16 @@ impl<'a> Sink<'a> for ColumnSink<'a> {
 
 /// The column of `source`'s rows.
 pub(crate) fn column<'a, S: Source<'a>>(source: &S) -> UrlColumn<'a> {
-    let parts = run(source, &ColumnSink::new(source));
+    column_in(source, Vec::new())
+}
+
+/// The column of `source`'s rows, built in the buffers of `spare` (emptied chunks) while
+/// there are some.
+pub(crate) fn column_in<'a, S: Source<'a>>(
+    source: &S,
+    spare: Vec<Chunk<'static>>,
+) -> UrlColumn<'a> {
+    let parts = run(source, &ColumnSink::new(source, spare));
     UrlColumn::from_chunks(parts.into_iter().map(ChunkBuilder::finish).collect())
 }
 

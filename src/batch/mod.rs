@@ -36,7 +36,7 @@ pub mod engine;
 mod lines;
 mod rows;
 
-pub use self::column::{Iter, UrlColumn};
+pub use self::column::{ColumnBuffers, Iter, UrlColumn};
 /// Line cutting for the command-line tool's own reader (not part of the API: the tool
 /// moves onto [`engine`]).
 use crate::error::ParseError;

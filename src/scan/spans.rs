@@ -28,6 +28,25 @@ impl<'a> Spans<'a> {
         }
     }
 
+    /// The same list emptied, over no input, keeping its memory.
+    pub(crate) fn recycle(mut self) -> Spans<'static> {
+        self.spans.clear();
+        Spans {
+            input: &[],
+            spans: self.spans,
+        }
+    }
+
+    /// The same (empty) list over `input`, with room for `rows` rows.
+    pub(crate) fn reuse<'b>(mut self, input: &'b [u8], rows: usize) -> Spans<'b> {
+        self.spans.clear();
+        self.spans.reserve(rows);
+        Spans {
+            input,
+            spans: self.spans,
+        }
+    }
+
     /// The number of rows.
     #[inline]
     pub(crate) fn len(&self) -> usize {

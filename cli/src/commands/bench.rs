@@ -19,7 +19,8 @@ use crate::outcome::Failure;
 pub const AFTER_HELP: &str = "\
 Reads FILE into memory (one URL per line), then measures, taking turns (one run each per
 round, for at least --time seconds and 3 rounds): the batch engine into a UrlColumn
-(batch::parse_lines) on 1 thread and on --threads threads (default: all cores), the
+(batch::parse_lines) on 1 thread, the same into the buffers of the column before
+(batch::ColumnBuffers), the column on --threads threads (default: all cores), the
 engine with a counting sink on 1 thread, a single-threaded loop over parse_ref (one
 arena, emptied every run), and one memchr pass over the bytes. Prints each one's median
 run as URLs/s, MB/s (input bytes, 10^6) and ns/URL, its speed against the parse_ref loop,
@@ -124,6 +125,15 @@ fn contenders<'a>(
             one.install(|| black_box(batch::parse_lines(black_box(bytes))));
         }),
     )];
+    let mut buffers = batch::ColumnBuffers::new();
+    all.push(measure(
+        "parse_lines into reused ColumnBuffers, 1 thread".into(),
+        Box::new(move || {
+            let spare = std::mem::take(&mut buffers);
+            let column = one.install(|| black_box(spare.parse_lines(black_box(bytes))));
+            buffers = column.into_buffers();
+        }),
+    ));
     if let Some(pool) = several {
         all.push(measure(
             format!("batch::parse_lines -> UrlColumn, {many} threads"),
@@ -249,7 +259,7 @@ impl Table<'_> {
         }
         let column_1 = secs(&measures[0].label);
         if many > 1 {
-            let column_n = secs(&measures[1].label);
+            let column_n = secs(&format!("batch::parse_lines -> UrlColumn, {many} threads"));
             writeln!(
                 out,
                 "speed-up of parse_lines on {many} threads: {:.2}x",
