@@ -256,20 +256,18 @@ impl RowText {
         }
     }
 }
-/// The widest move of [`copy_short`]: [`RowFormat::write`] leaves this much room past
-/// the end of what it writes.
-const MOVE: usize = 32;
+/// The move of [`copy_short`]: [`RowFormat::write`] leaves this much room past the end of
+/// what it writes.
+const MOVE: usize = 64;
 
 /// Copies `src[start..end]` to `buf` at `*at` and moves `*at` past it: a value of at
-/// most [`MOVE`] bytes as one 16- or 32-byte move when `src` has that many bytes from
-/// `start` (`buf` must have room for them), anything else as a plain copy.
+/// most [`MOVE`] bytes as one move of that many bytes when `src` has them from `start`
+/// (`buf` must have room for them), anything else as a plain copy.
 #[inline(always)]
 fn copy_short(buf: &mut [u8], at: &mut usize, src: &[u8], start: usize, end: usize) {
     let n = end - start;
     let to = *at;
-    if n <= 16 && start + 16 <= src.len() {
-        buf[to..to + 16].copy_from_slice(&src[start..start + 16]);
-    } else if n <= MOVE && start + MOVE <= src.len() {
+    if n <= MOVE && start + MOVE <= src.len() {
         buf[to..to + MOVE].copy_from_slice(&src[start..start + MOVE]);
     } else {
         buf[to..to + n].copy_from_slice(&src[start..end]);
@@ -586,13 +584,15 @@ impl RowFormat {
         (!escape).then_some(((at + range.start) as u32, (at + range.end) as u32))
     }
 
-    /// Appends the rows of `rows` to `out`, copying the values left as ranges from
-    /// `block`, the input block they were made from.
+    /// Writes the rows of `rows` at the start of `buf`, copying the values left as ranges
+    /// from `block`, the input block they were made from, and returns their length: the
+    /// rows are `buf[..n]`. `buf` is grown when it is too short, never shrunk or cleared,
+    /// so that a buffer reused from batch to batch is not zeroed again.
     ///
-    /// The values are short (a host name, a path), so each is copied as one 16- or
-    /// 32-byte move into room made beforehand (the bytes past its end are overwritten by
-    /// what follows, or cut at the end) rather than by a call to `memcpy` per value.
-    pub fn write(&self, out: &mut Vec<u8>, rows: &RowText, block: &[u8]) {
+    /// The values are short (a host name, a path), so each is copied as one 64-byte move
+    /// (the bytes past its end are overwritten by what follows) rather than by a call to
+    /// `memcpy` per value.
+    pub fn write(&self, buf: &mut Vec<u8>, rows: &RowText, block: &[u8]) -> usize {
         let side = rows.side.as_bytes();
         let end = self.row_end.bytes();
         // At most one separator or row end (3 bytes) after each value.
@@ -607,9 +607,11 @@ impl RowFormat {
                 }
             })
             .sum();
-        let mut at = out.len();
-        out.resize(at + room + MOVE, 0);
-        let buf = out.as_mut_slice();
+        if buf.len() < room + MOVE {
+            buf.resize(room + MOVE, 0);
+        }
+        let buf = buf.as_mut_slice();
+        let mut at = 0;
         let mut from_side = 0usize;
         let columns = self.direct.len().max(1);
         let separator = if self.format == Format::Csv {
@@ -637,7 +639,7 @@ impl RowFormat {
                 at += 1;
             }
         }
-        out.truncate(at);
+        at
     }
 
     /// The values of [`Self::url_line`]'s direct path, with separators; sets `special`
@@ -959,11 +961,12 @@ mod tests {
                         }
                         expected.push_str(if format == Format::Csv { "\r\n" } else { "\n" });
                     }
-                    let mut out = b"before".to_vec();
-                    rf.write(&mut out, &rows, &block);
+                    // A buffer that held other rows before: nothing of them is left.
+                    let mut buf = vec![b'#'; 100_000];
+                    let n = rf.write(&mut buf, &rows, &block);
                     assert_eq!(
-                        String::from_utf8(out).unwrap(),
-                        format!("before{expected}"),
+                        std::str::from_utf8(&buf[..n]).unwrap(),
+                        expected,
                         "{format:?} {columns:?} error column {error_auto}"
                     );
                 }

@@ -150,4 +150,9 @@ def surt(url: str) -> str:
 def canonicalize(url: str, preset: str = "dedup") -> str:
     """The canonical form of ``url`` under ``preset`` ("dedup", "scrapy", "safe_browsing"); ``ParseError`` when it does not parse."""
 def _batch_parse_lines(data: bytes, threads: Optional[int] = None) -> int: ...
+class _Lines:
+    """The lines of ``data`` held on the Rust side (bench.py's anchor)."""
+    def __init__(self, data: bytes) -> None: ...
+    def parse_ref_loop(self) -> int:
+        """``rapidurl::parse_ref`` over every line; the total length of the valid hrefs."""
 def _panic_for_tests() -> None: ...

@@ -143,6 +143,9 @@ struct Formatted {
     /// The rows for the writer to copy out ([`RowFormat::write`]; empty for Parquet), or
     /// as an Arrow record batch.
     rows: RowText,
+    /// The rows already copied out by the worker (with several workers): the first
+    /// `.1` bytes of the buffer.
+    bytes: Option<(Vec<u8>, usize)>,
     arrow: Option<arrow_array::RecordBatch>,
     /// The diagnostics of its bad rows.
     diagnostics: String,
@@ -178,7 +181,8 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
         RowFormat::new(format, pass_names.clone(), columns.clone(), error_auto)
             .with_suffix_list(suffix_list.clone()),
     );
-    let (texts_tx, texts_rx) = unbounded::<RowText>();
+    let texts = unbounded::<RowText>();
+    let bytes = unbounded::<Vec<u8>>();
     let work = ParseWork {
         plan: &plan,
         format: &row_format,
@@ -189,7 +193,9 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
         pass_names: &pass_names,
         suffix_list: suffix_list.as_ref(),
         on_error,
-        texts: texts_rx,
+        copy: threads > 1,
+        texts: texts.clone(),
+        bytes: bytes.clone(),
     };
     let result = if format == Format::Parquet {
         let writer = parquet_out::writer(out, schema.clone())
@@ -213,7 +219,8 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
             progress: &progress,
             format: &row_format,
             bytes: Vec::new(),
-            pool: texts_tx,
+            texts: texts.0,
+            spare: bytes.0,
         };
         pipeline::run(prepared.reader, threads, &plan, &work, &mut sink)
     };
@@ -262,8 +269,14 @@ struct ParseWork<'a> {
     pass_names: &'a [String],
     suffix_list: Option<&'a rapidurl::psl::SuffixList>,
     on_error: OnError,
-    /// Row buffers the collector has written, reused from batch to batch.
-    texts: Receiver<RowText>,
+    /// Whether each worker copies its batch's rows out of the input block (with several
+    /// workers, so that the writing thread only writes); else the writing thread does,
+    /// while the one worker parses the next window.
+    copy: bool,
+    /// Row buffers, reused from batch to batch.
+    texts: (Sender<RowText>, Receiver<RowText>),
+    /// Buffers of copied rows, reused from batch to batch.
+    bytes: (Sender<Vec<u8>>, Receiver<Vec<u8>>),
 }
 
 /// A batch being formatted by `parse`.
@@ -288,7 +301,7 @@ impl<'a> Work for ParseWork<'a> {
         Self: 'w;
 
     fn part<'w>(&'w self, batch: &'w source::Batch) -> ParsePart<'w> {
-        let mut text = self.texts.try_recv().unwrap_or_default();
+        let mut text = self.texts.1.try_recv().unwrap_or_default();
         text.clear();
         let block = match &batch.data {
             source::Data::Text(bytes) => bytes.as_slice(),
@@ -334,8 +347,17 @@ impl<'a> Work for ParseWork<'a> {
                 )
             }
         };
+        let mut rows = part.text;
+        let mut bytes = None;
+        if self.copy && arrow.is_none() {
+            let mut copied = self.bytes.1.try_recv().unwrap_or_default();
+            let n = self.format.write(&mut copied, &rows, part.block);
+            let _ = self.texts.0.send(std::mem::take(&mut rows));
+            bytes = Some((copied, n));
+        }
         Ok(Formatted {
-            rows: part.text,
+            rows,
+            bytes,
             arrow,
             diagnostics: part.diagnostics,
             stop: part.stop,
@@ -469,9 +491,9 @@ fn finish_batch(progress: &Progress, done: &mut Done<Formatted>) -> Result<(), S
     }
 }
 
-/// `parse`'s collector for text formats: copies each batch's rows out of its input block
-/// and the worker's text ([`RowFormat::write`]) and writes them, while the workers parse
-/// the next window.
+/// `parse`'s collector for text formats: writes each batch's rows, copying them out of
+/// its input block and the worker's text first ([`RowFormat::write`]) unless the worker
+/// did, while the workers parse the next window.
 struct TextSink<'p> {
     out: BufWriter<Box<dyn Write + Send>>,
     progress: &'p Progress,
@@ -479,15 +501,24 @@ struct TextSink<'p> {
     /// A batch's rows as bytes, reused from batch to batch.
     bytes: Vec<u8>,
     /// Written row buffers, back to the workers.
-    pool: Sender<RowText>,
+    texts: Sender<RowText>,
+    /// Written buffers of rows the workers copied, back to them.
+    spare: Sender<Vec<u8>>,
 }
 
 impl Collector<Formatted> for TextSink<'_> {
     fn collect(&mut self, mut done: Done<Formatted>, input: &[u8]) -> Result<(), Stop> {
-        self.bytes.clear();
-        self.format.write(&mut self.bytes, &done.value.rows, input);
-        self.out.write_all(&self.bytes)?;
-        let _ = self.pool.send(std::mem::take(&mut done.value.rows));
+        match done.value.bytes.take() {
+            Some((copied, n)) => {
+                self.out.write_all(&copied[..n])?;
+                let _ = self.spare.send(copied);
+            }
+            None => {
+                let n = self.format.write(&mut self.bytes, &done.value.rows, input);
+                self.out.write_all(&self.bytes[..n])?;
+                let _ = self.texts.send(std::mem::take(&mut done.value.rows));
+            }
+        }
         if done.value.stop.is_some() {
             // Rows before the stop are written before it is reported.
             self.out.flush()?;
