@@ -4,10 +4,11 @@
 //! `\n`, one trailing `\r` removed, a last line without `\n` counts, empty input has no
 //! lines: what the command-line tool and `batch::lines` document) and parses each line
 //! with `Url::parse_bytes` / `Url::parse_with_base`. Checked against it:
-//! `batch::parse_lines`, `parse_lines_with_base`, `parse_all`, `parse_column`,
-//! `parse_pairs`, and the engine (`batch::engine::run`) with a sink that records every
-//! row, over the `Lines` source (its rows are the split lines) and the Arrow-style
-//! `Offsets` and `Views` sources.
+//! `batch::parse_lines`, `parse_lines_with_base` and `ColumnBuffers::parse_lines` (in
+//! the buffers of the column before, and of the execution before), `parse_all`,
+//! `parse_column`, `parse_pairs`, and the engine (`batch::engine::run`) with a sink that
+//! records every row, over the `Lines` source (its rows are the split lines) and the
+//! Arrow-style `Offsets` and `Views` sources.
 //!
 //! The batch functions split their input into chunks of at least 64 KiB, so a small
 //! input is one chunk. When the first byte is odd, the data is repeated three times with
@@ -17,10 +18,17 @@
 //! compared by href and offsets: every getter is a function of the two.
 #![no_main]
 
+use std::cell::Cell;
+
 use libfuzzer_sys::fuzz_target;
 use rapidurl::batch::engine::{self, Piece, Row, Sink};
 use rapidurl::{Components, ParseError, Url, UrlRef, batch};
 use rapidurl_testkit::invariants::assert_same_error_in_raw;
+
+thread_local! {
+    /// The buffers of the last execution's column, for the next one to be built in.
+    static SPARE: Cell<batch::ColumnBuffers> = Cell::new(batch::ColumnBuffers::new());
+}
 
 const BASE: &str = "https://user:pass@example.org:8080/dir/file.html?q=1#frag";
 
@@ -168,7 +176,8 @@ fuzz_target!(|data: &[u8]| {
         same_owned(row, single, ("to_vec", i, strs[i]));
     }
 
-    let column = batch::parse_lines_with_base(data, Some(&base));
+    // Built in the buffers of the column above.
+    let column = column.into_buffers().parse_lines_with_base(data, Some(&base));
     assert_eq!(column.len(), with_base.len());
     for (i, (row, single)) in column.iter().zip(&with_base).enumerate() {
         match (row, single) {
@@ -178,6 +187,14 @@ fuzz_target!(|data: &[u8]| {
             (row, single) => same(row, single, ("parse_lines_with_base", i, strs[i])),
         }
     }
+
+    // Built in the buffers of the execution before's column (another input).
+    let reused = SPARE.with(Cell::take).parse_lines(data);
+    assert_eq!(reused.len(), singles.len(), "ColumnBuffers row count");
+    for (i, (row, single)) in reused.iter().zip(&singles).enumerate() {
+        same(row, single, ("ColumnBuffers::parse_lines", i, strs[i]));
+    }
+    SPARE.with(|spare| spare.set(reused.into_buffers()));
 
     let all = batch::parse_all(&strs);
     assert_eq!(all.len(), decoded.len());
