@@ -108,8 +108,6 @@ impl LastBase {
     }
 }
 
-/// Hands row `i` (its text made by `input`, or null) to `row`, with its base.
-#[inline(always)]
 /// [`emit`] for a row given as bytes: borrowed when they are UTF-8, else decoded with
 /// U+FFFD (the row keeps its raw bytes for the error offsets).
 pub(crate) fn emit_bytes<'a, F: FnMut(Input<'a, '_>)>(
@@ -128,6 +126,10 @@ pub(crate) fn emit_bytes<'a, F: FnMut(Input<'a, '_>)>(
     }
 }
 
+/// Hands row `i` (its text made by `input`, or null) to `row`, with its base. Inlined
+/// into the sources' row loops: a row's `Input` is then built where it is used, not
+/// written out for a call and copied back.
+#[inline(always)]
 pub(crate) fn emit<'a, F: FnMut(Input<'a, '_>)>(
     extras: &Extras<'a>,
     bases: &mut LastBase,
