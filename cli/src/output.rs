@@ -275,6 +275,15 @@ fn copy_short(buf: &mut [u8], at: &mut usize, src: &[u8], start: usize, end: usi
     *at = to + n;
 }
 
+/// Where `text` starts in `block` when it is a slice of it and the block is short enough
+/// for [`RowText`]'s 32-bit ranges (below [`SIDE`]).
+#[inline(always)]
+fn offset_in(block: &[u8], text: &str) -> Option<usize> {
+    let at = (text.as_ptr() as usize).wrapping_sub(block.as_ptr() as usize);
+    (block.len() < SIDE as usize && at <= block.len() && text.len() <= block.len() - at)
+        .then_some(at)
+}
+
 /// Eight copies of byte `b`.
 const fn splat(b: u8) -> u64 {
     u64::from_ne_bytes([b; 8])
@@ -486,8 +495,7 @@ impl RowFormat {
         // Where `href` lies in `block`, if it does (a canonical line is its own
         // serialization); each value is then a range of it, taken from the offsets.
         let href = url.href();
-        let at = (href.as_ptr() as usize).wrapping_sub(block.as_ptr() as usize);
-        if block.len() < SIDE as usize && at <= block.len() && href.len() <= block.len() - at {
+        if let Some(at) = offset_in(block, href) {
             let span = |attr: Attr, check: bool| self.direct_span(url, href, at, attr, check);
             if let Some((attr, check)) = self.one {
                 if let Some(span) = span(attr, check) {
@@ -545,7 +553,7 @@ impl RowFormat {
         let Some((Attr::Hostname, check)) = self.one else {
             return false;
         };
-        if input.error().is_some() || block.len() >= SIDE as usize {
+        if input.error().is_some() {
             return false;
         }
         let host = match input.base() {
@@ -555,11 +563,10 @@ impl RowFormat {
         let Ok(host) = host else {
             return false;
         };
-        let at = (host.as_ptr() as usize).wrapping_sub(block.as_ptr() as usize);
-        if at > block.len()
-            || host.len() > block.len() - at
-            || self.needs_escaping(Attr::Hostname, check, host)
-        {
+        let Some(at) = offset_in(block, host) else {
+            return false;
+        };
+        if self.needs_escaping(Attr::Hostname, check, host) {
             return false;
         }
         rows.spans.push((at as u32, (at + host.len()) as u32));

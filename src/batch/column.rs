@@ -236,17 +236,7 @@ impl<'a> ChunkBuilder<'a> {
     /// [`push_url`](Self::push_url)) are kept as offsets into it; `bytes` is the room
     /// reserved for the serializations that are copied, when the first one is.
     pub(crate) fn new(input: &'a [u8], rows: usize, bytes: usize) -> ChunkBuilder<'a> {
-        ChunkBuilder {
-            chunk: Chunk {
-                reserve: bytes,
-                data: String::new(),
-                spans: Spans::new(input, rows),
-                meta: Vec::with_capacity(rows),
-                valid: Vec::with_capacity(rows.div_ceil(64)),
-                errors: Vec::new(),
-                wide: Vec::new(),
-            },
-        }
+        ChunkBuilder::reuse(Chunk::default(), input, rows, bytes)
     }
 
     /// [`ChunkBuilder::new`] in the buffers of `chunk`, an emptied chunk

@@ -20,14 +20,6 @@ pub(crate) struct Spans<'a> {
 }
 
 impl<'a> Spans<'a> {
-    /// Spans over `input`, room for `rows` rows.
-    pub(crate) fn new(input: &'a [u8], rows: usize) -> Self {
-        Spans {
-            input,
-            spans: Vec::with_capacity(rows),
-        }
-    }
-
     /// The same list emptied, over no input, keeping its memory.
     pub(crate) fn recycle(mut self) -> Spans<'static> {
         self.spans.clear();

@@ -143,9 +143,6 @@ struct Formatted {
     /// The rows for the writer to copy out ([`RowFormat::write`]; empty for Parquet), or
     /// as an Arrow record batch.
     rows: RowText,
-    /// The rows already copied out by the worker (with several workers): the first
-    /// `.1` bytes of the buffer.
-    bytes: Option<(Vec<u8>, usize)>,
     arrow: Option<arrow_array::RecordBatch>,
     /// The diagnostics of its bad rows.
     diagnostics: String,
@@ -181,8 +178,7 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
         RowFormat::new(format, pass_names.clone(), columns.clone(), error_auto)
             .with_suffix_list(suffix_list.clone()),
     );
-    let texts = unbounded::<RowText>();
-    let bytes = unbounded::<Vec<u8>>();
+    let (texts_tx, texts_rx) = unbounded::<RowText>();
     let work = ParseWork {
         plan: &plan,
         format: &row_format,
@@ -193,9 +189,7 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
         pass_names: &pass_names,
         suffix_list: suffix_list.as_ref(),
         on_error,
-        copy: threads > 1,
-        texts: texts.clone(),
-        bytes: bytes.clone(),
+        texts: texts_rx,
     };
     let result = if format == Format::Parquet {
         let writer = parquet_out::writer(out, schema.clone())
@@ -219,8 +213,7 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
             progress: &progress,
             format: &row_format,
             bytes: Vec::new(),
-            texts: texts.0,
-            spare: bytes.0,
+            texts: texts_tx,
         };
         pipeline::run(prepared.reader, threads, &plan, &work, &mut sink)
     };
@@ -269,14 +262,8 @@ struct ParseWork<'a> {
     pass_names: &'a [String],
     suffix_list: Option<&'a rapidurl::psl::SuffixList>,
     on_error: OnError,
-    /// Whether each worker copies its batch's rows out of the input block (with several
-    /// workers, so that the writing thread only writes); else the writing thread does,
-    /// while the one worker parses the next window.
-    copy: bool,
-    /// Row buffers, reused from batch to batch.
-    texts: (Sender<RowText>, Receiver<RowText>),
-    /// Buffers of copied rows, reused from batch to batch.
-    bytes: (Sender<Vec<u8>>, Receiver<Vec<u8>>),
+    /// Row buffers the collector has written, reused from batch to batch.
+    texts: Receiver<RowText>,
 }
 
 /// A batch being formatted by `parse`.
@@ -301,7 +288,7 @@ impl<'a> Work for ParseWork<'a> {
         Self: 'w;
 
     fn part<'w>(&'w self, batch: &'w source::Batch) -> ParsePart<'w> {
-        let mut text = self.texts.1.try_recv().unwrap_or_default();
+        let mut text = self.texts.try_recv().unwrap_or_default();
         text.clear();
         let block = match &batch.data {
             source::Data::Text(bytes) => bytes.as_slice(),
@@ -347,17 +334,8 @@ impl<'a> Work for ParseWork<'a> {
                 )
             }
         };
-        let mut rows = part.text;
-        let mut bytes = None;
-        if self.copy && arrow.is_none() {
-            let mut copied = self.bytes.1.try_recv().unwrap_or_default();
-            let n = self.format.write(&mut copied, &rows, part.block);
-            let _ = self.texts.0.send(std::mem::take(&mut rows));
-            bytes = Some((copied, n));
-        }
         Ok(Formatted {
-            rows,
-            bytes,
+            rows: part.text,
             arrow,
             diagnostics: part.diagnostics,
             stop: part.stop,
@@ -491,9 +469,9 @@ fn finish_batch(progress: &Progress, done: &mut Done<Formatted>) -> Result<(), S
     }
 }
 
-/// `parse`'s collector for text formats: writes each batch's rows, copying them out of
-/// its input block and the worker's text first ([`RowFormat::write`]) unless the worker
-/// did, while the workers parse the next window.
+/// `parse`'s collector for text formats: copies each batch's rows out of its input block
+/// and the worker's text ([`RowFormat::write`]) and writes them, while the workers parse
+/// the next window.
 struct TextSink<'p> {
     out: BufWriter<Box<dyn Write + Send>>,
     progress: &'p Progress,
@@ -502,23 +480,13 @@ struct TextSink<'p> {
     bytes: Vec<u8>,
     /// Written row buffers, back to the workers.
     texts: Sender<RowText>,
-    /// Written buffers of rows the workers copied, back to them.
-    spare: Sender<Vec<u8>>,
 }
 
 impl Collector<Formatted> for TextSink<'_> {
     fn collect(&mut self, mut done: Done<Formatted>, input: &[u8]) -> Result<(), Stop> {
-        match done.value.bytes.take() {
-            Some((copied, n)) => {
-                self.out.write_all(&copied[..n])?;
-                let _ = self.spare.send(copied);
-            }
-            None => {
-                let n = self.format.write(&mut self.bytes, &done.value.rows, input);
-                self.out.write_all(&self.bytes[..n])?;
-                let _ = self.texts.send(std::mem::take(&mut done.value.rows));
-            }
-        }
+        let n = self.format.write(&mut self.bytes, &done.value.rows, input);
+        self.out.write_all(&self.bytes[..n])?;
+        let _ = self.texts.send(std::mem::take(&mut done.value.rows));
         if done.value.stop.is_some() {
             // Rows before the stop are written before it is reported.
             self.out.flush()?;

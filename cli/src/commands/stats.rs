@@ -12,7 +12,7 @@ use crate::output::{Column, push_csv, push_json_string};
 use crate::pipeline::{Collector, Done, Stop};
 use crate::progress::Progress;
 use crate::routes;
-use crate::rows::{Flow, Plan, Row, RowSink};
+use crate::rows::{Flow, Row, RowSink};
 use crate::window::Work;
 
 pub const AFTER_HELP: &str = "\
@@ -100,7 +100,6 @@ fn count(
     let plan = prepared.plan.clone();
     let progress = Progress::new(prepared.total);
     let work = CountWork {
-        plan: &plan,
         column: by,
         suffix_list: suffix_list.as_ref(),
     };
@@ -259,7 +258,6 @@ fn bar(n: u64, max: u64, width: usize) -> String {
 
 /// What `stats` does with each batch: counts its values.
 struct CountWork<'a> {
-    plan: &'a Plan,
     column: &'a Column,
     suffix_list: Option<&'a rapidurl::psl::SuffixList>,
 }
@@ -278,7 +276,6 @@ impl Work for CountWork<'_> {
         Self: 'w;
 
     fn part<'w>(&'w self, _: &'w crate::source::Batch) -> CountPart<'w> {
-        let _ = self.plan;
         CountPart {
             work: self,
             c: Counts::default(),
