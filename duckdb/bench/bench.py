@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""The DuckDB extension's speed: the host of every URL of kasztp.txt x 20 (a table in an
+in-memory database), one connection, one run:
+
+- `url_hostname(u)` (this extension), 1 thread and 2 threads;
+- DuckDB's best built-in expression for the host: `lower(regexp_extract(u, …, 1))`;
+- the Python UDF adapter `rapidurl.duckdb` (Arrow UDFs calling `parse_column`);
+- the tool, `rapidurl parse --threads 1 --fields hostname` over the same lines as a file
+  (whole process, output to /dev/null), for scale.
+
+Each query aggregates its result (`sum(length(...))`) so that nothing is sent to Python;
+the time is the fastest of --runs alternating passes. Prints a Markdown table.
+
+    python3 duckdb/bench/bench.py [--runs 5] [--copies 20]
+      (builds the extension and the tool in release mode first)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+
+import duckdb
+import pyarrow as pa
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+# The host of an absolute URL with an authority: the scheme, `//`, credentials up to `@`,
+# then a bracketed IPv6 address or everything up to `:`, `/`, `?`, `#` (lower-cased: hosts
+# are case-insensitive). No percent-decoding, IDNA or IPv4 normalization: cheaper than
+# what url_hostname computes.
+REGEXP_HOST = (
+    r"lower(regexp_extract(u, '^[A-Za-z][A-Za-z0-9+.\-]*://(?:[^/?#@]*@)?(\[[^\]]*\]|[^:/?#]*)', 1))"
+)
+
+
+def corpus() -> pathlib.Path:
+    for d in [ROOT.parent / "shared" / "corpora", pathlib.Path("/work/shared/corpora")]:
+        if (d / "kasztp.txt").exists():
+            return d / "kasztp.txt"
+    sys.exit("bench.py: no ../shared/corpora/kasztp.txt")
+
+
+def build() -> tuple[str, pathlib.Path]:
+    ext = subprocess.run(
+        [str(ROOT / "duckdb/scripts/build.sh")], check=True, capture_output=True, text=True
+    ).stdout.strip().splitlines()[-1]
+    subprocess.run(["cargo", "build", "--locked", "--release", "-p", "rapidurl-cli"],
+                   cwd=ROOT, check=True, capture_output=True)
+    return ext, pathlib.Path(ext).parent / "rapidurl"
+
+
+def best(f, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--copies", type=int, default=20)
+    args = ap.parse_args()
+    ext, tool = build()
+    lines = corpus().read_text(encoding="utf-8").splitlines() * args.copies
+    n = len(lines)
+    load = os.getloadavg()
+
+    con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
+    con.execute(f"LOAD '{ext}'")
+    import rapidurl.duckdb
+
+    rapidurl.duckdb.register(con, ["hostname"], prefix="py_url_")
+    con.register("lines_in", pa.table({"u": pa.array(lines, pa.string())}))
+    con.execute("CREATE TABLE urls AS SELECT u FROM lines_in")
+    con.unregister("lines_in")
+
+    def query(expr: str, threads: int):
+        def run():
+            con.execute(f"SET threads = {threads}")
+            con.execute(f"SELECT sum(length({expr})) FROM urls").fetchall()
+        return run
+
+    contenders = [
+        ("`url_hostname(u)`, this extension, 1 thread", query("url_hostname(u)", 1)),
+        ("`url_hostname(u)`, this extension, 2 threads", query("url_hostname(u)", 2)),
+        ("DuckDB `regexp_extract` host expression, 1 thread", query(REGEXP_HOST, 1)),
+        ("DuckDB `regexp_extract` host expression, 2 threads", query(REGEXP_HOST, 2)),
+        ("Python UDF adapter `rapidurl.duckdb` (`py_url_hostname`), 2 threads",
+         query("py_url_hostname(u)", 2)),
+    ]
+    # The answers agree where the regexp is right (plain http(s) URLs).
+    same = con.execute(
+        f"SELECT count(*) FROM urls WHERE url_hostname(u) IS DISTINCT FROM py_url_hostname(u)"
+    ).fetchone()[0]
+    assert same == 0, f"{same} rows differ between the extension and the Python adapter"
+
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write("\n".join(lines) + "\n")
+        path = f.name
+
+    def tool_run():
+        subprocess.run([str(tool), "parse", "--threads", "1", "--fields", "hostname",
+                        "--format", "tsv", "-o", "/dev/null", path], check=True)
+
+    times = {name: float("inf") for name, _ in contenders}
+    times["tool `rapidurl parse --threads 1 --fields hostname`, whole process"] = float("inf")
+    for _ in range(args.runs):
+        for name, f in contenders:
+            times[name] = min(times[name], best(f, 1))
+        key = "tool `rapidurl parse --threads 1 --fields hostname`, whole process"
+        times[key] = min(times[key], best(tool_run, 1))
+    os.unlink(path)
+
+    ext1 = times[contenders[0][0]]
+    ext2 = times[contenders[1][0]]
+    print(f"kasztp.txt x {args.copies} ({n:,} URLs) as a DuckDB table, DuckDB {duckdb.__version__}, "
+          f"fastest of {args.runs} alternating passes; load average {load[0]:.1f} (1 min), "
+          f"{load[1]:.1f} (5 min) on {os.cpu_count()} cores at the start.\n")
+    print("| query | ns/URL | url_hostname (1 thread) is |")
+    print("| --- | ---: | ---: |")
+    for name, t in times.items():
+        ratio = "" if t == ext1 else f"{t / ext1:.1f}x faster" if t > ext1 else f"{ext1 / t:.2f}x slower"
+        print(f"| {name} | {t / n * 1e9:.1f} | {ratio} |")
+    print()
+    regexp2 = times[contenders[3][0]]
+    udf = times[contenders[4][0]]
+    print(f"2 threads against 1: {ext1 / ext2:.2f}x; against `regexp_extract` (2 threads each): "
+          f"{regexp2 / ext2:.1f}x; against the Python UDF adapter (2 threads each): {udf / ext2:.1f}x.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
