@@ -74,7 +74,7 @@ def compare(con, name: str, urls: list[str], bases: list[str | None] | None) -> 
         fn = "url_valid" if f == "valid" else f"url_{f}"
         return f"CASE WHEN b IS NULL THEN {fn}(u) ELSE {fn}(u, b) END AS {f}"
     cols = ", ".join(call(f) for f in FIELDS + ["error"])
-    got = con.execute(f"SELECT {cols} FROM rows_in ORDER BY i").fetch_arrow_table().to_pydict()
+    got = con.sql(f"SELECT {cols} FROM rows_in ORDER BY i").to_arrow_table().to_pydict()
     con.unregister("rows_in")
     want = rapidurl.parse_column(pa.array(urls, pa.string()), FIELDS,
                                  base=pa.array(bases, pa.string()) if bases is not None else None)
