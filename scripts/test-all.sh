@@ -28,3 +28,22 @@ fi
 echo "== Python: pytest python/tests, and the package's doctests"
 .venv/bin/python -m pytest -q -p no:cacheprovider python/tests
 .venv/bin/python -m pytest -q -p no:cacheprovider --doctest-modules --pyargs rapidurl
+
+# ---- DuckDB extension (duckdb/, docs/duckdb.md) -------------------------------------------
+# Needs the .venv above (the pinned duckdb and pyarrow packages, and rapidurl itself for
+# the equality test). The build is the docs' build line (duckdb/scripts/build.sh), run by
+# test_docs.py as written; then the row loops' property test, the sqllogictest files and
+# row-for-row equality with the Rust API.
+echo "== DuckDB extension: the docs' build-and-load lines (docs/duckdb.md)"
+.venv/bin/python duckdb/test/test_docs.py
+DUCKDB_EXTENSION="$(duckdb/scripts/build.sh)"
+
+echo "== DuckDB extension: the row loops with random vectors (cargo test -p rapidurl-duckdb)"
+cargo test --locked -p rapidurl-duckdb
+
+echo "== DuckDB extension: sqllogictest files (duckdb/test/sql/*.test)"
+.venv/bin/python duckdb/test/run_sqllogictest.py "$DUCKDB_EXTENSION" duckdb/test/sql
+
+echo "== DuckDB extension: equality with the Rust API (WPT inputs, corpus lines)"
+.venv/bin/python duckdb/test/test_equality.py "$DUCKDB_EXTENSION"
+# ---- end of the DuckDB extension ----------------------------------------------------------
