@@ -4,6 +4,9 @@
 //! Each must exit as its `? STATUS` line says (success when there is none) and print
 //! exactly what the block shows (stdout and stderr together, as a terminal shows them).
 //!
+//! trycmd reads a backslash in a command's output as a Windows path separator (it turns
+//! it into `/` before comparing), so the transcripts show no backslash.
+//!
 //! To see what a changed command prints: `TRYCMD=dump cargo test -p rapidurl-cli --test
 //! transcripts` (writes `dump/`); `TRYCMD=overwrite …` rewrites the blocks in place.
 
