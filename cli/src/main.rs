@@ -6,7 +6,8 @@
 //! batches of whole records at a time (`source`; tables decoded by `records`), the engine
 //! parses the window on `--threads` threads with the window as its source (`window`), and
 //! each command's sink formats the rows (`output`, `parquet_out`) or counts them (`stats`),
-//! written in input order. Memory stays bounded by one window whatever the input's size.
+//! written in input order. Memory is bounded by three windows whatever the input's size
+//! (`pipeline`; measured in docs/robustness.md).
 //!
 //! See `rapidurl --help` and `rapidurl <command> --help`.
 #![forbid(unsafe_code)]
