@@ -32,7 +32,7 @@ fi
 echo "== Python: build the manylinux wheel and the sdist (scripts/build-wheel.sh)"
 wheel_start=$SECONDS
 DIST=target/dist scripts/build-wheel.sh
-wheel=$(ls target/dist/rapidurl-*-abi3-*manylinux2014_x86_64.whl)
+wheel=$(ls target/dist/rapidurl-*-cp39-abi3-manylinux2014_x86_64*.whl)
 echo "built in $((SECONDS - wheel_start)) s"
 
 echo "== Python: install the wheel into a fresh venv, no cargo on PATH"
