@@ -26,8 +26,6 @@ if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install -q -r python/requirements-test.txt
-# The package under test is the wheel, in its own environment: none in .venv.
-.venv/bin/python -m pip uninstall -q -y rapidurl 2>/dev/null || true
 
 echo "== Python: build the manylinux wheel and the sdist (scripts/build-wheel.sh)"
 wheel_start=$SECONDS
@@ -37,7 +35,8 @@ echo "built in $((SECONDS - wheel_start)) s"
 
 echo "== Python: install the wheel into a fresh venv, no cargo on PATH"
 # target/wheel-venv is made anew each run; it sees .venv's test dependencies through a
-# .pth file, so the only rapidurl it can import is the wheel's.
+# .pth file, which puts them after its own site-packages, so the rapidurl it imports is
+# the wheel's even when .venv holds one (checked below).
 rm -rf target/wheel-venv
 .venv/bin/python -m venv target/wheel-venv
 no_rust_path=$(tr ':' '\n' <<<"$PATH" | grep -v -e '\.cargo/bin' -e '\.rustup' | paste -sd: -)
