@@ -65,7 +65,10 @@ fn every_rapidurl_example_is_a_tested_transcript() {
             }
             let runs = matches!(lang, Some("console" | "trycmd"));
             if line.starts_with("$ rapidurl") && !runs {
-                untested.push(format!("{doc}:{}: `{line}` is not in a console block", n + 1));
+                untested.push(format!(
+                    "{doc}:{}: `{line}` is not in a console block",
+                    n + 1
+                ));
             }
         }
     }
