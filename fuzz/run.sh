@@ -46,10 +46,16 @@ if [[ $1 == --all ]]; then
         rows+=("| \`$t\` | $(get seconds) | $(get execs) | $(get exec/s) | $(get cov) | $(get ft) | $(get corpus) | $(get crashes) |")
     done
     {
-        echo "<!-- Written by fuzz/run.sh --all $minutes; docs/robustness.md explains it. -->"
+        command="fuzz/run.sh --all $minutes"
+        scope="every target: ${#ALL_TARGETS[@]}"
+        if [[ -n ${TARGETS:-} ]]; then
+            command="TARGETS=\"$TARGETS\" $command"
+            scope="${#ALL_TARGETS[@]} of the targets; docs/robustness.md has every one's last campaign"
+        fi
+        echo "<!-- Written by $command; docs/robustness.md explains it. -->"
         echo
-        echo "\`fuzz/run.sh --all $minutes\`"
-        echo "($(nproc) cores; each target alone, one process)."
+        echo "\`$command\`"
+        echo "($scope; $(nproc) cores; each target alone, one process)."
         echo
         echo "| target | seconds | executions | exec/s | cov | ft | corpus | findings |"
         echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"

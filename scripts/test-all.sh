@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Every test suite of the project: the Rust workspace (library and tool), then the Python
-# package: a local virtual environment (.venv/, created if missing) with the pinned test
-# dependencies (python/requirements-test.txt), the package built and installed from
-# python/ (`pip install ./python`), and its pytest suite. Run from anywhere; WPT data is
-# found as testkit/src/data.rs says (RAPIDURL_WPT_DIR, else ../shared/wpt). The Spark tests
-# need Java 17 (`apt-get install openjdk-17-jre-headless`; .ci/run installs it).
+# Every test suite of the project: the Rust workspace (library and tool, and the tested
+# transcripts of README.md and docs/cli.md), then the Python package as users get it: the
+# manylinux wheel built by scripts/build-wheel.sh, installed into a fresh virtual
+# environment with no `cargo` on PATH, and its pytest suite and doctests run against it.
+# The test dependencies (python/requirements-test.txt, pinned) live in .venv/ (created
+# if missing). Run from anywhere; WPT data is found as testkit/src/data.rs says
+# (RAPIDURL_WPT_DIR, else ../shared/wpt). The Spark tests need Java 17 (`apt-get install
+# openjdk-17-jre-headless`; .ci/run installs it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,33 +19,86 @@ cargo test --locked
 echo "== Rust: the input-length limits (4-9 GiB inputs, release build)"
 cargo test --locked --release --test limits
 
-echo "== Python: .venv, pinned test dependencies, pip install ./python"
+# --- Python: the wheel (scripts/build-wheel.sh), installed without Rust -----------------
+echo "== Python: .venv with the pinned test dependencies"
 PYTHON="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install -q -r python/requirements-test.txt
-.venv/bin/python -m pip install -q ./python
 
-echo "== Python: pytest python/tests, and the package's doctests"
-.venv/bin/python -m pytest -q -p no:cacheprovider python/tests
-.venv/bin/python -m pytest -q -p no:cacheprovider --doctest-modules --pyargs rapidurl
+echo "== Python: build the manylinux wheel and the sdist (scripts/build-wheel.sh)"
+wheel_start=$SECONDS
+DIST=target/dist scripts/build-wheel.sh
+wheel=$(ls target/dist/rapidurl-*-cp39-abi3-manylinux2014_x86_64*.whl)
+echo "built in $((SECONDS - wheel_start)) s"
+
+echo "== Python: install the wheel into a fresh venv, no cargo on PATH"
+# target/wheel-venv is made anew each run; it sees .venv's test dependencies through a
+# .pth file, which puts them after its own site-packages, so the rapidurl it imports is
+# the wheel's even when .venv holds one (checked below).
+rm -rf target/wheel-venv
+.venv/bin/python -m venv target/wheel-venv
+no_rust_path=$(tr ':' '\n' <<<"$PATH" | grep -v -e '\.cargo/bin' -e '\.rustup' | paste -sd: -)
+venv_site=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+wheel_site=$(target/wheel-venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+echo "$venv_site" >"$wheel_site/rapidurl-test-dependencies.pth"
+env PATH="$no_rust_path" sh -c '! command -v cargo >/dev/null && ! command -v rustc >/dev/null' \
+    || { echo "cargo is still on PATH" >&2; exit 1; }
+env PATH="$no_rust_path" target/wheel-venv/bin/python -m pip install -q --no-index --no-deps "$wheel"
+env PATH="$no_rust_path" target/wheel-venv/bin/python -c '
+import rapidurl, sys
+assert "wheel-venv" in rapidurl._rapidurl.__file__, rapidurl._rapidurl.__file__
+print("imported", rapidurl.__name__, "from", rapidurl._rapidurl.__file__)'
+
+echo "== Python: pytest python/tests, and the package's doctests (the wheel, no cargo on PATH)"
+env PATH="$no_rust_path" target/wheel-venv/bin/python -m pytest -q -p no:cacheprovider python/tests
+env PATH="$no_rust_path" target/wheel-venv/bin/python -m pytest -q -p no:cacheprovider \
+    --doctest-modules --pyargs rapidurl
+
+# The package's floor, CPython 3.9 (abi3-py39; python/pyproject.toml's requires-python):
+# the same wheel, the URL API and parse_column without pyarrow, in a 3.9 venv when this
+# machine has one (pyenv's). The test suite's own floor is 3.11 (its pinned pandas,
+# pyarrow, polars, duckdb, pyspark, numpy and hypothesis need it).
+floor_python=$(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.9*/bin/python3 2>/dev/null | tail -1 || true)
+if [ -n "$floor_python" ]; then
+    echo "== Python: the wheel on the floor, $("$floor_python" --version)"
+    rm -rf target/wheel-venv-floor
+    "$floor_python" -m venv target/wheel-venv-floor
+    env PATH="$no_rust_path" target/wheel-venv-floor/bin/python -m pip install -q --no-index --no-deps "$wheel"
+    env PATH="$no_rust_path" target/wheel-venv-floor/bin/python - <<'PY'
+import sys
+import rapidurl
+u = rapidurl.URL("../c?x=1", base="https://user:pw@Bücher.example/a/b")
+assert u.href == "https://user:pw@xn--bcher-kva.example/c?x=1", u.href
+assert rapidurl.can_parse("/a", base="https://example.com/")
+t = rapidurl.parse_column(["https://a.example:8080/x", "nope", None], ["hostname"], threads=0)
+assert t.to_pydict() == {"hostname": ["a.example", None, None],
+                         "error": [None, "missing-scheme-non-relative-URL", None]}, t.to_pydict()
+assert rapidurl.surt("http://www.Example.com/a?b=2&a=1") == "com,example)/a?a=1&b=2"
+print("rapidurl on Python %d.%d, without pyarrow" % sys.version_info[:2])
+print("floor: 4 passed, 0 failed")
+PY
+else
+    echo "== Python: no CPython 3.9 here (pyenv); the floor check is skipped"
+fi
+# --- end of the Python wheel block -------------------------------------------------------
 
 # ---- DuckDB extension (duckdb/, docs/duckdb.md) -------------------------------------------
-# Needs the .venv above (the pinned duckdb and pyarrow packages, and rapidurl itself for
-# the equality test). The build is the docs' build line (duckdb/scripts/build.sh), run by
+# Runs in target/wheel-venv above (the wheel's rapidurl, for the equality test, and
+# .venv's pinned duckdb and pyarrow). The build is the docs' build line (duckdb/scripts/build.sh), run by
 # test_docs.py as written; then the row loops' property test, the sqllogictest files and
 # row-for-row equality with the Rust API.
 echo "== DuckDB extension: the docs' build-and-load lines (docs/duckdb.md)"
-.venv/bin/python duckdb/test/test_docs.py
+target/wheel-venv/bin/python duckdb/test/test_docs.py
 DUCKDB_EXTENSION="$(duckdb/scripts/build.sh)"
 
 echo "== DuckDB extension: the row loops with random vectors (cargo test -p rapidurl-duckdb)"
 cargo test --locked -p rapidurl-duckdb
 
 echo "== DuckDB extension: sqllogictest files (duckdb/test/sql/*.test)"
-.venv/bin/python duckdb/test/run_sqllogictest.py "$DUCKDB_EXTENSION" duckdb/test/sql
+target/wheel-venv/bin/python duckdb/test/run_sqllogictest.py "$DUCKDB_EXTENSION" duckdb/test/sql
 
 echo "== DuckDB extension: equality with the Rust API (WPT inputs, corpus lines)"
-.venv/bin/python duckdb/test/test_equality.py "$DUCKDB_EXTENSION"
+target/wheel-venv/bin/python duckdb/test/test_equality.py "$DUCKDB_EXTENSION"
 # ---- end of the DuckDB extension ----------------------------------------------------------

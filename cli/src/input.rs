@@ -13,7 +13,7 @@ use crate::outcome::Failure;
 use crate::rows::Plan;
 use crate::source::{self, DEFAULT_BLOCK_BYTES, Input, InputFormat, Reader};
 
-/// Where the rows come from (shared by `parse`, `check` and `stats`).
+/// Where the rows come from (shared by `parse`, `check`, `stats` and `dedup`).
 #[derive(Args, Debug)]
 pub struct InputArgs {
     /// Input files; standard input when none is given or for `-`.

@@ -6,7 +6,8 @@
 //! batches of whole records at a time (`source`; tables decoded by `records`), the engine
 //! parses the window on `--threads` threads with the window as its source (`window`), and
 //! each command's sink formats the rows (`output`, `parquet_out`) or counts them (`stats`),
-//! written in input order. Memory stays bounded by one window whatever the input's size.
+//! written in input order. Memory is bounded by three windows whatever the input's size
+//! (`pipeline`; measured in docs/robustness.md).
 //!
 //! See `rapidurl --help` and `rapidurl <command> --help`.
 #![forbid(unsafe_code)]
@@ -42,14 +43,28 @@ use crate::commands::{check, dedup, lint, parse, stats};
     cat urls.txt | rapidurl parse --format jsonl --fields href,origin\n  \
     rapidurl check urls.txt\n  \
     rapidurl stats crawl.jsonl --by hostname --top 20\n  \
+    rapidurl lint urls.txt\n  \
+    rapidurl dedup frontier.txt --key surt > unique.txt\n  \
     rapidurl bench urls.txt\n\n\
-    Exit status: 0 success; 1 invalid URLs (check) or a bad URL under --on-error fail;\n\
-    2 usage error, or an input or output that cannot be opened or used; 3 an input that\n\
-    is not well formed (ragged row, unterminated quote, bad JSON), found while reading it.")]
+    Exit status: 0 success; 1 invalid URLs (check), validation errors (lint) or a bad URL\n\
+    under --on-error fail; 2 usage error, or an input or output that cannot be opened or\n\
+    used; 3 an input that is not well formed (ragged row, unterminated quote, bad JSON),\n\
+    found while reading it.")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
+
+/// `rapidurl lint --help`'s closing text.
+const LINT_AFTER_HELP: &str = "\
+Columns count characters from 1. --format jsonl writes one object per error with file,
+line, column, byte (the byte offset), name, failure (whether the error made parsing fail)
+and explanation. The counts of each name and the number of lines with errors go to stderr.
+
+Examples:
+  rapidurl lint urls.txt
+  rapidurl lint --format jsonl urls.txt > errors.jsonl
+  cat urls.txt | rapidurl lint 2>/dev/null | head -20";
 
 /// The subcommands.
 #[derive(Subcommand, Debug)]
@@ -72,6 +87,7 @@ enum Command {
     Bench(commands::bench::BenchArgs),
     /// List every validation error (URL Standard §1.1) of one URL per input line:
     /// FILE:LINE:COLUMN: NAME: explanation, then counts per name on stderr; exit 1 when any.
+    #[command(after_help = LINT_AFTER_HELP)]
     Lint(lint::LintArgs),
     /// Write each row whose canonical key (--key) is new, in input order, unchanged.
     #[command(after_help = dedup::DEDUP_AFTER_HELP)]

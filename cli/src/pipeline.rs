@@ -4,7 +4,9 @@
 //! while that job runs, the calling thread hands the results of the window before to
 //! the command's collector, in input order, then reads the next window. Memory stays
 //! bounded by three windows (one read, one parsed, one written) whatever the input's
-//! size.
+//! size: a window is two batches per thread, and a text batch is a 1 MiB block of whole
+//! lines, or one longer line alone, so a run holds a few MiB per thread, or a few times
+//! its longest line (docs/robustness.md has the measured figures).
 //!
 //! A window is parsed as soon as it holds two batches per thread, or when the input has
 //! nothing more for now (a slow pipe), so that rows from a pipe are written as their

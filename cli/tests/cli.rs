@@ -618,7 +618,7 @@ fn check_empty_input_and_base() {
 
 #[test]
 fn every_subcommand_has_help_with_an_example() {
-    for sub in ["parse", "check", "stats", "bench"] {
+    for sub in ["parse", "check", "stats", "lint", "dedup", "bench"] {
         let out = run(&[sub, "--help"], b"");
         assert_eq!(code(&out), 0);
         let text = stdout(&out);
@@ -632,6 +632,13 @@ fn every_subcommand_has_help_with_an_example() {
     assert_eq!(code(&out), 0);
     assert!(stdout(&out).contains("parse") && stdout(&out).contains("check"));
     assert!(stdout(&out).contains("bench"));
+    // The top-level examples show every command.
+    for sub in ["parse", "check", "stats", "lint", "dedup", "bench"] {
+        assert!(
+            stdout(&out).contains(&format!("  rapidurl {sub} ")),
+            "--help has no example of {sub}"
+        );
+    }
 }
 
 #[test]

@@ -60,7 +60,9 @@ def parse_column(
     ``fields`` names the columns to compute (``rapidurl.URL_API_FIELDS`` and whatever else
     the library defines; default ``DEFAULT_FIELDS``). ``base`` is a ``str`` (one base for
     every row) or a column of the same length (a base per row, ``None`` for none).
-    ``threads=None`` uses every core, ``threads=1`` one thread; the GIL is released.
+    ``threads=None`` (or ``0``, as the tool's ``--threads 0``) uses every core;
+    ``threads=1`` parses on the calling thread; ``threads=N`` on a pool of N threads
+    while the calling thread waits. The GIL is released meanwhile.
     ``routes`` is a route table for the fields ``route`` (the first matching pattern's
     name, else its text; empty when none matches) and ``route_params`` (its groups as a
     JSON object): a list of URL patterns (``rapidurl.URLPattern`` constructor strings) or

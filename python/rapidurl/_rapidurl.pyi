@@ -143,7 +143,9 @@ def parse_column(
     base: Any = None,
     threads: Optional[int] = None,
     routes: Optional[list[Union[str, tuple[str, str]]]] = None,
-) -> ArrowTable: ...
+) -> ArrowTable:
+    """The engine of ``rapidurl.parse_column``. ``threads``: ``None`` or ``0`` every core,
+    ``1`` the calling thread, ``N`` a pool of N threads while the calling thread waits."""
 def _field_names() -> tuple[list[str], list[str]]: ...
 def surt(url: str) -> str:
     """The Internet Archive's SURT of ``url`` (as ``surt.surt(url)``); ``ParseError`` when it does not parse."""

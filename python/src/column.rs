@@ -70,7 +70,7 @@ impl Strings {
             DataType::Null => Strings::Null(array.len()),
             other => {
                 return Err(format!(
-                    "expected a column of strings (utf8, large_utf8 or string_view), got {other}"
+                    "expected a column of strings (utf8, large_utf8, string_view, binary, large_binary, binary_view or null), got {other}"
                 ));
             }
         })

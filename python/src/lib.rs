@@ -111,18 +111,14 @@ fn can_parse(url: &Bound<'_, PyString>, base: Option<&Bound<'_, PyString>>) -> P
     })
 }
 
-fn threads_error() -> PyErr {
-    PyValueError::new_err("threads must be at least 1 (or None: every core)")
-}
-
-/// The rayon pool for `threads`: the global pool (every core) for `None`, else one pool
-/// per thread count, built once.
+/// The rayon pool for `threads`: the global pool (every core) for `None` or `0`, as the
+/// tool's `--threads 0`, else one pool per thread count, built once. The calling thread
+/// waits while the pool works (it is not one of the `threads`).
 fn pool(threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
     static POOLS: Mutex<Option<HashMap<usize, Arc<rayon::ThreadPool>>>> = Mutex::new(None);
-    let Some(n) = threads else { return Ok(None) };
-    if n == 0 {
-        return Err(threads_error());
-    }
+    let Some(n) = threads.filter(|&n| n > 0) else {
+        return Ok(None);
+    };
     let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
     let pools = pools.get_or_insert_with(HashMap::new);
     if let Some(p) = pools.get(&n) {
@@ -147,7 +143,7 @@ fn on_pool<R: Send>(pool: Option<&rayon::ThreadPool>, f: impl FnOnce() -> R + Se
 }
 
 /// The pool of a `parse_column` call: `threads` threads (rayon's global pool, every
-/// core, for `None`).
+/// core, for `None` or `0`).
 fn threads(threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
     pool(threads)
 }

@@ -99,9 +99,11 @@ def test_threads():
     one = parse_column(arr, ["href"], threads=1)
     two = parse_column(arr, ["href"], threads=2)
     every = parse_column(arr, ["href"])
-    assert one.equals(two) and one.equals(every)
-    with pytest.raises(ValueError, match="threads"):
-        parse_column(arr, ["href"], threads=0)
+    # threads=0 means every core, as the tool's --threads 0.
+    zero = parse_column(arr, ["href"], threads=0)
+    assert one.equals(two) and one.equals(every) and one.equals(zero)
+    with pytest.raises(OverflowError):
+        parse_column(arr, ["href"], threads=-1)
 
 
 def test_one_batch_per_piece_of_the_engine():

@@ -17,16 +17,17 @@ use rapidurl::batch::{self, engine};
 use crate::outcome::Failure;
 
 pub const AFTER_HELP: &str = "\
-Reads FILE into memory (one URL per line), then measures, taking turns (one run each per
-round, for at least --time seconds and 3 rounds): the batch engine into a UrlColumn
-(batch::parse_lines) on 1 thread, the same into the buffers of the column before
-(batch::ColumnBuffers), the column on --threads threads (default: all cores), the
-engine with a counting sink on 1 thread, a single-threaded loop over parse_ref (one
-arena, emptied every run), and one memchr pass over the bytes. Prints each one's median
-run as URLs/s, MB/s (input bytes, 10^6) and ns/URL, its speed against the parse_ref loop,
-the speed-up on --threads threads, and the column's speed as a fraction of the memchr
-pass's. Output is not formatted or written: this is the parser's throughput, not the
-whole tool's (scripts/bulk_table.py times the tool too).
+Reads FILE into memory (one URL per line), then measures, taking turns (one run of each
+per round: a warm-up round, then rounds until --time seconds have passed, at least 3):
+the batch engine into a UrlColumn (batch::parse_lines) on 1 thread, the same into the
+buffers of the column before (batch::ColumnBuffers), the column on --threads threads
+(default: all cores), the engine with a counting sink and with a sink that keeps 8 bytes
+per row (where each row's serialization is, nothing else) on 1 thread, a single-threaded
+loop over parse_ref (one arena, emptied every run), and one memchr pass over the bytes.
+Prints each one's median run as URLs/s, MB/s (input bytes, 10^6) and ns/URL, its speed
+against the parse_ref loop, the speed-up on --threads threads, and the column's speed as
+a fraction of the memchr pass's. Output is not formatted or written: this is the
+parser's throughput, not the whole tool's (scripts/bulk_table.py times the tool too).
 
 Examples:
   rapidurl bench corpora/sample.txt
@@ -43,7 +44,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
 
-    /// Minimum measuring time per thread count, in seconds.
+    /// Measuring time in seconds: rounds (one run of each measurement) go on until it has
+    /// passed, at least 3 after a warm-up round.
     #[arg(long, value_name = "SECS", default_value_t = 1.0)]
     time: f64,
 }

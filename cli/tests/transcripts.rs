@@ -1,0 +1,76 @@
+//! The documentation's transcripts, run: every `$ rapidurl …` example of README.md and
+//! docs/cli.md is a ```` ```console ```` block that `trycmd` runs with the built binary,
+//! from the repository root, against the shipped files (`corpora/`, `docs/examples/`).
+//! Each must exit as its `? STATUS` line says (success when there is none) and print
+//! exactly what the block shows (stdout and stderr together, as a terminal shows them).
+//!
+//! trycmd reads a backslash in a command's output as a Windows path separator (it turns
+//! it into `/` before comparing), so the transcripts show no backslash.
+//!
+//! To see what a changed command prints: `TRYCMD=dump cargo test -p rapidurl-cli --test
+//! transcripts` (writes `dump/`); `TRYCMD=overwrite …` rewrites the blocks in place.
+
+use std::path::{Path, PathBuf};
+
+/// The documents whose transcripts run, relative to the repository root.
+const DOCS: [&str; 2] = ["README.md", "docs/cli.md"];
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("cli/ is in the repository")
+        .to_path_buf()
+}
+
+#[test]
+fn documented_transcripts() {
+    let repo = repo();
+    // trycmd runs a markdown file's commands in the current directory: the repository
+    // root, where the documents' paths (`corpora/sample.txt`, `docs/examples/…`) start.
+    // The other test of this binary reads absolute paths, so the change races with nothing.
+    std::env::set_current_dir(&repo).expect("cd to the repository root");
+    let cases = trycmd::TestCases::new();
+    cases
+        .register_bin("rapidurl", Path::new(env!("CARGO_BIN_EXE_rapidurl")))
+        .register_bin("cat", Path::new("/bin/cat"))
+        // Columns and bars do not depend on the terminal the tests run in.
+        .env("COLUMNS", "100")
+        .env("NO_COLOR", "1");
+    for doc in DOCS {
+        cases.case(repo.join(doc));
+    }
+    cases.run();
+}
+
+/// Every `$ rapidurl` line of the documents is in a block trycmd runs (```` ```console
+/// ````), so none can drift untested; and every block without a language is one trycmd
+/// would misread.
+#[test]
+fn every_rapidurl_example_is_a_tested_transcript() {
+    let repo = repo();
+    let mut untested = Vec::new();
+    for doc in DOCS {
+        let text = std::fs::read_to_string(repo.join(doc)).expect("read the document");
+        let mut lang: Option<&str> = None;
+        for (n, line) in text.lines().enumerate() {
+            if let Some(info) = line.strip_prefix("```") {
+                lang = match lang {
+                    Some(_) => None,
+                    None => Some(info.trim()),
+                };
+                if lang == Some("") {
+                    untested.push(format!("{doc}:{}: a code block without a language", n + 1));
+                }
+                continue;
+            }
+            let runs = matches!(lang, Some("console" | "trycmd"));
+            if line.starts_with("$ rapidurl") && !runs {
+                untested.push(format!(
+                    "{doc}:{}: `{line}` is not in a console block",
+                    n + 1
+                ));
+            }
+        }
+    }
+    assert!(untested.is_empty(), "{}", untested.join("\n"));
+}
