@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Runs the build-and-load lines of docs/duckdb.md as written: the code blocks between
-`<!-- duckdb:build-and-load` and `<!-- /duckdb:build-and-load -->`, `sh` blocks with bash
+"""Runs the build-and-load lines of docs/duckdb.md and README.md as written: the code
+blocks between `<!-- duckdb:build-and-load` and `<!-- /duckdb:build-and-load -->`, `sh` blocks with bash
 and `python` blocks with this interpreter, from the repository's root. The Python block
 must print the registrable domain it asks for. Exits 1 on any failure.
 """
@@ -16,27 +16,34 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def main() -> int:
-    doc = (ROOT / "docs/duckdb.md").read_text(encoding="utf-8")
+    for name in ("docs/duckdb.md", "README.md"):
+        if run_doc(name) != 0:
+            return 1
+    return 0
+
+
+def run_doc(name: str) -> int:
+    doc = (ROOT / name).read_text(encoding="utf-8")
     section = re.search(
         r"<!-- duckdb:build-and-load.*?-->(.*?)<!-- /duckdb:build-and-load -->", doc, re.S
     )
     if not section:
-        print("docs/duckdb.md: no build-and-load section")
+        print(f"{name}: no build-and-load section")
         return 1
     blocks = re.findall(r"```(\w+)\n(.*?)```", section.group(1), re.S)
     if [lang for lang, _ in blocks] != ["sh", "python"]:
-        print(f"docs/duckdb.md: expected an sh block and a python block, got {blocks}")
+        print(f"{name}: expected an sh block and a python block, got {blocks}")
         return 1
     for lang, code in blocks:
         cmd = ["bash", "-euo", "pipefail", "-c", code] if lang == "sh" else [sys.executable, "-c", code]
         run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
         if run.returncode != 0:
-            print(f"docs/duckdb.md {lang} block failed:\n{code}\n{run.stdout}\n{run.stderr}")
+            print(f"{name} {lang} block failed:\n{code}\n{run.stdout}\n{run.stderr}")
             return 1
         if lang == "python" and "example.co.uk" not in run.stdout:
-            print(f"docs/duckdb.md python block printed {run.stdout!r}")
+            print(f"{name} python block printed {run.stdout!r}")
             return 1
-        print(f"docs/duckdb.md build-and-load, {lang} block: ok ({run.stdout.strip().splitlines()[-1]})")
+        print(f"{name} build-and-load, {lang} block: ok ({run.stdout.strip().splitlines()[-1]})")
     return 0
 
 
