@@ -40,7 +40,8 @@ fn check(input: &str) {
     let options = SurtOptions {
         with_scheme: true,
         trailing_comma: true,
-        keep_www: true,
+        host_massage: false,
+        ..SurtOptions::default()
     };
     let _ = rapidurl::canon::surt_with(&url, &options);
 }
