@@ -25,7 +25,8 @@ pub fn surt(url: &Bound<'_, PyString>) -> PyResult<String> {
 
 /// `canonicalize(url, preset="dedup")`: the canonical form of `url` under `preset`
 /// (`"dedup"`, `"scrapy"` or `"safe_browsing"`), a URL; `ParseError` when `url` does not
-/// parse, `ValueError` for an unknown preset.
+/// parse (but under `"safe_browsing"`, which takes any input as Google's rules do),
+/// `ValueError` for an unknown preset.
 #[pyfunction]
 #[pyo3(signature = (url, preset="dedup"))]
 pub fn canonicalize(url: &Bound<'_, PyString>, preset: &str) -> PyResult<String> {
@@ -172,7 +173,7 @@ struct PythonEnvironment<'py> {
 }
 
 impl scrapy_key::Environment for PythonEnvironment<'_> {
-    fn encode(&mut self, text: &str, out: &mut Vec<u8>) -> Result<(), ()> {
+    fn encode(&mut self, text: &str, out: &mut Vec<u8>) -> Result<(), scrapy_key::Unencodable> {
         let Some(encoding) = &self.encoding else {
             out.extend_from_slice(text.as_bytes());
             return Ok(());
@@ -180,8 +181,10 @@ impl scrapy_key::Environment for PythonEnvironment<'_> {
         let py = self.helpers.py();
         let encoded = PyString::new(py, text)
             .call_method1("encode", (encoding.as_str(),))
-            .map_err(|_| ())?;
-        let bytes = encoded.cast::<PyBytes>().map_err(|_| ())?;
+            .map_err(|_| scrapy_key::Unencodable)?;
+        let bytes = encoded
+            .cast::<PyBytes>()
+            .map_err(|_| scrapy_key::Unencodable)?;
         out.extend_from_slice(bytes.as_bytes());
         Ok(())
     }
@@ -201,14 +204,14 @@ impl scrapy_key::Environment for PythonEnvironment<'_> {
             .unwrap_or(false)
     }
 
-    fn ip_address(&mut self, text: &str) -> Option<Result<String, ()>> {
+    fn ip_address(&mut self, text: &str) -> Option<scrapy_key::IpAddress> {
         let r = self.helpers.call_method1("_ip", (text,)).ok()?;
         if r.is_none() {
             return None;
         }
         match r.extract::<String>() {
-            Ok(form) => Some(Ok(form)),
-            Err(_) => Some(Err(())),
+            Ok(form) => Some(scrapy_key::IpAddress::V6(form)),
+            Err(_) => Some(scrapy_key::IpAddress::V4),
         }
     }
 }

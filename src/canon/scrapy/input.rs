@@ -22,12 +22,33 @@ use super::Options;
 use crate::percent::push_pct;
 use std::fmt;
 
+/// The caller's encoding cannot write a query or fragment (w3lib then starts again in
+/// UTF-8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unencodable;
+
+impl fmt::Display for Unencodable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the encoding cannot write the query or fragment")
+    }
+}
+
+impl std::error::Error for Unencodable {}
+
+/// What Python's `ipaddress.ip_address` reads a text as.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IpAddress {
+    /// An IPv4 address.
+    V4,
+    /// An IPv6 address, in its RFC 5952 form (`str(address)`).
+    V6(String),
+}
+
 /// The steps of `canonicalize_url` that are Python's own, asked of the caller.
 pub trait Environment {
     /// Appends `text` in the caller's encoding (`text.encode(encoding)`), for the query
-    /// and the fragment; `Err(())` where the encoding cannot write `text` (w3lib then
-    /// starts again in UTF-8).
-    fn encode(&mut self, text: &str, out: &mut Vec<u8>) -> Result<(), ()> {
+    /// and the fragment; [`Unencodable`] where the encoding cannot write `text`.
+    fn encode(&mut self, text: &str, out: &mut Vec<u8>) -> Result<(), Unencodable> {
         out.extend_from_slice(text.as_bytes());
         Ok(())
     }
@@ -41,10 +62,8 @@ pub trait Environment {
     /// a delimiter (`/ ? # @ : \`), which w3lib rejects.
     fn netloc_normalizes_to_a_delimiter(&mut self, netloc: &str) -> bool;
 
-    /// Python's `ipaddress.ip_address(text)`: `Some(Ok(form))` for an IPv6 address and its
-    /// RFC 5952 form (`str(address)`), `Some(Err(()))` for an IPv4 address, `None` where
-    /// `text` is neither.
-    fn ip_address(&mut self, text: &str) -> Option<Result<String, ()>>;
+    /// Python's `ipaddress.ip_address(text)`: `None` where `text` is no IP address.
+    fn ip_address(&mut self, text: &str) -> Option<IpAddress>;
 }
 
 /// rapidurl's nearest equivalents of Python's steps: UTF-8; UTS #46 (not strict) for
@@ -67,11 +86,11 @@ impl Environment for RustEnvironment {
         false
     }
 
-    fn ip_address(&mut self, text: &str) -> Option<Result<String, ()>> {
+    fn ip_address(&mut self, text: &str) -> Option<IpAddress> {
         if let Ok(addr) = crate::host::parse_ipv6(text) {
             let mut out = String::new();
             crate::host::serialize_ipv6(&addr, &mut out);
-            return Some(Ok(out.trim_matches(['[', ']']).to_owned()));
+            return Some(IpAddress::V6(out.trim_matches(['[', ']']).to_owned()));
         }
         let v4 = text.split('.').count() == 4
             && text
@@ -81,7 +100,7 @@ impl Environment for RustEnvironment {
                 .split('.')
                 .all(|p| p.parse::<u16>().is_ok_and(|v| v <= 255))
             && text.split('.').all(|p| p == "0" || !p.starts_with('0'));
-        v4.then_some(Err(()))
+        v4.then_some(IpAddress::V4)
     }
 }
 
@@ -211,7 +230,7 @@ fn safe_split(
     quote_into(parts.path.as_bytes(), &PATH_SAFEST, &mut path);
     let special = SPECIAL.contains(&parts.scheme.as_str());
     let mut buf = Vec::new();
-    let mut encode = |text: &str, buf: &mut Vec<u8>| -> Result<(), ()> {
+    let mut encode = |text: &str, buf: &mut Vec<u8>| -> Result<(), Unencodable> {
         buf.clear();
         if utf8 {
             buf.extend_from_slice(text.as_bytes());
@@ -401,8 +420,8 @@ fn check_bracketed_netloc(netloc: &str, env: &mut dyn Environment) -> Result<(),
         };
     }
     match env.ip_address(hostname) {
-        Some(Ok(_)) => Ok(()),
-        Some(Err(())) => err("An IPv4 address cannot be in brackets"),
+        Some(IpAddress::V6(_)) => Ok(()),
+        Some(IpAddress::V4) => err("An IPv4 address cannot be in brackets"),
         None => err(format!(
             "{} does not appear to be an IPv4 or IPv6 address",
             python_repr(hostname)
@@ -625,7 +644,9 @@ fn normalize_ipv6_host(netloc: String, env: &mut dyn Environment) -> String {
     };
     let end = start + len;
     match env.ip_address(&netloc[start + 1..end]) {
-        Some(Ok(form)) => format!("{}[{form}]{}", &netloc[..start], &netloc[end + 1..]),
+        Some(IpAddress::V6(form)) => {
+            format!("{}[{form}]{}", &netloc[..start], &netloc[end + 1..])
+        }
         _ => netloc,
     }
 }
