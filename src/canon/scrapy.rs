@@ -3,7 +3,10 @@
 
 mod input;
 
-pub use self::input::{Environment, RustEnvironment, ScrapyError, scrapy_input, scrapy_input_with};
+pub use self::input::{
+    Environment, IpAddress, RustEnvironment, ScrapyError, Unencodable, scrapy_input,
+    scrapy_input_with,
+};
 
 use super::{ByteSet, escape_into, is_unreserved};
 use crate::components::SchemeKind;
