@@ -463,7 +463,7 @@ fn ia(parts: &mut Parts<'_>, options: &Options) {
             path.make_ascii_lowercase();
         }
         if options.path_strip_session_id {
-            path = strip_path_session_id_bytes(&path);
+            path = strip_path_session_id_bytes(path);
         }
         if options.path_strip_empty && path == b"/" {
             parts.path = None;
@@ -480,7 +480,7 @@ fn ia(parts: &mut Parts<'_>, options: &Options) {
     match parts.query.take().filter(|q| !q.is_empty()) {
         Some(mut q) => {
             if options.query_strip_session_id {
-                q = strip_query_session_ids_bytes(&q);
+                q = strip_query_session_ids_bytes(q);
             }
             if options.query_lowercase {
                 q.make_ascii_lowercase();
@@ -611,12 +611,29 @@ fn on_latin1(bytes: &[u8], f: impl FnOnce(&str) -> String) -> Vec<u8> {
     f(&text).chars().map(|c| c as u32 as u8).collect()
 }
 
-fn strip_path_session_id_bytes(path: &[u8]) -> Vec<u8> {
-    on_latin1(path, strip_path_session_id)
+/// Whether `hay` holds `needle`, ASCII case ignored.
+fn contains_ignore_case(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle))
 }
 
-fn strip_query_session_ids_bytes(q: &[u8]) -> Vec<u8> {
-    on_latin1(q, strip_query_session_ids)
+fn strip_path_session_id_bytes(path: Vec<u8>) -> Vec<u8> {
+    // Both patterns need a `.aspx` after the segment.
+    if !contains_ignore_case(&path, b".aspx") {
+        return path;
+    }
+    on_latin1(&path, strip_path_session_id)
+}
+
+fn strip_query_session_ids_bytes(q: Vec<u8>) -> Vec<u8> {
+    // Every pattern holds one of these (`phpsessid=` ends in `sid=`).
+    if ![&b"sessionid"[..], b"sid=", b"cfid="]
+        .iter()
+        .any(|n| contains_ignore_case(&q, n))
+    {
+        return q;
+    }
+    on_latin1(&q, strip_query_session_ids)
 }
 
 fn alpha_reorder_bytes(q: &[u8]) -> Vec<u8> {
