@@ -87,9 +87,9 @@ pub fn scrapy_into(url: &UrlRef<'_>, out: &mut String) {
 /// ```
 /// use rapidurl::canon::scrapy::{Options, scrapy_with};
 /// let arena = rapidurl::bumpalo::Bump::new();
-/// let url = rapidurl::parse_ref("http://h/?b=&c;a=1#f", &arena).unwrap();
+/// let url = rapidurl::parse_ref("http://h/?d=4;b=;c;a=1#f", &arena).unwrap();
 /// let options = Options { keep_blank_values: false, keep_fragments: true, query_separator: ";".into() };
-/// assert_eq!(scrapy_with(&url, &options), "http://h/?a=1;b=&c#f");
+/// assert_eq!(scrapy_with(&url, &options), "http://h/?a=1;d=4#f");
 /// ```
 pub fn scrapy_with(url: &UrlRef<'_>, options: &Options) -> String {
     let mut out = String::with_capacity(url.href().len());
