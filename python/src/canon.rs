@@ -80,35 +80,42 @@ fn surt_options(
     let Some(options) = options else {
         return Ok(o);
     };
-    if let Some(v) = options.get_item("public_suffix")? {
-        if v.is_truthy()? {
-            return Err(PyTypeError::new_err(
-                "public_suffix=True: surt 0.3.1 raises TypeError here too (tldextract 5 \
-                 rejects the bytes host it is given)",
-            ));
+    // One pass over the options given (usually one or two), not a lookup per name.
+    for (name, value) in options.iter() {
+        let Ok(name) = name.cast::<PyString>() else {
+            continue;
+        };
+        let name = name.to_cow()?;
+        if name == "public_suffix" {
+            if value.is_truthy()? {
+                return Err(PyTypeError::new_err(
+                    "public_suffix=True: surt 0.3.1 raises TypeError here too (tldextract 5 \
+                     rejects the bytes host it is given)",
+                ));
+            }
+            continue;
         }
-    }
-    let fields: [&mut bool; 15] = [
-        &mut o.surt,
-        &mut o.with_scheme,
-        &mut o.trailing_comma,
-        &mut o.reverse_ipaddr,
-        &mut o.host_lowercase,
-        &mut o.host_massage,
-        &mut o.port_strip_default,
-        &mut o.path_strip_empty,
-        &mut o.path_lowercase,
-        &mut o.path_strip_session_id,
-        &mut o.path_strip_trailing_slash_unless_empty,
-        &mut o.query_lowercase,
-        &mut o.query_strip_session_id,
-        &mut o.query_strip_empty,
-        &mut o.query_alpha_reorder,
-    ];
-    for (name, field) in SURT_OPTIONS.iter().zip(fields) {
-        if let Some(v) = options.get_item(name)? {
-            *field = v.is_truthy()?;
-        }
+        let Some(i) = SURT_OPTIONS.iter().position(|n| *n == name) else {
+            continue;
+        };
+        let field = match i {
+            0 => &mut o.surt,
+            1 => &mut o.with_scheme,
+            2 => &mut o.trailing_comma,
+            3 => &mut o.reverse_ipaddr,
+            4 => &mut o.host_lowercase,
+            5 => &mut o.host_massage,
+            6 => &mut o.port_strip_default,
+            7 => &mut o.path_strip_empty,
+            8 => &mut o.path_lowercase,
+            9 => &mut o.path_strip_session_id,
+            10 => &mut o.path_strip_trailing_slash_unless_empty,
+            11 => &mut o.query_lowercase,
+            12 => &mut o.query_strip_session_id,
+            13 => &mut o.query_strip_empty,
+            _ => &mut o.query_alpha_reorder,
+        };
+        *field = value.is_truthy()?;
     }
     Ok(o)
 }
