@@ -1,6 +1,6 @@
 """Type stubs of the extension module (its docstrings are the reference)."""
 
-from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Tuple, Union, overload
 
 class ParseError(ValueError):
     """A URL that could not be parsed."""
@@ -150,7 +150,21 @@ def _field_names() -> tuple[list[str], list[str]]: ...
 def surt(url: str) -> str:
     """The Internet Archive's SURT of ``url`` (as ``surt.surt(url)``); ``ParseError`` when it does not parse."""
 def canonicalize(url: str, preset: str = "dedup") -> str:
-    """The canonical form of ``url`` under ``preset`` ("dedup", "scrapy", "safe_browsing"); ``ParseError`` when it does not parse."""
+    """The canonical form of ``url`` under ``preset`` ("dedup", "scrapy", "safe_browsing"); ``ParseError`` when it does not parse (but "safe_browsing", which takes any input as Google's rules do)."""
+@overload
+def _surt(url: bytes, canonicalizer: int = 0, options: Optional[dict[str, Any]] = None) -> bytes: ...
+@overload
+def _surt(url: Optional[str], canonicalizer: int = 0, options: Optional[dict[str, Any]] = None) -> str:
+    """``surt.surt(url, **options)`` on the raw input (``rapidurl.compat.surt.surt`` calls it); ``canonicalizer`` 0 the default, 1 Google's, 2 the IA's, 3 none."""
+def _canonicalize_url(
+    url: str,
+    keep_blank_values: bool,
+    keep_fragments: bool,
+    query_separator: str,
+    encoding: Optional[str],
+    helpers: Any,
+) -> str:
+    """``w3lib.url.canonicalize_url`` on a ``str`` (``rapidurl.compat.w3lib.canonicalize_url`` calls it)."""
 def _batch_parse_lines(data: bytes, threads: Optional[int] = None) -> int: ...
 class _Lines:
     """The lines of ``data`` held on the Rust side (bench.py's anchor)."""

@@ -369,5 +369,7 @@ fn _rapidurl(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<_Lines>()?;
     m.add_function(wrap_pyfunction!(canon::surt, m)?)?;
     m.add_function(wrap_pyfunction!(canon::canonicalize, m)?)?;
+    m.add_function(wrap_pyfunction!(canon::_surt, m)?)?;
+    m.add_function(wrap_pyfunction!(canon::_canonicalize_url, m)?)?;
     Ok(())
 }

@@ -31,19 +31,23 @@
 //!     "http://example.com/?a=&b="
 //! );
 //! assert!(canon::canonicalize("http://exa mple.com/", Preset::Dedup).is_err());
+//! assert_eq!(
+//!     canon::canonicalize("www.google.com", Preset::SafeBrowsing).unwrap(),
+//!     "http://www.google.com/"
+//! );
 //! ```
 
 mod dedup;
-mod safe_browsing;
-mod scrapy;
-mod surt;
+pub mod safe_browsing;
+pub mod scrapy;
+pub mod surt;
 mod window;
 
 pub(crate) use self::dedup::dedup_borrowed;
 pub use self::dedup::{DEFAULT_TRACKING_PARAMS, DedupOptions, dedup, dedup_into, dedup_with};
 pub use self::safe_browsing::{safe_browsing, safe_browsing_into};
 pub use self::scrapy::{scrapy, scrapy_into};
-pub use self::surt::{SurtOptions, surt, surt_into, surt_with};
+pub use self::surt::{Options as SurtOptions, surt, surt_input, surt_into, surt_with};
 
 use crate::error::ParseError;
 use crate::percent::{hex_value, push_pct};
@@ -141,8 +145,13 @@ impl fmt::Display for UnknownPreset {
 impl std::error::Error for UnknownPreset {}
 
 /// Parses `input` (WHATWG, no base) and returns its key under `preset`; the parse error
-/// when it does not parse.
+/// when it does not parse. Safe Browsing takes any input as Google's rules do
+/// ([`safe_browsing::canonicalize_input`]: no scheme means `http://`, a host may hold
+/// any byte) and never fails.
 pub fn canonicalize(input: &str, preset: Preset) -> Result<String, ParseError> {
+    if preset == Preset::SafeBrowsing {
+        return Ok(safe_browsing::canonicalize_input(input.as_bytes()));
+    }
     let arena = bumpalo::Bump::new();
     let url = crate::parse_ref(input, &arena)?;
     Ok(preset.key(&url))

@@ -2,26 +2,13 @@
 //! document, section "Canonicalization"), on the WHATWG parse.
 
 use super::{ByteSet, escape_into, unescape_repeatedly};
-use crate::components::{HostKind, SchemeKind};
 use crate::host::{ends_in_a_number, parse_ipv4, serialize_ipv4};
 use crate::view::UrlRef;
 
-/// The bytes the document escapes (controls, space, DEL and above, `#`, `%`), plus those
-/// the WHATWG path state would escape or read as a delimiter (`"<>?\^`{}`), so that the
-/// key parses to itself.
-const PATH: ByteSet = ByteSet::controls_space_high_and(b"#%\"<>?\\^`{}");
-/// The document's bytes plus those the WHATWG special-query state escapes (`"<>'`).
-const QUERY: ByteSet = ByteSet::controls_space_high_and(b"#%\"<>'");
+/// The bytes the document escapes: controls, space, DEL and above, `#`, `%`.
+const ESCAPE: ByteSet = ByteSet::controls_space_high_and(b"#%");
 
-/// The Safe Browsing canonical form of `url`: the fragment, credentials and port dropped;
-/// the host without leading or trailing dots and with runs of dots made one (the WHATWG
-/// parser has already decoded it, lower-cased it and written an IPv4 address in any
-/// notation as dotted decimal); the path and the query percent-decoded until nothing is
-/// left to decode; in the path, runs of `/` made one and `.` and `..` segments resolved;
-/// both escaped again (controls, space, non-ASCII, `#` and `%`, with upper-case hex, and
-/// the few bytes the WHATWG parser would otherwise escape or read as a delimiter, such as
-/// a decoded `?` in the path). An empty query keeps its `?`. URLs whose scheme is `file`
-/// or not special keep their serialization without the fragment.
+/// The Safe Browsing canonical form of `url`: [`canonicalize_input`] of its `href`.
 ///
 /// ```
 /// let arena = rapidurl::bumpalo::Bump::new();
@@ -31,63 +18,225 @@ const QUERY: ByteSet = ByteSet::controls_space_high_and(b"#%\"<>'");
 /// assert_eq!(rapidurl::canon::safe_browsing(&url), "http://host.com/twoslashes?more//slashes");
 /// ```
 pub fn safe_browsing(url: &UrlRef<'_>) -> String {
-    let mut out = String::with_capacity(url.href().len());
-    safe_browsing_into(url, &mut out);
-    out
+    canonicalize_input(url.href().as_bytes())
 }
 
 /// [`safe_browsing`], appended to `out`.
 pub fn safe_browsing_into(url: &UrlRef<'_>, out: &mut String) {
-    if matches!(url.scheme_kind(), SchemeKind::File | SchemeKind::NotSpecial) {
-        out.push_str(url.without_fragment());
-        return;
+    out.push_str(&canonicalize_input(url.href().as_bytes()));
+}
+
+/// Google Safe Browsing's canonicalization of an input as a client receives it (v4
+/// "URLs and Hashing", section "Canonicalization"), any bytes: the input trimmed of
+/// whitespace, its tabs, CRs and LFs removed, its fragment removed; then percent-decoded
+/// until nothing is left to decode; `http://` put before an input without a scheme
+/// followed by `//`; the host found after it (credentials and port dropped), its leading
+/// and trailing dots removed and runs of dots made one, read as an IPv4 address in any
+/// notation where it is one (written as dotted decimal), converted to ASCII by IDNA where
+/// it is valid UTF-8 and not ASCII, lower-cased; the path `/` where it is empty, its runs
+/// of `/` made one and `.` and `..` segments resolved; the query (after the first `?`)
+/// left as it is; then every byte up to space, from DEL up, `#` and `%` percent-encoded
+/// with upper-case hex. Where this and the WHATWG parser disagree (a decoded `?` in the
+/// path starts the query here; a host may hold any byte), this follows Google.
+///
+/// An input with a scheme but no `//` after it (`mailto:a@b`, `data:…`) keeps its scheme
+/// and has the rest decoded and escaped only.
+///
+/// ```
+/// use rapidurl::canon::safe_browsing::canonicalize_input;
+/// assert_eq!(canonicalize_input(b"www.google.com"), "http://www.google.com/");
+/// assert_eq!(canonicalize_input(b"http://\x01\x80.com/"), "http://%01%80.com/");
+/// assert_eq!(canonicalize_input(b"http://host/%25%32%35"), "http://host/%25");
+/// ```
+pub fn canonicalize_input(input: &[u8]) -> String {
+    let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c);
+    let start = input.iter().position(|b| !ws(b)).unwrap_or(input.len());
+    let end = input.iter().rposition(|b| !ws(b)).map_or(start, |e| e + 1);
+    let mut raw: Vec<u8> = input[start..end]
+        .iter()
+        .copied()
+        .filter(|b| !matches!(b, b'\t' | b'\n' | b'\r'))
+        .collect();
+    if let Some(i) = memchr::memchr(b'#', &raw) {
+        raw.truncate(i);
     }
-    out.push_str(url.scheme());
-    out.push_str("://");
-    let host = url.hostname();
-    if url.host_kind() == HostKind::Domain {
-        let trimmed = host.trim_matches('.');
-        let start = out.len();
-        if trimmed.is_empty() {
-            out.push_str(host);
-        } else {
-            let mut prev_dot = false;
-            for c in trimmed.chars() {
-                if !(c == '.' && prev_dot) {
-                    out.push(c);
-                }
-                prev_dot = c == '.';
-            }
-            // A domain whose last label was followed by dots may end in a number once
-            // they go: the WHATWG parser would read it as an IPv4 address. Where that
-            // fails, the host stays as the parser wrote it.
-            if ends_in_a_number(&out[start..]) {
-                match parse_ipv4(&out[start..]) {
-                    Ok(addr) => {
-                        out.truncate(start);
-                        serialize_ipv4(addr, out);
-                    }
-                    Err(_) => {
-                        out.truncate(start);
-                        out.push_str(host);
-                    }
-                }
-            }
+    let mut url = Vec::with_capacity(raw.len());
+    unescape_repeatedly(&raw, &mut url);
+
+    let mut out = String::with_capacity(url.len() + 8);
+    let scheme_end = scheme_len(&url);
+    let rest: &[u8] = match scheme_end {
+        Some(n) if url[n + 1..].starts_with(b"//") => {
+            out.push_str(&String::from_utf8_lossy(&url[..n]).to_ascii_lowercase());
+            out.push_str("://");
+            &url[n + 3..]
+        }
+        // `host:port/…`: a number after the colon is a port, not an opaque path.
+        Some(n) if !url.get(n + 1).is_some_and(u8::is_ascii_digit) => {
+            out.push_str(&String::from_utf8_lossy(&url[..n]).to_ascii_lowercase());
+            out.push(':');
+            escape_into(&url[n + 1..], &ESCAPE, &mut out);
+            return out;
+        }
+        _ => {
+            out.push_str("http://");
+            &url[..]
+        }
+    };
+    let authority_end = rest
+        .iter()
+        .position(|&b| b == b'/' || b == b'?')
+        .unwrap_or(rest.len());
+    let (authority, after) = rest.split_at(authority_end);
+    push_host(authority, &mut out);
+    let (path, query) = match memchr::memchr(b'?', after) {
+        Some(i) => (&after[..i], Some(&after[i + 1..])),
+        None => (after, None),
+    };
+    escape_into(&normalize_path(path), &ESCAPE, &mut out);
+    if let Some(q) = query {
+        out.push('?');
+        escape_into(q, &ESCAPE, &mut out);
+    }
+    out
+}
+
+/// The length of `scheme` in a leading `scheme:` (`[a-zA-Z][a-zA-Z0-9+.-]*`).
+fn scheme_len(url: &[u8]) -> Option<usize> {
+    if !url.first()?.is_ascii_alphabetic() {
+        return None;
+    }
+    let n = url
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))?;
+    (url[n] == b':').then_some(n)
+}
+
+/// Appends the host of `authority`: credentials and port dropped, dots trimmed and made
+/// single, an IPv4 address in any notation as dotted decimal, IDNA for a valid UTF-8
+/// host that is not ASCII, lower-cased, escaped.
+fn push_host(authority: &[u8], out: &mut String) {
+    let host_port = match memchr::memrchr(b'@', authority) {
+        Some(i) => &authority[i + 1..],
+        None => authority,
+    };
+    let host = if host_port.starts_with(b"[") {
+        match memchr::memchr(b']', host_port) {
+            Some(i) => &host_port[..=i],
+            None => host_port,
         }
     } else {
-        out.push_str(host);
+        match memchr::memrchr(b':', host_port) {
+            Some(i) => &host_port[..i],
+            None => host_port,
+        }
+    };
+    let start = host.iter().position(|&b| b != b'.').unwrap_or(host.len());
+    let end = host
+        .iter()
+        .rposition(|&b| b != b'.')
+        .map_or(start, |e| e + 1);
+    let mut single = Vec::with_capacity(end - start);
+    for &b in &host[start..end] {
+        if !(b == b'.' && single.last() == Some(&b'.')) {
+            single.push(b);
+        }
     }
-
-    let mut buf = Vec::new();
-    unescape_repeatedly(url.pathname().as_bytes(), &mut buf);
-    let path = normalize_path(&buf);
-    escape_into(&path, &PATH, out);
-
-    if let Some(q) = url.query() {
-        out.push('?');
-        unescape_repeatedly(q.as_bytes(), &mut buf);
-        escape_into(&buf, &QUERY, out);
+    let mut host = single;
+    host.make_ascii_lowercase();
+    if let Ok(text) = std::str::from_utf8(&host) {
+        if !text.is_ascii() {
+            if let Ok(ascii) = crate::host::domain_to_ascii(text, false) {
+                host = ascii.into_bytes();
+            }
+        } else if ends_in_a_number(text) {
+            if let Ok(addr) = parse_ipv4(text) {
+                serialize_ipv4(addr, out);
+                return;
+            }
+        }
     }
+    escape_into(&host, &ESCAPE, out);
+}
+
+/// The lookup expressions of `url` that a Safe Browsing client hashes (v4 "URLs and
+/// Hashing", section "Suffix/Prefix Expressions"): up to five host suffixes (the exact
+/// host, then up to four formed from its last five labels, the top-level one alone
+/// excluded; an IP address only as itself) times up to six path prefixes (the exact path
+/// with the query, the exact path, then the root and up to three directories after it),
+/// each `host` + `path` without the scheme, at most 30, in that order, without repeats.
+///
+/// ```
+/// use rapidurl::canon::safe_browsing::expressions;
+/// assert_eq!(
+///     expressions(b"http://a.b.c/1/2.html?param=1"),
+///     [
+///         "a.b.c/1/2.html?param=1", "a.b.c/1/2.html", "a.b.c/", "a.b.c/1/",
+///         "b.c/1/2.html?param=1", "b.c/1/2.html", "b.c/", "b.c/1/",
+///     ]
+/// );
+/// ```
+pub fn expressions(url: &[u8]) -> Vec<String> {
+    let canonical = canonicalize_input(url);
+    let after_scheme = canonical
+        .find("://")
+        .map_or(&canonical[..], |i| &canonical[i + 3..]);
+    let slash = after_scheme.find('/').unwrap_or(after_scheme.len());
+    let (host, path_query) = after_scheme.split_at(slash);
+    let path_query = if path_query.is_empty() {
+        "/"
+    } else {
+        path_query
+    };
+    let mut hosts = vec![host.to_owned()];
+    let is_ip = parse_ipv4(host).is_ok() || host.starts_with('[');
+    if !is_ip {
+        let labels: Vec<&str> = host.split('.').collect();
+        let n = labels.len();
+        // The last five labels, then four, three, two (the exact host already first).
+        let first = n.saturating_sub(5).max(1);
+        for start in first..n.saturating_sub(1) {
+            if start == 0 {
+                continue;
+            }
+            let suffix = labels[start..].join(".");
+            if hosts.len() < 5 {
+                hosts.push(suffix);
+            }
+        }
+    }
+    let (path, query) = match path_query.find('?') {
+        Some(i) => (&path_query[..i], Some(&path_query[i..])),
+        None => (path_query, None),
+    };
+    let mut paths: Vec<String> = Vec::new();
+    if let Some(q) = query {
+        paths.push(format!("{path}{q}"));
+    }
+    paths.push(path.to_owned());
+    paths.push("/".to_owned());
+    let mut prefix = String::from("/");
+    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    for segment in segments
+        .iter()
+        .take(segments.len().saturating_sub(1))
+        .take(3)
+    {
+        prefix.push_str(segment);
+        prefix.push('/');
+        paths.push(prefix.clone());
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for h in &hosts {
+        for p in &paths {
+            let e = format!("{h}{p}");
+            if seen.insert(e.clone()) {
+                out.push(e);
+            }
+        }
+    }
+    out
 }
 
 /// Runs of `/` made one, then `.` and `..` segments resolved as the WHATWG path state

@@ -1,6 +1,13 @@
 //! Scrapy's canonical form: `w3lib.url.canonicalize_url(url)` with its defaults, on the
 //! WHATWG parse.
 
+mod input;
+
+pub use self::input::{
+    Environment, IpAddress, RustEnvironment, ScrapyError, Unencodable, scrapy_input,
+    scrapy_input_with,
+};
+
 use super::{ByteSet, escape_into, is_unreserved};
 use crate::components::SchemeKind;
 use crate::percent::{hex_value, push_pct};
@@ -17,6 +24,33 @@ const USERINFO: ByteSet = ByteSet::all_but_alnum_and(b"-._~!$&'()*+,");
 const FORM: ByteSet = ByteSet::all_but_alnum_and(b"-._~");
 /// What w3lib encodes in path parameters (after `;`) of a WHATWG path: `[`, `]`, `|`.
 const PARAMS: ByteSet = ByteSet::controls_space_high_and(b"[]|");
+
+/// The arguments of `w3lib.url.canonicalize_url` but the URL and its encoding;
+/// [`Options::default`] is w3lib's defaults.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// Keeps query arguments without a value (`a`, `a=`) as `a=` (`keep_blank_values`,
+    /// default on); off drops them.
+    pub keep_blank_values: bool,
+    /// Keeps the fragment (`keep_fragments`, default off).
+    pub keep_fragments: bool,
+    /// What separates query arguments (`query_separator`, default `&`).
+    pub query_separator: String,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            keep_blank_values: true,
+            keep_fragments: false,
+            query_separator: "&".to_owned(),
+        }
+    }
+}
+
+/// What w3lib encodes in a fragment: all but the unreserved bytes and
+/// `:/?@!$&'()*+,;=%`.
+const FRAGMENT: ByteSet = ByteSet::all_but_alnum_and(b"-._~:/?@!$&'()*+,;=%");
 
 /// Scrapy's canonical form of `url`, as `w3lib.url.canonicalize_url(url)` computes it:
 /// the query's `&`-separated arguments decoded (`+` as space), sorted by name then value,
@@ -43,9 +77,32 @@ pub fn scrapy(url: &UrlRef<'_>) -> String {
 
 /// [`scrapy`], appended to `out`.
 pub fn scrapy_into(url: &UrlRef<'_>, out: &mut String) {
+    scrapy_with_into(url, &Options::default(), out);
+}
+
+/// [`scrapy`] with w3lib's options: blank values dropped (`keep_blank_values=false`),
+/// the fragment kept (`keep_fragments=true`, escaped as w3lib escapes it), another
+/// query separator.
+///
+/// ```
+/// use rapidurl::canon::scrapy::{Options, scrapy_with};
+/// let arena = rapidurl::bumpalo::Bump::new();
+/// let url = rapidurl::parse_ref("http://h/?d=4;b=;c;a=1#f", &arena).unwrap();
+/// let options = Options { keep_blank_values: false, keep_fragments: true, query_separator: ";".into() };
+/// assert_eq!(scrapy_with(&url, &options), "http://h/?a=1;d=4#f");
+/// ```
+pub fn scrapy_with(url: &UrlRef<'_>, options: &Options) -> String {
+    let mut out = String::with_capacity(url.href().len());
+    scrapy_with_into(url, options, &mut out);
+    out
+}
+
+/// [`scrapy_with`], appended to `out`.
+pub fn scrapy_with_into(url: &UrlRef<'_>, options: &Options, out: &mut String) {
     let kind = url.scheme_kind();
     if matches!(kind, SchemeKind::File | SchemeKind::NotSpecial) {
         out.push_str(url.without_fragment());
+        push_fragment(url, options, out);
         return;
     }
     out.push_str(url.scheme());
@@ -77,22 +134,46 @@ pub fn scrapy_into(url: &UrlRef<'_>, out: &mut String) {
     escape_into(params.as_bytes(), &PARAMS, out);
 
     // The query: arguments decoded, sorted, encoded again.
-    if let Some(q) = url.query() {
+    let sep = options.query_separator.as_str();
+    if let Some(q) = url.query().filter(|_| !sep.is_empty()) {
         let mut args: Vec<(Vec<u8>, Vec<u8>)> = q
-            .split('&')
+            .split(sep)
             .filter(|arg| !arg.is_empty())
-            .map(|arg| {
-                let (name, value) = arg.split_once('=').unwrap_or((arg, ""));
-                (decode_plus(name), decode_plus(value))
+            .filter_map(|arg| {
+                let (name, value) = match arg.split_once('=') {
+                    Some((n, v)) => (n, Some(v)),
+                    None => (arg, None),
+                };
+                if !options.keep_blank_values && value.is_none_or(str::is_empty) {
+                    return None;
+                }
+                Some((decode_plus(name), decode_plus(value.unwrap_or(""))))
             })
             .collect();
         args.sort();
         for (i, (name, value)) in args.iter().enumerate() {
-            out.push(if i == 0 { '?' } else { '&' });
+            if i == 0 {
+                out.push('?');
+            } else {
+                out.push_str(sep);
+            }
             encode_plus(name, out);
             out.push('=');
             encode_plus(value, out);
         }
+    }
+    push_fragment(url, options, out);
+}
+
+/// `#` and the fragment, escaped as w3lib escapes it, where the options keep it and it
+/// is not empty.
+fn push_fragment(url: &UrlRef<'_>, options: &Options, out: &mut String) {
+    if let Some(f) = url
+        .fragment()
+        .filter(|f| options.keep_fragments && !f.is_empty())
+    {
+        out.push('#');
+        escape_into(f.as_bytes(), &FRAGMENT, out);
     }
 }
 

@@ -8,16 +8,88 @@ use crate::components::HostKind;
 use crate::view::UrlRef;
 use std::borrow::Cow;
 
-/// The options of `surt.surt` that change the key; the defaults are the package's.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SurtOptions {
+mod input;
+
+pub use self::input::{Canonicalizer, SurtError, surt_input, surt_input_with};
+
+/// The options of `surt.surt(url, **options)` that change the key, by the package's
+/// names; [`Options::default`] is the package's defaults. The presets on a parsed URL
+/// ([`surt_with`]) and the raw-input form ([`surt_input`]) take the same options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// Which canonicalizers run (`canonicalizer=`; default Google's then the IA's).
+    pub canonicalizer: Canonicalizer,
+    /// The host reversed into `com,example)` (`surt=True`); `false` writes the URL form
+    /// (`example.com/`).
+    pub surt: bool,
     /// Starts the key with the scheme and `://(` (`with_scheme=True`):
     /// `http://(com,example)/`.
     pub with_scheme: bool,
     /// Ends the host with a comma (`trailing_comma=True`): `com,example,)/`.
     pub trailing_comma: bool,
-    /// Keeps a leading `www.` (or `www2.`, …) label (`host_massage=False`).
-    pub keep_www: bool,
+    /// Reverses a dotted IPv4 address as a domain (`reverse_ipaddr=True`, the default):
+    /// `4,3,2,1)`; `false` keeps `1.2.3.4)`.
+    pub reverse_ipaddr: bool,
+    /// Lower-cases the host (`host_lowercase`).
+    pub host_lowercase: bool,
+    /// Drops a first label `www`, `www1`, `www2`, … (`host_massage`).
+    pub host_massage: bool,
+    /// Drops the port 80 of `http` and 443 of `https` (`port_strip_default`).
+    pub port_strip_default: bool,
+    /// Drops a path that is `/` alone (`path_strip_empty`, default off).
+    pub path_strip_empty: bool,
+    /// Lower-cases the path (`path_lowercase`).
+    pub path_lowercase: bool,
+    /// Removes an ASP.NET session segment before a `.aspx` (`path_strip_session_id`).
+    pub path_strip_session_id: bool,
+    /// Removes a trailing `/` but from the path `/` (`path_strip_trailing_slash_unless_empty`).
+    pub path_strip_trailing_slash_unless_empty: bool,
+    /// Lower-cases the query (`query_lowercase`).
+    pub query_lowercase: bool,
+    /// Removes session ids from the query (`query_strip_session_id`).
+    pub query_strip_session_id: bool,
+    /// Drops an empty query and its `?` (`query_strip_empty`).
+    pub query_strip_empty: bool,
+    /// Sorts the query's `&`-separated arguments (`query_alpha_reorder`).
+    pub query_alpha_reorder: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            canonicalizer: Canonicalizer::Default,
+            surt: true,
+            with_scheme: false,
+            trailing_comma: false,
+            reverse_ipaddr: true,
+            host_lowercase: true,
+            host_massage: true,
+            port_strip_default: true,
+            path_strip_empty: false,
+            path_lowercase: true,
+            path_strip_session_id: true,
+            path_strip_trailing_slash_unless_empty: true,
+            query_lowercase: true,
+            query_strip_session_id: true,
+            query_strip_empty: true,
+            query_alpha_reorder: true,
+        }
+    }
+}
+
+impl Options {
+    /// Whether only the options the direct computation on a parsed URL handles differ
+    /// from the defaults (`with_scheme`, `trailing_comma`, `host_massage`).
+    fn direct(&self) -> bool {
+        let d = Options::default();
+        *self
+            == Options {
+                with_scheme: self.with_scheme,
+                trailing_comma: self.trailing_comma,
+                host_massage: self.host_massage,
+                ..d
+            }
+    }
 }
 
 /// The bytes `escapeOnce` encodes: controls, space, DEL, non-ASCII, `#` and `%`.
@@ -40,19 +112,19 @@ const ESCAPE: ByteSet = ByteSet::controls_space_high_and(b"#%");
 /// assert_eq!(rapidurl::canon::surt(&url), "com,example:8443)/a/b?a=2&z=1");
 /// ```
 pub fn surt(url: &UrlRef<'_>) -> String {
-    surt_with(url, &SurtOptions::default())
+    surt_with(url, &Options::default())
 }
 
 /// [`surt`] with options.
 ///
 /// ```
-/// use rapidurl::canon::{SurtOptions, surt_with};
+/// use rapidurl::canon::{surt::Options, surt_with};
 /// let arena = rapidurl::bumpalo::Bump::new();
 /// let url = rapidurl::parse_ref("http://www.example.com/", &arena).unwrap();
-/// let all = SurtOptions { with_scheme: true, trailing_comma: true, keep_www: true };
+/// let all = Options { with_scheme: true, trailing_comma: true, host_massage: false, ..Options::default() };
 /// assert_eq!(surt_with(&url, &all), "http://(com,example,www,)/");
 /// ```
-pub fn surt_with(url: &UrlRef<'_>, options: &SurtOptions) -> String {
+pub fn surt_with(url: &UrlRef<'_>, options: &Options) -> String {
     let mut out = String::with_capacity(url.href().len());
     surt_into(url, options, &mut out);
     out
@@ -64,7 +136,17 @@ pub fn surt_with(url: &UrlRef<'_>, options: &SurtOptions) -> String {
 /// bytes at a time), and rewritten otherwise; nothing is allocated where every part is
 /// copied (a domain without empty labels or an IP address, a path without escapes, `//`
 /// or `.aspx`, a query without escapes, upper-case letters, `&` or session-id names).
-pub fn surt_into(url: &UrlRef<'_>, options: &SurtOptions, out: &mut String) {
+///
+/// With options other than `with_scheme`, `trailing_comma` and `host_massage` changed,
+/// the key is [`surt_input`]'s of the URL's `href`.
+pub fn surt_into(url: &UrlRef<'_>, options: &Options, out: &mut String) {
+    if !options.direct() {
+        // The href is a URL: it splits, and its port is a number below 65536.
+        if let Ok(key) = surt_input(url.href().as_bytes(), options) {
+            out.push_str(&String::from_utf8_lossy(&key));
+        }
+        return;
+    }
     let mut buf = Vec::new();
     let has_host = push_host(url, options, out, &mut buf);
     let path_empty = push_path(url, has_host, out, &mut buf);
@@ -75,7 +157,7 @@ pub fn surt_into(url: &UrlRef<'_>, options: &SurtOptions, out: &mut String) {
 
 /// Appends the host reversed (`com,example:8080)`, or `scheme://(com,example)` with the
 /// scheme), or `scheme:` for a URL without one; whether there was one.
-fn push_host(url: &UrlRef<'_>, options: &SurtOptions, out: &mut String, buf: &mut Vec<u8>) -> bool {
+fn push_host(url: &UrlRef<'_>, options: &Options, out: &mut String, buf: &mut Vec<u8>) -> bool {
     let start = out.len();
     if options.with_scheme {
         out.push_str(url.scheme());
@@ -101,7 +183,8 @@ fn push_host(url: &UrlRef<'_>, options: &SurtOptions, out: &mut String, buf: &mu
         push_labels(without_www(&host, options), out);
     }
     let port = url.port();
-    if !port.is_empty() {
+    // The package reads a port 0 as none.
+    if !port.is_empty() && port != "0" {
         out.push(':');
         out.push_str(port);
     }
@@ -113,11 +196,11 @@ fn push_host(url: &UrlRef<'_>, options: &SurtOptions, out: &mut String, buf: &mu
 }
 
 /// `host` without its `www` label, unless the options keep it.
-fn without_www<'h>(host: &'h str, options: &SurtOptions) -> &'h str {
-    if options.keep_www {
-        host
-    } else {
+fn without_www<'h>(host: &'h str, options: &Options) -> &'h str {
+    if options.host_massage {
         strip_www(host)
+    } else {
+        host
     }
 }
 
