@@ -16,7 +16,10 @@
 //! must start and end with, before the matcher runs on the rest.
 
 use super::init::{HASH, HOSTNAME, PASSWORD, PATHNAME, PORT, PROTOCOL, SEARCH, USERNAME};
-use super::{PatternError, UrlPattern, UrlPatternResult, url_parts};
+use super::{
+    PatternError, UrlPattern, UrlPatternInit, UrlPatternOptions, UrlPatternResult, constructor,
+    url_parts,
+};
 use crate::UrlRef;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -268,6 +271,37 @@ impl Iterator for Buckets<'_> {
     }
 }
 
+/// Whether a route's pattern is a pathname pattern: it starts with `/`, `{/` or `\/`
+/// (what the Standard takes for an absolute pathname pattern).
+fn is_pathname_pattern(pattern: &str) -> bool {
+    pattern.starts_with('/') || pattern.starts_with("{/") || pattern.starts_with("\\/")
+}
+
+/// A path route (`/users/:id`, `/search?q=:q`): the pathname, search and hash that the
+/// constructor string has (as relative to a base URL), as a dictionary, so that the
+/// protocol, username, password, hostname and port match anything.
+fn path_route(pattern: &str) -> Result<UrlPattern, PatternError> {
+    let parsed = constructor::parse_constructor_string(pattern)?;
+    if [PROTOCOL, USERNAME, PASSWORD, HOSTNAME, PORT]
+        .iter()
+        .any(|&c| parsed.comps[c].is_some())
+    {
+        // An escaped `:` (`/a\:b`) reads as a protocol's end: the whole is the pathname.
+        let init = UrlPatternInit {
+            pathname: Some(pattern.to_owned()),
+            ..UrlPatternInit::default()
+        };
+        return UrlPattern::from_init(&init, UrlPatternOptions::default());
+    }
+    let init = UrlPatternInit {
+        pathname: parsed.comps[PATHNAME].clone(),
+        search: parsed.comps[SEARCH].clone(),
+        hash: parsed.comps[HASH].clone(),
+        ..UrlPatternInit::default()
+    };
+    UrlPattern::from_init(&init, UrlPatternOptions::default())
+}
+
 /// A named pattern of a set, with what a candidate URL must still be tested on.
 #[derive(Debug)]
 struct Entry {
@@ -328,6 +362,52 @@ impl PatternSet {
     /// under `name`; returns its position.
     pub fn add(&mut self, name: Option<&str>, pattern: &str) -> Result<usize, PatternError> {
         let compiled = UrlPattern::parse(pattern, None)?;
+        Ok(self.add_pattern(name, pattern, compiled))
+    }
+
+    /// Compiles one pattern of a route table and adds it under `name`; returns its
+    /// position. `pattern` is read as the command-line tool's `--routes` and Python's
+    /// `parse_column(routes=…)` read it:
+    ///
+    /// - with `base_url`, as `new URLPattern(pattern, base_url)`: an absolute pattern
+    ///   string stays as it is, a relative one (`/users/:id`, `users/:id`, `?q=:q`) takes
+    ///   the base's protocol, hostname and port (and its path, for a relative path);
+    /// - without, a pattern that starts with `/` (or `{/`, `\/`: the Standard's absolute
+    ///   pathname pattern) is a path: the dictionary of the pathname, search and hash that
+    ///   the constructor string has (`/users/:id` is `{pathname: "/users/:id"}`, whose
+    ///   search and hash match anything; `/find?q=:q` also fixes the search), so that the
+    ///   protocol, username, password, hostname and port match anything;
+    /// - else as [`PatternSet::add`]: a constructor string with its protocol.
+    ///
+    /// ```
+    /// use rapidurl::pattern::PatternSet;
+    ///
+    /// let mut set = PatternSet::new();
+    /// set.add_route(Some("user"), "/users/:id(\\d+)", None).unwrap();
+    /// set.add_route(Some("shop"), "/products/:slug", Some("https://shop.example")).unwrap();
+    /// assert_eq!(set.pattern(0).hostname(), "*");
+    /// assert_eq!(set.pattern(1).hostname(), "shop.example");
+    ///
+    /// let arena = rapidurl::bumpalo::Bump::new();
+    /// let url = rapidurl::parse_ref("http://any.test:8080/users/42?x", &arena).unwrap();
+    /// assert_eq!(set.first_match(&url).unwrap().result.pathname.get("id"), Some("42"));
+    /// let url = rapidurl::parse_ref("https://other.test/products/lamp", &arena).unwrap();
+    /// assert_eq!(set.first(&url), None);
+    ///
+    /// // Without a base, a relative pattern that is not a path is an error.
+    /// assert!(set.add_route(None, "users/:id", None).is_err());
+    /// ```
+    pub fn add_route(
+        &mut self,
+        name: Option<&str>,
+        pattern: &str,
+        base_url: Option<&str>,
+    ) -> Result<usize, PatternError> {
+        let compiled = match base_url {
+            Some(base) => UrlPattern::parse(pattern, Some(base))?,
+            None if is_pathname_pattern(pattern) => path_route(pattern)?,
+            None => UrlPattern::parse(pattern, None)?,
+        };
         Ok(self.add_pattern(name, pattern, compiled))
     }
 
