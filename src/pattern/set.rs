@@ -17,9 +17,11 @@
 //!
 //! A candidate carries what rejects it without reading the pattern: the number of `/`
 //! its pathname allows, the protocols it matches (as a bit set over the table's fixed
-//! protocols: `http{s}?` is two bits), the fixed text its pathname ends with (up to 8
-//! bytes), and whether the index has proven it already (nothing left to test). Then the
-//! components the index has not proven and that are not `*` are tested, pathname first.
+//! protocols: `http{s}?` is two bits), whether the port must be empty, the fixed text
+//! its pathname ends with (up to 8 bytes), and whether the index has proven it already
+//! (nothing left to test). Then the components the index has not proven and that are
+//! not `*` are tested, pathname first; a pathname of fixed text and `/:name` segments
+//! only is matched segment by segment, without its program.
 //!
 //! The index is built from the patterns on the first lookup after a pattern is added
 //! (a `OnceLock`: a set is shared between threads as it is).
@@ -102,6 +104,8 @@ struct Candidate {
     /// little-endian word of the last 8 bytes shifted right so that they are its top.
     tail: u64,
     tail_len: u8,
+    /// Whether the URL's port must be empty.
+    port_empty: bool,
     /// Nothing is left to test once the above pass (every component proven or `*`).
     proven: bool,
     /// The pathname is the one test left, and is made of fixed text and `/:name`
@@ -110,10 +114,15 @@ struct Candidate {
 }
 
 impl Candidate {
-    /// Whether a URL with these `/`, this protocol bit and this pathname may match.
+    /// Whether a URL with these `/`, this protocol bit, a port (or not) and this
+    /// pathname may match.
     #[inline]
-    fn admits(&self, slashes: u32, protocol: u32, path: &[u8]) -> bool {
-        if slashes < self.slashes.0 || slashes > self.slashes.1 || self.protocols & protocol == 0 {
+    fn admits(&self, slashes: u32, protocol: u32, port: bool, path: &[u8]) -> bool {
+        if slashes < self.slashes.0
+            || slashes > self.slashes.1
+            || self.protocols & protocol == 0
+            || self.port_empty && port
+        {
             return false;
         }
         let n = self.tail_len as usize;
@@ -178,6 +187,8 @@ struct Filed {
     protocols: Option<Vec<String>>,
     /// Whether the protocol is not `*`.
     protocol_tested: bool,
+    /// Whether the port must be empty.
+    port_empty: bool,
     segments: (Option<String>, Option<String>),
     slashes: (u64, u64),
     tail: Option<String>,
@@ -261,6 +272,7 @@ impl Index {
                 protocols,
                 tail,
                 tail_len,
+                port_empty: f.port_empty,
                 proven: f.proven && (!f.protocol_tested || protocols != u32::MAX),
                 segments_only: f.segments_only && (!f.protocol_tested || protocols != u32::MAX),
             };
@@ -712,6 +724,11 @@ impl PatternSet {
         let protocol = pattern.component(PROTOCOL);
         let pathname = pattern.component(PATHNAME);
         let host_proven = !matches!(hosts.as_slice(), [Key::Any]);
+        // A port pattern that is empty (most: a host without a port) is a candidate's bit.
+        let port_empty = pattern
+            .component(PORT)
+            .literals()
+            .is_some_and(|t| t == [""]);
         // The protocol last: the candidate's protocol bits may prove it.
         let tests: Vec<usize> = [
             PATHNAME, SEARCH, HASH, PORT, USERNAME, PASSWORD, HOSTNAME, PROTOCOL,
@@ -719,6 +736,7 @@ impl PatternSet {
         .into_iter()
         .filter(|&c| !pattern.component(c).matches_everything())
         .filter(|&c| !(c == HOSTNAME && host_proven))
+        .filter(|&c| !(c == PORT && port_empty))
         .collect();
         let protocols = if protocol.matches_everything() {
             None
@@ -732,6 +750,7 @@ impl PatternSet {
                 && pathname.segments_only(),
             hosts,
             protocols,
+            port_empty,
             protocol_tested: !protocol.matches_everything(),
             segments: leading_segments(pathname),
             slashes: pathname.slashes(),
@@ -797,7 +816,7 @@ impl PatternSet {
         index.lookup(v[HOSTNAME], segments, &mut lists);
         let protocol = index.protocol_bit(v[PROTOCOL]);
         while let Some(c) = lists.next() {
-            if c.admits(slashes, protocol, path)
+            if c.admits(slashes, protocol, !v[PORT].is_empty(), path)
                 && (c.proven
                     || if c.segments_only {
                         self.entries[c.index as usize]
