@@ -1,14 +1,20 @@
-//! `--routes FILE`: the route table of the `route` and `route_params` fields.
+//! `--routes FILE` (and `--routes-base URL`): the route table of the `route` and
+//! `route_params` fields.
 //!
-//! One pattern a line (a URL Pattern constructor string, absolute), or `name<TAB>pattern`;
-//! empty lines and lines starting with `#` are skipped. The table is read once, before
-//! any row, and shared by every worker.
+//! One pattern a line, or `name<TAB>pattern` (split at the first tab). A pattern is read
+//! by [`PatternSet::add_route`]: an absolute constructor string
+//! (`https://example.com/users/:id`); a path (`/users/:id`: the pathname pattern alone,
+//! any protocol, host and port); with `--routes-base URL`, every pattern string as
+//! `new URLPattern(pattern, URL)`, so that a path takes the base's protocol, host and
+//! port. A line whose first character is `#` is a comment, and a line of only white
+//! space is skipped; a `#` anywhere else belongs to the pattern (it starts the hash
+//! component). The table is read once, before any row, and shared by every worker.
 
 use std::path::Path;
 use std::sync::OnceLock;
 
 use rapidurl::field::{Field, FieldContext};
-use rapidurl::pattern::PatternSet;
+use rapidurl::pattern::{PatternErrorKind, PatternSet};
 
 use crate::outcome::Failure;
 use crate::output::Column;
@@ -28,14 +34,21 @@ pub fn with_routes(cx: FieldContext<'_>) -> FieldContext<'_> {
     }
 }
 
-/// Reads the route table of `--routes FILE` (when given) and checks that the fields
-/// asked for have what they need: an error names the file, line and column of a bad
-/// pattern, or the option a `route` field lacks.
-pub fn load(path: Option<&Path>, columns: &[&Column]) -> Result<(), Failure> {
+/// Reads the route table of `--routes FILE` (when given; its relative patterns against
+/// `--routes-base URL`) and checks that the fields asked for have what they need: an
+/// error names the file, line and column of a bad pattern, or the option a `route` field
+/// lacks.
+pub fn load(path: Option<&Path>, base: Option<&str>, columns: &[&Column]) -> Result<(), Failure> {
     let wants_routes = columns
         .iter()
         .any(|c| matches!(c, Column::Field(Field::Route | Field::RouteParams)));
     let Some(path) = path else {
+        if base.is_some() {
+            return Err(Failure::Message(
+                "--routes-base is the base of a route table's patterns: give --routes FILE too"
+                    .to_owned(),
+            ));
+        }
         if wants_routes {
             return Err(Failure::Message(
                 "the fields route and route_params need a route table: --routes FILE".to_owned(),
@@ -43,10 +56,15 @@ pub fn load(path: Option<&Path>, columns: &[&Column]) -> Result<(), Failure> {
         }
         return Ok(());
     };
+    if let Some(base) = base {
+        rapidurl::Url::parse(base).map_err(|e| {
+            Failure::Message(format!("--routes-base {base:?}: not a valid URL: {e}"))
+        })?;
+    }
     let name = path.display();
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::Message(format!("{name}: cannot read the route table: {e}")))?;
-    let set = parse_table(&text, &name.to_string())?;
+    let set = parse_table(&text, &name.to_string(), base)?;
     if set.is_empty() {
         return Err(Failure::Message(format!(
             "{name}: the route table has no pattern"
@@ -56,8 +74,9 @@ pub fn load(path: Option<&Path>, columns: &[&Column]) -> Result<(), Failure> {
     Ok(())
 }
 
-/// A route table from its text; errors as `FILE:LINE:COL: message`.
-pub fn parse_table(text: &str, name: &str) -> Result<PatternSet, Failure> {
+/// A route table from its text, its relative patterns against `base`; errors as
+/// `FILE:LINE:COL: message`, COL the column where the pattern starts.
+pub fn parse_table(text: &str, name: &str, base: Option<&str>) -> Result<PatternSet, Failure> {
     let mut set = PatternSet::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -68,10 +87,16 @@ pub fn parse_table(text: &str, name: &str) -> Result<PatternSet, Failure> {
             Some((route, pattern)) => (Some(route), pattern, route.chars().count() + 1),
             None => (None, line, 0),
         };
-        set.add(route, pattern).map_err(|e| {
+        set.add_route(route, pattern, base).map_err(|e| {
+            let hint = match e.kind() {
+                PatternErrorKind::MissingProtocol => {
+                    "; start a path with `/`, or give --routes-base URL"
+                }
+                _ => "",
+            };
             // The column of the pattern; the message places the error within it.
             Failure::Message(format!(
-                "{name}:{}:{}: bad route pattern: {e}",
+                "{name}:{}:{}: bad route pattern: {e}{hint}",
                 i + 1,
                 offset + 1
             ))

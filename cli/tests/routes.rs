@@ -118,3 +118,239 @@ fn errors_name_the_table_line_and_what_is_wrong() {
         text(&out.stderr)
     );
 }
+
+/// The route and route_params columns of `parse --routes TABLE [extra…]` over `log`.
+fn routes_of(table: &Table, extra: &[&str], log: &str) -> String {
+    let mut args = vec![
+        "parse",
+        "--routes",
+        table.path(),
+        "--fields",
+        "route,route_params",
+        "--no-header",
+    ];
+    args.extend_from_slice(extra);
+    let out = rapidurl(&args, log);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout).to_owned()
+}
+
+#[test]
+fn a_table_of_paths_matches_any_protocol_host_and_port() {
+    let table = Table::new(
+        "paths",
+        "# a web server's routes\nuser\t/users/:id(\\d+)\nstatic\t/static/*\n\
+         /search?q=:q\n{/:lang}?/about\n",
+    );
+    let log = "https://example.com/users/42\n\
+               http://other.test:8080/users/7?x=1\n\
+               https://example.com/users/bob\n\
+               https://cdn.example.com/static/app.css\n\
+               ftp://files.test/static/a\n\
+               https://example.com/search?q=lamp\n\
+               https://example.com/search\n\
+               https://example.com/fr/about\n\
+               https://example.com/about#team\n";
+    assert_eq!(
+        routes_of(&table, &[], log),
+        "user\t{\"id\":\"42\"}\t\n\
+         user\t{\"id\":\"7\"}\t\n\
+         \t\t\n\
+         static\t{\"pathname.0\":\"app.css\"}\t\n\
+         static\t{\"pathname.0\":\"a\"}\t\n\
+         /search?q=:q\t{\"q\":\"lamp\"}\t\n\
+         \t\t\n\
+         {/:lang}?/about\t{\"lang\":\"fr\"}\t\n\
+         {/:lang}?/about\t{}\t\n"
+    );
+}
+
+#[test]
+fn a_base_gives_relative_patterns_its_protocol_host_and_port() {
+    let table = Table::new(
+        "based",
+        "user\t/users/:id\napi\tv1/:thing\ncdn\thttps://cdn.example.com/*\n",
+    );
+    let log = "https://example.com/users/42\n\
+               https://example.com/users/42?tab=1\n\
+               http://example.com/users/42\n\
+               https://example.com:8443/users/42\n\
+               https://other.test/users/42\n\
+               https://example.com/api/v1/lamp\n\
+               https://cdn.example.com/x.js\n";
+    assert_eq!(
+        routes_of(
+            &table,
+            &["--routes-base", "https://example.com/api/index.html"],
+            log
+        ),
+        "user\t{\"id\":\"42\"}\t\n\
+         user\t{\"id\":\"42\"}\t\n\
+         \t\t\n\
+         \t\t\n\
+         \t\t\n\
+         api\t{\"thing\":\"lamp\"}\t\n\
+         cdn\t{\"pathname.0\":\"x.js\"}\t\n"
+    );
+}
+
+#[test]
+fn stats_by_route_over_a_table_of_paths() {
+    let table = Table::new("stats-paths", "user\t/users/:id\nstatic\t/static/*\n");
+    for extra in [&[][..], &["--routes-base", "https://example.com"][..]] {
+        let mut args = vec![
+            "stats",
+            "--routes",
+            table.path(),
+            "--by",
+            "route",
+            "--format",
+            "csv",
+        ];
+        args.extend_from_slice(extra);
+        let out = rapidurl(&args, LOG);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert!(lines.iter().any(|l| l.starts_with("user,2")), "{stdout}");
+        assert!(lines.iter().any(|l| l.starts_with("static,1")), "{stdout}");
+        // cdn.example.com/a.js and other.test/ match no route.
+        assert!(lines.iter().any(|l| l.starts_with(",2")), "{stdout}");
+    }
+}
+
+#[test]
+fn comments_are_whole_lines_starting_with_a_hash() {
+    // `#` first on a line: a comment; a line of white space: skipped; a `#` inside a
+    // pattern starts its hash component.
+    let table = Table::new(
+        "comments",
+        "#user\t/users/:id\n  \t \ndocs\t/docs#:section\n# the end\n",
+    );
+    let log = "https://example.com/docs#intro\nhttps://example.com/users/1\n";
+    assert_eq!(
+        routes_of(&table, &[], log),
+        "docs\t{\"section\":\"intro\"}\t\n\t\t\n"
+    );
+    // A `#` after white space is not a comment: the line is a (bad) pattern.
+    let table = Table::new("indented", "/a\n  # not a comment\n");
+    let out = rapidurl(
+        &["parse", "--routes", table.path(), "--fields", "route"],
+        LOG,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains(&format!("{}:2:1: bad route pattern: ", table.path())),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn errors_of_path_and_relative_routes() {
+    // A relative pattern that is not a path, without a base: the line, the column where
+    // the pattern starts, and what to do.
+    let table = Table::new("relative", "ok\t/a\nthing\tusers/:id\n");
+    let out = rapidurl(
+        &["parse", "--routes", table.path(), "--fields", "route"],
+        LOG,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains(&format!(
+            "{}:2:7: bad route pattern: the pattern string has no protocol and no base URL \
+             was given (relative pattern); start a path with `/`, or give --routes-base URL",
+            table.path()
+        )),
+        "{}",
+        text(&out.stderr)
+    );
+    // The same line with a base is fine.
+    let out = rapidurl(
+        &[
+            "parse",
+            "--routes",
+            table.path(),
+            "--routes-base",
+            "https://example.com",
+            "--fields",
+            "route",
+        ],
+        LOG,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    // A bad path: the error's place within the pattern.
+    let table = Table::new("bad-path", "/ok\n\nx\t/users/:id/:id\n");
+    let out = rapidurl(&["stats", "--routes", table.path(), "--by", "route"], LOG);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains(&format!(
+            "{}:3:3: bad route pattern: duplicate group name `id` (in the pathname pattern, \
+             at code point 11)",
+            table.path()
+        )),
+        "{}",
+        text(&out.stderr)
+    );
+    let table = Table::new("bad-regexp", "/ok\n/users/:id(\\d+\n");
+    let out = rapidurl(
+        &["parse", "--routes", table.path(), "--fields", "route"],
+        LOG,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains(&format!("{}:2:1: bad route pattern: ", table.path())),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // A base that is not a URL, and a base without a table.
+    let table = Table::new("base", "/a\n");
+    let out = rapidurl(
+        &[
+            "parse",
+            "--routes",
+            table.path(),
+            "--routes-base",
+            "example.com",
+            "--fields",
+            "route",
+        ],
+        LOG,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--routes-base \"example.com\": not a valid URL"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = rapidurl(
+        &[
+            "parse",
+            "--routes-base",
+            "https://example.com",
+            "--fields",
+            "href",
+        ],
+        LOG,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("give --routes FILE too"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn help_shows_both_forms() {
+    for command in ["parse", "stats"] {
+        let out = rapidurl(&[command, "--help"], "");
+        assert!(out.status.success());
+        let help = text(&out.stdout);
+        assert!(help.contains("--routes-base <URL>"), "{help}");
+        assert!(help.contains("/users/:id"), "{help}");
+        assert!(help.contains("https://example.com/users/:id"), "{help}");
+    }
+}

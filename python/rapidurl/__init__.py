@@ -49,6 +49,7 @@ def parse_column(
     base: Any = None,
     threads: Optional[int] = None,
     routes: Optional[Iterable[Union[str, "tuple[str, str]"]]] = None,
+    routes_base: Optional[str] = None,
 ) -> Any:
     """Parse a column of URLs into one string column per field, plus ``error``.
 
@@ -66,7 +67,12 @@ def parse_column(
     ``routes`` is a route table for the fields ``route`` (the first matching pattern's
     name, else its text; empty when none matches) and ``route_params`` (its groups as a
     JSON object): a list of URL patterns (``rapidurl.URLPattern`` constructor strings) or
-    of ``(name, pattern)`` pairs; an invalid one raises ``rapidurl.PatternError``.
+    of ``(name, pattern)`` pairs; an invalid one raises ``rapidurl.PatternError``. A
+    pattern is absolute (``"https://example.com/users/:id"``) or a path: one starting
+    with ``/`` (``"/users/:id"``, ``"/find?q=:q"``) matches on any protocol, host and
+    port. ``routes_base`` (a URL) is the base of relative patterns, each read as
+    ``URLPattern(pattern, routes_base)``: a path then matches only on the base's
+    protocol, host and port.
 
     A valid row has its fields and a null ``error``; an invalid row is null in every field
     and its ``error`` is the URL Standard's validation-error name (a per-row base that does
@@ -85,7 +91,9 @@ def parse_column(
         fields = list(fields)
     if routes is not None and not isinstance(routes, str):
         routes = list(routes)
-    table = _parse_column(urls, fields, base=base, threads=threads, routes=routes)
+    table = _parse_column(
+        urls, fields, base=base, threads=threads, routes=routes, routes_base=routes_base
+    )
     try:
         import pyarrow
     except ImportError:

@@ -143,6 +143,7 @@ def parse_column(
     base: Any = None,
     threads: Optional[int] = None,
     routes: Optional[list[Union[str, tuple[str, str]]]] = None,
+    routes_base: Optional[str] = None,
 ) -> ArrowTable:
     """The engine of ``rapidurl.parse_column``. ``threads``: ``None`` or ``0`` every core,
     ``1`` the calling thread, ``N`` a pool of N threads while the calling thread waits."""

@@ -208,7 +208,8 @@ fn fields(names: Option<Vec<String>>) -> PyResult<Vec<Field>> {
 /// The engine of `rapidurl.parse_column` (the Python wrapper documents it and turns the
 /// result into a `pyarrow.Table` when pyarrow is installed).
 #[pyfunction]
-#[pyo3(signature = (urls, fields=None, *, base=None, threads=None, routes=None))]
+#[pyo3(signature = (urls, fields=None, *, base=None, threads=None, routes=None, routes_base=None))]
+#[allow(clippy::too_many_arguments)]
 fn parse_column(
     py: Python<'_>,
     urls: &Bound<'_, PyAny>,
@@ -216,10 +217,11 @@ fn parse_column(
     base: Option<&Bound<'_, PyAny>>,
     threads: Option<usize>,
     routes: Option<&Bound<'_, PyAny>>,
+    routes_base: Option<String>,
 ) -> PyResult<ArrowTable> {
     guard(|| {
         let fields = self::fields(fields)?;
-        let routes = pattern::route_table(routes, &fields)?;
+        let routes = pattern::route_table(routes, routes_base.as_deref(), &fields)?;
         // One thread: the calling thread parses (no pool to hand the work to).
         let here = threads == Some(1);
         let threads = self::threads(threads)?;

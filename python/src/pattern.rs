@@ -15,14 +15,21 @@ use rapidurl::pattern::PatternSet;
 use crate::{guard, usv};
 
 /// The `routes` argument of `parse_column`: a list of patterns (str) or of
-/// `(name, pattern)` pairs, as a `PatternSet`. The fields `route` and `route_params`
-/// need one.
+/// `(name, pattern)` pairs, as a `PatternSet`, each pattern read by
+/// [`PatternSet::add_route`] (absolute; a path `/users/:id` on any host; relative to
+/// `routes_base` when given). The fields `route` and `route_params` need one.
 pub(crate) fn route_table(
     routes: Option<&Bound<'_, PyAny>>,
+    routes_base: Option<&str>,
     fields: &[Field],
 ) -> PyResult<Option<PatternSet>> {
     let routes = routes.filter(|r| !r.is_none());
     let Some(routes) = routes else {
+        if routes_base.is_some() {
+            return Err(PyTypeError::new_err(
+                "routes_base is the base of a route table's patterns: give routes=[...] too",
+            ));
+        }
         if fields
             .iter()
             .any(|f| matches!(f, Field::Route | Field::RouteParams))
@@ -50,7 +57,7 @@ pub(crate) fn route_table(
                 "routes[{i}] must be a str or a (name, pattern) pair of str"
             )));
         };
-        set.add(name.as_deref(), &text)
+        set.add_route(name.as_deref(), &text, routes_base)
             .map_err(|e| pattern_error(&e, &format!("routes[{i}] {text:?}: ")))?;
     }
     Ok(Some(set))

@@ -163,3 +163,35 @@ def test_parse_column_with_routes():
     assert "routes[0]" in str(info.value)
     with pytest.raises(TypeError):
         rapidurl.parse_column(urls, ["route"])
+
+
+def test_parse_column_with_path_routes():
+    urls = [
+        "https://example.com/users/42",
+        "http://other.test:8080/users/7?x=1",
+        "https://example.com/find?q=lamp",
+        "https://example.com/static/a.css",
+    ]
+    routes = [("user", "/users/:id(\\d+)"), "/find?q=:q", ("static", "https://*/static/*")]
+    d = rapidurl.parse_column(urls, ["route", "route_params"], routes=routes).to_pydict()
+    assert d["route"] == ["user", "user", "/find?q=:q", "static"]
+    assert d["route_params"] == [
+        '{"id":"42"}',
+        '{"id":"7"}',
+        '{"q":"lamp"}',
+        '{"pathname.0":"a.css"}',
+    ]
+    # With a base, a path matches on the base's protocol, host and port only.
+    d = rapidurl.parse_column(
+        urls, ["route"], routes=routes, routes_base="https://example.com"
+    ).to_pydict()
+    assert d["route"] == ["user", "", "/find?q=:q", "static"]
+    # A relative pattern that is not a path needs a base.
+    with pytest.raises(PatternError) as info:
+        rapidurl.parse_column(urls, ["route"], routes=["/ok", "users/:id"])
+    assert "routes[1]" in str(info.value)
+    assert rapidurl.parse_column(
+        urls, ["route"], routes=["users/:id"], routes_base="https://example.com/"
+    ).to_pydict()["route"] == ["users/:id", "", "", ""]
+    with pytest.raises(TypeError):
+        rapidurl.parse_column(urls, ["href"], routes_base="https://example.com")

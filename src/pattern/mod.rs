@@ -292,27 +292,56 @@ impl Component {
         }
     }
 
-    /// The first path segment every matching pathname has (`users` for `/users/:id`),
-    /// when the pattern fixes it and matching is case-sensitive.
-    pub(crate) fn first_segment(&self) -> Option<String> {
-        if self.ignore_case {
-            return None;
-        }
-        let first = self.parts.first()?;
-        if first.ty != PartType::FixedText || first.modifier != parts::Modifier::None {
-            return None;
-        }
-        let rest = first.value.strip_prefix('/')?;
-        if let Some(end) = rest.find('/') {
-            return Some(rest[..end].to_owned());
-        }
-        match self.parts.get(1) {
-            None => Some(rest.to_owned()),
-            Some(next) if next.ty != PartType::FixedText && next.prefix.starts_with('/') => {
-                Some(rest.to_owned())
+    /// Whether the component is fixed text and `/:name` segments only (each followed by
+    /// the end or by a part that starts with `/`), case-sensitive: then
+    /// [`Component::parts_match`] decides a match, for a pathname compiled with `/` as
+    /// its delimiter.
+    pub(crate) fn segments_only(&self) -> bool {
+        !self.ignore_case
+            && !self.parts.is_empty()
+            && self.parts.iter().enumerate().all(|(i, p)| match p.ty {
+                PartType::FixedText => p.modifier == parts::Modifier::None,
+                PartType::SegmentWildcard => {
+                    p.modifier == parts::Modifier::None
+                        && p.prefix == "/"
+                        && p.suffix.is_empty()
+                        && self.parts.get(i + 1).is_none_or(|next| match next.ty {
+                            PartType::FixedText => next.value.starts_with('/'),
+                            _ => next.prefix.starts_with('/'),
+                        })
+                }
+                _ => false,
+            })
+    }
+
+    /// Whether `input` matches a component that is [`Component::segments_only`]: each
+    /// fixed text in turn, and for each `/:name`, a `/` then one or more bytes up to the
+    /// next `/` or the end (the part after it starts with `/`, so that is where the
+    /// segment ends). Linear, no backtracking.
+    pub(crate) fn parts_match(&self, input: &[u8]) -> bool {
+        let mut at = 0;
+        for p in &self.parts {
+            let rest = &input[at..];
+            if p.ty == PartType::FixedText {
+                if !rest.starts_with(p.value.as_bytes()) {
+                    return false;
+                }
+                at += p.value.len();
+            } else {
+                if rest.first() != Some(&b'/') {
+                    return false;
+                }
+                let n = rest[1..]
+                    .iter()
+                    .position(|&b| b == b'/')
+                    .unwrap_or(rest.len() - 1);
+                if n == 0 {
+                    return false;
+                }
+                at += 1 + n;
             }
-            _ => None,
         }
+        at == input.len()
     }
 
     /// Protocol component matches a special scheme.

@@ -59,6 +59,19 @@ time, so memory stays bounded whatever the input's size; from a slow pipe, rows 
 written as their lines arrive. A progress bar is drawn on stderr when stderr is a terminal and
 every input is a regular file.
 
+Route tables (--routes FILE, for the fields route and route_params): one URL pattern a
+line, or NAME<TAB>PATTERN; a line whose first character is # is a comment (a # after
+that belongs to the pattern: it starts the hash), a blank line is skipped. A pattern is
+absolute, or a path: a pattern starting with / matches that pathname on any protocol,
+host and port. With --routes-base URL, every pattern is read relative to URL (as
+new URLPattern(PATTERN, URL)): a path then matches on URL's protocol, host and port
+only. route is the first matching line's NAME (else its pattern; empty when none
+matches), route_params its groups as a JSON object. A bad pattern stops the run before
+any row as ROUTES-FILE:LINE:COL: what is wrong (exit status 2).
+  user     https://shop.example/users/:id(\\d+)
+  static   /static/*
+  search   /search?q=:query
+
 Exit status: 0 on success (also with bad URLs under --on-error mark or skip), 1 when
 --on-error fail stopped at a bad URL, 2 on a usage error or an input or output that
 cannot be opened or used (unknown column, non-string column), 3 when an input turns
@@ -71,7 +84,9 @@ Examples:
   rapidurl parse events.parquet --column page_url --drop-columns -o hosts.parquet
   printf '../a?b#c\\n' | rapidurl parse --base https://example.com/x/y --fields href
   printf '../a\\thttps://example.com/x/y\\n' | rapidurl parse --base-column 2 --fields href
-  rapidurl parse --threads 2 --on-error fail --format csv a.txt b.txt";
+  rapidurl parse --threads 2 --on-error fail --format csv a.txt b.txt
+  rapidurl parse access.log --routes routes.tsv --fields pathname,route,route_params
+  rapidurl parse access.log --routes paths.tsv --routes-base https://shop.example --fields route";
 
 /// Arguments of `rapidurl parse`.
 #[derive(Args, Debug)]
@@ -104,9 +119,16 @@ pub struct ParseArgs {
     psl: Option<std::path::PathBuf>,
 
     /// A route table for the fields route and route_params: one URL pattern a line, or
-    /// `name<TAB>pattern`.
+    /// `name<TAB>pattern`; a pattern is absolute (https://example.com/users/:id) or a path
+    /// (/users/:id: any protocol, host and port). See "Route tables" below.
     #[arg(long, value_name = "FILE")]
     routes: Option<std::path::PathBuf>,
+
+    /// The base URL of the route table's relative patterns: each is read as
+    /// `new URLPattern(pattern, URL)`, so /users/:id takes the base's protocol, host and
+    /// port.
+    #[arg(long, value_name = "URL")]
+    routes_base: Option<String>,
 
     /// Leave the input's columns out of the output (only the --fields).
     #[arg(long)]
@@ -163,7 +185,11 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
     };
     let error_auto = args.on_error == OnError::Mark && !columns.contains(&Column::Error);
     let suffix_list = load_psl(args.psl.as_deref())?;
-    routes::load(args.routes.as_deref(), &columns.iter().collect::<Vec<_>>())?;
+    routes::load(
+        args.routes.as_deref(),
+        args.routes_base.as_deref(),
+        &columns.iter().collect::<Vec<_>>(),
+    )?;
     let prepared = prepare(&args.input, args.drop_columns, format == Format::Parquet)?;
     let plan = prepared.plan.clone();
     let pass_names: Vec<String> = plan.pass.iter().map(|&i| plan.columns[i].clone()).collect();

@@ -30,7 +30,9 @@ used, 3 on an input that is not well formed.
 Examples:
   rapidurl stats crawl.txt --by hostname
   rapidurl stats log.csv --column url --by error --top 5
-  rapidurl stats a.jsonl b.jsonl --by protocol --format csv";
+  rapidurl stats a.jsonl b.jsonl --by protocol --format csv
+  rapidurl stats access.log --routes routes.tsv --by route
+  rapidurl stats access.log --routes paths.tsv --routes-base https://shop.example --by route";
 
 /// Arguments of `rapidurl stats`.
 #[derive(Args, Debug)]
@@ -51,9 +53,17 @@ pub struct StatsArgs {
     #[arg(long, value_name = "FILE")]
     psl: Option<std::path::PathBuf>,
 
-    /// A route table for `--by route`: one URL pattern a line, or `name<TAB>pattern`.
+    /// A route table for `--by route`: one URL pattern a line, or `name<TAB>pattern`; a
+    /// pattern is absolute (https://example.com/users/:id) or a path (/users/:id: any
+    /// protocol, host and port), as `rapidurl parse --help` says.
     #[arg(long, value_name = "FILE")]
     routes: Option<std::path::PathBuf>,
+
+    /// The base URL of the route table's relative patterns: each is read as
+    /// `new URLPattern(pattern, URL)`, so /users/:id takes the base's protocol, host and
+    /// port.
+    #[arg(long, value_name = "URL")]
+    routes_base: Option<String>,
 
     /// Output: a table for people (text), or the values alone as CSV or JSON Lines.
     #[arg(long, value_enum, default_value_t = StatsFormat::Text)]
@@ -83,7 +93,11 @@ struct Counts {
 
 /// Runs `rapidurl stats`.
 pub fn run(args: StatsArgs) -> Result<ExitCode, Failure> {
-    routes::load(args.routes.as_deref(), &[&args.by])?;
+    routes::load(
+        args.routes.as_deref(),
+        args.routes_base.as_deref(),
+        &[&args.by],
+    )?;
     let list = load_psl(args.psl.as_deref())?;
     count(args.input, &args.by, args.top, args.format, list)
 }
