@@ -166,7 +166,20 @@ pub(crate) fn debug_check(c: &Components, s: &str) {
 /// [`proof`] can, else by the state machine into a scratch string.
 pub(crate) fn check(input: &str, base: Option<UrlParts<'_>>) -> bool {
     // A scheme and a plain authority prove it, base or not: nothing is written.
-    proof::proven_valid(input) || check_slow(input, base)
+    proof::proven_valid(input) || proven_trimmed(input) || check_slow(input, base)
+}
+
+/// Whether `input` with leading or trailing C0 control or space is proven to parse: the
+/// parser strips them first (step 1), so the proof of what is left holds for `input`.
+#[inline(never)]
+fn proven_trimmed(input: &str) -> bool {
+    let b = input.as_bytes();
+    let edge = |c: Option<&u8>| c.is_some_and(|&c| c <= b' ');
+    if !edge(b.first()) && !edge(b.last()) {
+        return false;
+    }
+    let (lead, end) = trim_c0_or_space(b);
+    proof::proven_valid(&input[lead..end])
 }
 
 /// The state machine's verdict: run validating ([`state::Parser::validating`]: it stops
@@ -387,5 +400,31 @@ mod tests {
             }
         }
         assert!(checked > 5_000, "{checked}");
+    }
+
+    /// `can_parse`'s route (the proof, the proof of the trimmed input, the validating run)
+    /// gives the full parse's verdict, with leading and trailing C0 control or space.
+    #[test]
+    fn check_agrees_with_parse_around_trimming() {
+        let sample =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/corpora/sample.txt"))
+                .expect("corpora/sample.txt");
+        let mut trimmed = 0;
+        for line in sample
+            .lines()
+            .chain(["", " ", "\u{1}", " http://x ", "\thttp://x/"])
+        {
+            for input in [
+                line.to_owned(),
+                format!(" {line}"),
+                format!("{line}\u{0}"),
+                format!("\u{1f} {line} \t"),
+            ] {
+                let parsed = parse_slow(&input, None, UTF_8, &mut String::new()).is_ok();
+                assert_eq!(check(&input, None), parsed, "{input:?}");
+                trimmed += (!proof::proven_valid(&input) && proven_trimmed(&input)) as usize;
+            }
+        }
+        assert!(trimmed > 1_000, "{trimmed}");
     }
 }
