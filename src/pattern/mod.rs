@@ -779,6 +779,25 @@ impl UrlPattern {
     }
 }
 
+/// The own regexp engine on `source` (flags `v`, `vi` with `ignore_case`), anchored at
+/// the start of `input`: the byte ranges of the whole match (first) and of each group, or why it
+/// did not run (a compile error, or the step limit). For the fuzz targets' differential
+/// against `regress`; not part of the supported API.
+#[doc(hidden)]
+#[allow(clippy::type_complexity)]
+pub fn __regexp_captures(
+    source: &str,
+    ignore_case: bool,
+    input: &str,
+) -> Result<Option<Vec<Option<(usize, usize)>>>, String> {
+    let re = Regexp::new(source, ignore_case).map_err(|e| format!("{e:?}"))?;
+    let caps = re.groups(input).map_err(|e| format!("{e:?}"))?;
+    if re.is_match(input).map_err(|e| format!("{e:?}"))? != caps.is_some() {
+        return Err("is_match and captures disagree".to_owned());
+    }
+    Ok(caps)
+}
+
 /// The eight component values of a parsed URL, as `match` takes them.
 pub(crate) fn url_parts<'u>(url: &'u UrlRef<'_>) -> [&'u str; 8] {
     let search = url.search();

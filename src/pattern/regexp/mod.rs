@@ -57,8 +57,10 @@ impl Regexp {
 
     /// Compiles a regexp `regress` accepted.
     pub(crate) fn new_unchecked(source: &str, ignore_case: bool) -> Result<Regexp, CompileError> {
-        let parsed =
-            parse::parse(source, ignore_case).map_err(|u| CompileError::Unsupported(u.0))?;
+        let parsed = parse::parse(source, ignore_case).map_err(|u| match u.1 {
+            true => CompileError::Syntax(u.0),
+            false => CompileError::Unsupported(u.0),
+        })?;
         let program = compile::compile(&parsed.node, parsed.groups, ignore_case)
             .map_err(|_| CompileError::TooLarge)?;
         Ok(Regexp { program })
@@ -75,6 +77,18 @@ impl Regexp {
         &self,
         input: &str,
     ) -> Result<Option<Vec<Option<(usize, usize)>>>, StepLimit> {
+        Ok(self.groups(input)?.map(|mut g| {
+            g.remove(0);
+            g
+        }))
+    }
+
+    /// The byte ranges of the whole match (group 0) and of groups 1…, when the regexp
+    /// matches at the start of `input`.
+    pub(crate) fn groups(
+        &self,
+        input: &str,
+    ) -> Result<Option<Vec<Option<(usize, usize)>>>, StepLimit> {
         let slots = if self.program.backtracking {
             self.program
                 .backtrack(input, MAX_BACKTRACK_STEPS)
@@ -84,7 +98,6 @@ impl Regexp {
         };
         Ok(slots.map(|s| {
             s.chunks(2)
-                .skip(1)
                 .map(|c| match (c[0], c[1]) {
                     (Some(a), Some(b)) => Some((a, b)),
                     _ => None,

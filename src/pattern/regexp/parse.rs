@@ -6,9 +6,10 @@
 
 use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
 
-/// A regexp feature this engine does not run (the caller reports it).
+/// A regexp feature this engine does not run, or (`syntax`) a regexp ECMAScript
+/// refuses that `regress` accepts (the caller reports it).
 #[derive(Debug)]
-pub(crate) struct Unsupported(pub(crate) String);
+pub(crate) struct Unsupported(pub(crate) String, pub(crate) bool);
 
 /// A zero-width assertion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,7 +184,7 @@ pub(crate) fn parse(source: &str, icase: bool) -> Result<Parsed, Unsupported> {
     p.count_groups();
     let node = p.disjunction()?;
     if p.i != p.s.len() {
-        return Err(Unsupported(format!("unexpected `{}`", p.s[p.i])));
+        return Err(Unsupported(format!("unexpected `{}`", p.s[p.i]), false));
     }
     Ok(Parsed {
         node,
@@ -222,7 +223,7 @@ impl Parser {
     fn next(&mut self) -> Result<char, Unsupported> {
         let c = self
             .peek()
-            .ok_or_else(|| Unsupported("unexpected end".into()))?;
+            .ok_or_else(|| Unsupported("unexpected end".into(), false))?;
         self.i += 1;
         Ok(c)
     }
@@ -282,12 +283,29 @@ impl Parser {
         })
     }
 
+    /// An assertion, which ECMAScript does not let a quantifier follow (`\b{2}` is a
+    /// syntax error; regress 0.12 accepts it).
+    fn assertion(&mut self, a: Assertion) -> Result<Node, Unsupported> {
+        let quantified = match self.peek() {
+            Some('*' | '+' | '?') => true,
+            Some('{') => self.peek_at(1).is_some_and(|c| c.is_ascii_digit()),
+            _ => false,
+        };
+        if quantified {
+            return Err(Unsupported(
+                "Nothing to repeat (a quantified assertion)".into(),
+                true,
+            ));
+        }
+        Ok(Node::Assert(a))
+    }
+
     fn term(&mut self) -> Result<Node, Unsupported> {
         let atom = match self.next()? {
-            '^' => return Ok(Node::Assert(Assertion::Start)),
-            '$' => return Ok(Node::Assert(Assertion::End)),
-            '\\' if self.eat('b') => return Ok(Node::Assert(Assertion::WordBoundary)),
-            '\\' if self.eat('B') => return Ok(Node::Assert(Assertion::NotWordBoundary)),
+            '^' => return self.assertion(Assertion::Start),
+            '$' => return self.assertion(Assertion::End),
+            '\\' if self.eat('b') => return self.assertion(Assertion::WordBoundary),
+            '\\' if self.eat('B') => return self.assertion(Assertion::NotWordBoundary),
             '(' => {
                 if self.eat_str("?=")
                     || self.eat_str("?!")
@@ -311,7 +329,7 @@ impl Parser {
                     while self.next()? != '>' {}
                     Some(self.next_group())
                 } else if self.peek() == Some('?') {
-                    return Err(Unsupported("regexp modifiers `(?flags:…)`".into()));
+                    return Err(Unsupported("regexp modifiers `(?flags:…)`".into(), false));
                 } else {
                     Some(self.next_group())
                 };
@@ -388,7 +406,7 @@ impl Parser {
     fn atom_escape(&mut self) -> Result<Node, Unsupported> {
         let c = self
             .peek()
-            .ok_or_else(|| Unsupported("trailing `\\`".into()))?;
+            .ok_or_else(|| Unsupported("trailing `\\`".into(), false))?;
         if let Some(set) = self.class_escape()? {
             return Ok(Node::Set(set));
         }
@@ -475,13 +493,14 @@ impl Parser {
                     let lo = self.unicode_escape_value()?;
                     if (0xdc00..0xe000).contains(&lo) {
                         let cp = 0x10000 + ((v - 0xd800) << 10) + (lo - 0xdc00);
-                        return char::from_u32(cp).ok_or_else(|| Unsupported("bad escape".into()));
+                        return char::from_u32(cp)
+                            .ok_or_else(|| Unsupported("bad escape".into(), false));
                     }
                     self.i = save;
                 }
                 match char::from_u32(v) {
                     Some(ch) => ch,
-                    None => return Err(Unsupported("a lone surrogate escape".into())),
+                    None => return Err(Unsupported("a lone surrogate escape".into(), false)),
                 }
             }
             other => other,
@@ -502,7 +521,7 @@ impl Parser {
                 h.push(self.next()?);
             }
         }
-        u32::from_str_radix(&h, 16).map_err(|_| Unsupported("bad escape".into()))
+        u32::from_str_radix(&h, 16).map_err(|_| Unsupported("bad escape".into(), false))
     }
 
     /// A class after its `[`, up to and including its `]`.
@@ -560,7 +579,7 @@ impl Parser {
             {
                 self.i += 1;
                 let (_, hi) = self.class_operand()?;
-                let hi = hi.ok_or_else(|| Unsupported("bad range".into()))?;
+                let hi = hi.ok_or_else(|| Unsupported("bad range".into(), false))?;
                 let r = self.fold(ClassUnicode::new([ClassUnicodeRange::new(lo, hi)]));
                 acc.set.union(&r);
                 continue;
@@ -650,9 +669,9 @@ fn property(name: &str) -> Result<ClassUnicode, Unsupported> {
     let hir = regex_syntax::ParserBuilder::new()
         .build()
         .parse(&format!("\\p{{{name}}}"))
-        .map_err(|_| Unsupported(format!("the property `\\p{{{name}}}`")))?;
+        .map_err(|_| Unsupported(format!("the property `\\p{{{name}}}`"), false))?;
     match hir.kind() {
         HirKind::Class(Class::Unicode(c)) => Ok(c.clone()),
-        _ => Err(Unsupported(format!("the property `\\p{{{name}}}`"))),
+        _ => Err(Unsupported(format!("the property `\\p{{{name}}}`"), false)),
     }
 }
