@@ -27,16 +27,34 @@
 //! regular expression instruction by instruction without backtracking: `test` takes
 //! time O(n × m) for an input of n code points and a program of m instructions (about
 //! the component pattern's length), `exec` O(n × m × g) with g groups (each thread
-//! carries its captures); memory O(m × g). A component with regexp groups (`:id(\d+)`)
-//! is compiled by the `regress` crate with the `v` flag (`vi` with `ignore_case`),
-//! ECMAScript's semantics, and run by its Pike VM executor: also without exponential
-//! backtracking, except that a backreference (`\1`) or a lookaround inside a regexp
-//! group may cost more (polynomial in the input for a fixed pattern). That executor is
-//! slow on long inputs: `https://h/:a((?:a|a)*(?:a|a)*)b` against a pathname of a
-//! mebibyte of `a` runs for minutes, so keep inputs matched against regexp groups short
-//! (a URL column's pathnames are). Patterns are
-//! compiled once: construction is linear in the pattern's length, plus `regress`'s
-//! compilation of regexp groups.
+//! carries its captures); memory O(m × g).
+//!
+//! A component with regexp groups (`:id(\d+)`) is checked by the `regress` crate (the
+//! Standard's syntax errors, flags `v`, or `vi` with `ignore_case`) and then compiled by
+//! this module's own regexp engine, which follows ECMAScript's semantics (leftmost-first
+//! priority, greedy and lazy quantifiers, no empty iteration past a quantifier's minimum,
+//! `\d \w \s . \b` as ECMAScript defines them, class set operations and `\q{…}`,
+//! `\p{…}`, simple case folding under `vi`, where `\w` and `\b` include U+017F and
+//! U+212A):
+//!
+//! - without a backreference or a lookaround, it runs on a Pike VM: the same bounds as
+//!   above, O(n × m) for `test` and O(n × m × g) for `exec`, with m the instructions of the
+//!   compiled regexp. `benches/pattern_adversarial.rs` times nested quantifiers, stacked
+//!   `.*`, alternations of equal branches and counted repetitions on pathnames of up to a
+//!   mebibyte (docs/robustness.md has the table); `tests/limits.rs` runs them.
+//! - with a backreference or a lookaround (which no linear-time engine runs), it runs on
+//!   a backtracking interpreter that gives up after [`MAX_BACKTRACK_STEPS`] steps per
+//!   component match: [`UrlPattern::test`] and [`UrlPattern::exec`] then return
+//!   [`PatternErrorKind::MatchLimit`], never a silent "no match".
+//!   [`UrlPattern::may_hit_match_limit`] tells such patterns apart.
+//!
+//! A regexp group's program has at most [`MAX_REGEXP_PROGRAM_SIZE`] instructions
+//! (counted repetitions are unrolled: `(?:a{1000}){1000}` would be a million); a larger
+//! one fails at construction with [`PatternErrorKind::RegExpTooLarge`]. Properties of
+//! strings (`\p{RGI_Emoji}`) and regexp modifiers (`(?i:…)`) are refused at construction
+//! as unsupported. Patterns are compiled once: construction is linear in the pattern's
+//! length, plus the regexp groups' compilation (bounded by the program size). A pattern
+//! with `ignore_case` also compiles, once, the regexp it uses for non-ASCII inputs.
 //!
 //! A [`PatternSet`] matches a URL in time linear in the URL's length for its index
 //! lookups (the hostname's `.suffix` lookups look only at as many of its last bytes as
