@@ -10,7 +10,9 @@
 //!
 //! Prints a Markdown table (ns per input byte, median of the runs of `exec`, which
 //! records the groups): the table of docs/robustness.md. `tests/limits.rs` runs the
-//! same cases to completion in CI.
+//! same cases to completion in CI. A second table times the `regex` crate (the engine a
+//! translation to `regex-automata` would use) on the same regular expressions with
+//! `captures`, for the design comparison of docs/architecture.md.
 
 use rapidurl::pattern::{PatternErrorKind, UrlPattern};
 use std::hint::black_box;
@@ -68,6 +70,32 @@ fn main() {
                         Ok(m) => assert!(m.is_none(), "{name}: no input of the bench matches"),
                         Err(e) => assert_eq!(e.kind(), &PatternErrorKind::MatchLimit),
                     }
+                    t.elapsed().as_nanos() as f64 / size as f64
+                })
+                .collect();
+            times.sort_by(f64::total_cmp);
+            row.push_str(&format!(" {:.1} |", times[times.len() / 2]));
+        }
+        println!("{row}");
+    }
+    println!();
+    println!("| `regex` crate, same regexp | {} |", SIZES.map(|s| s.1).join(" | "));
+    println!("|---|{}", "---:|".repeat(SIZES.len()));
+    for (name, pattern, unit) in &CASES[..CASES.len() - 1] {
+        let p = UrlPattern::parse(pattern, None).expect("compiles");
+        // The pathname's regexp group, anchored, as `regex` syntax (the same here).
+        let group = &p.pathname()[p.pathname().find('(').expect("a group")..];
+        let group = &group[..group.len() - usize::from(group.ends_with('b') || group.ends_with('!'))];
+        let last = &p.pathname()[p.pathname().len() - 1..];
+        let re = regex::Regex::new(&format!("^/{group}{last}$")).expect("regex syntax");
+        let mut row = format!("| {name}: `{}` |", re.as_str());
+        for (size, _) in SIZES {
+            let path = format!("/{}", unit.repeat(size / unit.len()));
+            let runs = if size >= 1 << 20 { 3 } else { 7 };
+            let mut times: Vec<f64> = (0..runs)
+                .map(|_| {
+                    let t = Instant::now();
+                    assert!(black_box(&re).captures(black_box(&path)).is_none());
                     t.elapsed().as_nanos() as f64 / size as f64
                 })
                 .collect();
