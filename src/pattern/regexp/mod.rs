@@ -43,6 +43,9 @@ pub(crate) enum CompileError {
     TooLarge,
 }
 
+/// Byte ranges of groups (`None`: the group did not take part).
+pub(crate) type Groups = Vec<Option<(usize, usize)>>;
+
 /// The backtracking interpreter went over [`MAX_BACKTRACK_STEPS`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct StepLimit;
@@ -73,10 +76,7 @@ impl Regexp {
     }
 
     /// The byte ranges of groups 1… when the regexp matches at the start of `input`.
-    pub(crate) fn captures(
-        &self,
-        input: &str,
-    ) -> Result<Option<Vec<Option<(usize, usize)>>>, StepLimit> {
+    pub(crate) fn captures(&self, input: &str) -> Result<Option<Groups>, StepLimit> {
         Ok(self.groups(input)?.map(|mut g| {
             g.remove(0);
             g
@@ -85,10 +85,7 @@ impl Regexp {
 
     /// The byte ranges of the whole match (group 0) and of groups 1…, when the regexp
     /// matches at the start of `input`.
-    pub(crate) fn groups(
-        &self,
-        input: &str,
-    ) -> Result<Option<Vec<Option<(usize, usize)>>>, StepLimit> {
+    pub(crate) fn groups(&self, input: &str) -> Result<Option<Groups>, StepLimit> {
         let slots = if self.program.backtracking {
             self.program
                 .backtrack(input, MAX_BACKTRACK_STEPS)
