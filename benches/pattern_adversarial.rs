@@ -79,13 +79,17 @@ fn main() {
         println!("{row}");
     }
     println!();
-    println!("| `regex` crate, same regexp | {} |", SIZES.map(|s| s.1).join(" | "));
+    println!(
+        "| `regex` crate, same regexp | {} |",
+        SIZES.map(|s| s.1).join(" | ")
+    );
     println!("|---|{}", "---:|".repeat(SIZES.len()));
     for (name, pattern, unit) in &CASES[..CASES.len() - 1] {
         let p = UrlPattern::parse(pattern, None).expect("compiles");
         // The pathname's regexp group, anchored, as `regex` syntax (the same here).
         let group = &p.pathname()[p.pathname().find('(').expect("a group")..];
-        let group = &group[..group.len() - usize::from(group.ends_with('b') || group.ends_with('!'))];
+        let group =
+            &group[..group.len() - usize::from(group.ends_with('b') || group.ends_with('!'))];
         let last = &p.pathname()[p.pathname().len() - 1..];
         let re = regex::Regex::new(&format!("^/{group}{last}$")).expect("regex syntax");
         let mut row = format!("| {name}: `{}` |", re.as_str());

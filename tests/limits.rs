@@ -172,12 +172,23 @@ fn hostile_regexp_groups_finish() {
     let path = "a".repeat(mebibyte);
     for pattern in cases {
         let p = UrlPattern::parse(pattern, None).unwrap();
-        assert!(!p.test_str(&format!("https://h/{path}"), None).unwrap(), "{pattern}");
-        assert!(p.exec_str(&format!("https://h/{path}"), None).unwrap().is_none(), "{pattern}");
+        assert!(
+            !p.test_str(&format!("https://h/{path}"), None).unwrap(),
+            "{pattern}"
+        );
+        assert!(
+            p.exec_str(&format!("https://h/{path}"), None)
+                .unwrap()
+                .is_none(),
+            "{pattern}"
+        );
     }
     // A match, with its group.
     let p = UrlPattern::parse("https://h/:a((?:a|a)*)b", None).unwrap();
-    let m = p.exec_str(&format!("https://h/{path}b"), None).unwrap().unwrap();
+    let m = p
+        .exec_str(&format!("https://h/{path}b"), None)
+        .unwrap()
+        .unwrap();
     assert_eq!(m.pathname.get("a").map(str::len), Some(mebibyte));
     let p = UrlPattern::parse("https://h/:a((?:\\b\\w*\\b)*)!", None).unwrap();
     let words = "ab ".repeat(mebibyte / 3);
