@@ -43,6 +43,7 @@ TARGETS = [
     "pattern_parse",
     "pattern_exec",
     "pattern_set",
+    "regexp_diff",
 ]
 
 
@@ -161,6 +162,9 @@ def main():
         elif target == "python":
             # The harness' first byte picks the check; URLs follow.
             seeds = [bytes([k]) + u.encode("utf-8", "surrogatepass") for k in range(6) for u in urls[::7]]
+        elif target == "regexp_diff":
+            # A flags byte, token indices, 0xff, then input code point indices.
+            seeds = [bytes([k % 2]) + bytes((k * 7 + j) % 64 for j in range(1 + k % 12)) + b"\xff" + bytes(range(k % 9)) for k in range(64)]
         elif target.startswith("pattern_"):
             # Structured input (`arbitrary`): pattern syntax and URLs to splice in.
             seeds = pattern_inputs() + urls[:2000]

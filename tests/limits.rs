@@ -127,13 +127,20 @@ fn hostile_patterns_and_inputs_finish() {
     let stars = "*".repeat(40);
     let p = UrlPattern::parse(&format!("https://h/{stars}x{stars}"), None).unwrap();
     let path = "e".repeat(mebibyte);
-    assert!(!p.test_str(&format!("https://h/{path}"), None));
-    assert!(p.test_str(&format!("https://h/{path}x"), None));
+    assert!(!p.test_str(&format!("https://h/{path}"), None).unwrap());
+    assert!(p.test_str(&format!("https://h/{path}x"), None).unwrap());
     // `exec` carries 80 groups' captures per thread: O(n × m × g), on 16 KiB.
     let short = &path[..16 << 10];
-    let m = p.exec_str(&format!("https://h/{short}x"), None).unwrap();
+    let m = p
+        .exec_str(&format!("https://h/{short}x"), None)
+        .unwrap()
+        .unwrap();
     assert_eq!(m.pathname.input.len(), short.len() + 2);
-    assert!(p.exec_str(&format!("https://h/{short}"), None).is_none());
+    assert!(
+        p.exec_str(&format!("https://h/{short}"), None)
+            .unwrap()
+            .is_none()
+    );
     // A hostname of half a million labels against a table with host suffixes.
     let mut set = PatternSet::new();
     set.add(None, "https://*.b.example.org/*").unwrap();
@@ -146,4 +153,47 @@ fn hostile_patterns_and_inputs_finish() {
     assert_eq!(set.all(&url), vec![1]);
     let url = rapidurl::parse_ref(&miss, &arena).unwrap();
     assert_eq!(set.first(&url), None);
+}
+
+/// The regexp groups of `benches/pattern_adversarial.rs` on a pathname of a mebibyte:
+/// each finishes (a backtracking matcher takes exponential time on the first ones), with
+/// the Standard's answer; the one with a lookahead gives up with `MatchLimit`.
+#[test]
+fn hostile_regexp_groups_finish() {
+    use rapidurl::pattern::{PatternErrorKind, UrlPattern};
+    let mebibyte = 1 << 20;
+    let cases = [
+        "https://h/:a((?:a+)+)b",
+        "https://h/:a(.*.*.*.*)b",
+        "https://h/:a((?:a|a)*)b",
+        "https://h/:a((?:a|a|aa)*?(?:a|a)*)b",
+        "https://h/:a((?:a{1,10}){20})b",
+    ];
+    let path = "a".repeat(mebibyte);
+    for pattern in cases {
+        let p = UrlPattern::parse(pattern, None).unwrap();
+        assert!(
+            !p.test_str(&format!("https://h/{path}"), None).unwrap(),
+            "{pattern}"
+        );
+        assert!(
+            p.exec_str(&format!("https://h/{path}"), None)
+                .unwrap()
+                .is_none(),
+            "{pattern}"
+        );
+    }
+    // A match, with its group.
+    let p = UrlPattern::parse("https://h/:a((?:a|a)*)b", None).unwrap();
+    let m = p
+        .exec_str(&format!("https://h/{path}b"), None)
+        .unwrap()
+        .unwrap();
+    assert_eq!(m.pathname.get("a").map(str::len), Some(mebibyte));
+    let p = UrlPattern::parse("https://h/:a((?:\\b\\w*\\b)*)!", None).unwrap();
+    let words = "ab ".repeat(mebibyte / 3);
+    assert!(!p.test_str(&format!("https://h/{words}"), None).unwrap());
+    let p = UrlPattern::parse("https://h/:a((?=(?:a|a)*b)\\w*)", None).unwrap();
+    let err = p.test_str(&format!("https://h/{path}"), None).unwrap_err();
+    assert_eq!(err.kind(), &PatternErrorKind::MatchLimit);
 }

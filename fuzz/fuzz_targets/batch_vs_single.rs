@@ -75,7 +75,12 @@ fn same_owned(
 
 /// A row as the recording sink saw it: index in its piece, input, result, and the
 /// borrowed serialization if any.
-type Seen = (usize, String, Result<(String, Components), ParseError>, Option<String>);
+type Seen = (
+    usize,
+    String,
+    Result<(String, Components), ParseError>,
+    Option<String>,
+);
 
 /// Records every row, per piece, with the piece's first row when the source knows it.
 struct Record;
@@ -97,7 +102,12 @@ impl<'a> Sink<'a> for Record {
 }
 
 /// Checks the recorded parts against the single-URL results, in order.
-fn check_recorded(parts: Vec<(Option<usize>, Vec<Seen>)>, singles: &[Result<Url, ParseError>], strs: &[&str], what: &str) {
+fn check_recorded(
+    parts: Vec<(Option<usize>, Vec<Seen>)>,
+    singles: &[Result<Url, ParseError>],
+    strs: &[&str],
+    what: &str,
+) {
     let mut n = 0;
     for (first, rows) in parts {
         if let Some(first) = first {
@@ -177,7 +187,9 @@ fuzz_target!(|data: &[u8]| {
     }
 
     // Built in the buffers of the column above.
-    let column = column.into_buffers().parse_lines_with_base(data, Some(&base));
+    let column = column
+        .into_buffers()
+        .parse_lines_with_base(data, Some(&base));
     assert_eq!(column.len(), with_base.len());
     for (i, (row, single)) in column.iter().zip(&with_base).enumerate() {
         match (row, single) {
@@ -228,9 +240,18 @@ fuzz_target!(|data: &[u8]| {
     }
     let parts = engine::run(&engine::Offsets::new(&offsets, &flat, None), &Record);
     check_recorded(parts, &singles, &strs, "engine Offsets i64");
-    if let Ok(small) = offsets.iter().map(|&o| i32::try_from(o)).collect::<Result<Vec<i32>, _>>() {
+    if let Ok(small) = offsets
+        .iter()
+        .map(|&o| i32::try_from(o))
+        .collect::<Result<Vec<i32>, _>>()
+    {
         let parts = engine::run(&engine::Offsets::new(&small, &flat, Some(&base)), &Record);
-        check_recorded(parts, &with_base_raw(&lines, &base), &strs, "engine Offsets i32, base");
+        check_recorded(
+            parts,
+            &with_base_raw(&lines, &base),
+            &strs,
+            "engine Offsets i32, base",
+        );
     }
     // The same rows as Arrow string views over one buffer (short rows inline).
     let mut views = Vec::new();

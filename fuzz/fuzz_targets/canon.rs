@@ -32,8 +32,16 @@ fn check(input: &str) {
         }
         let parsed = rapidurl::parse_ref(&key, &arena)
             .unwrap_or_else(|e| panic!("{preset} key {key:?} of {input:?}: {e}"));
-        assert_eq!(parsed.href(), key, "{preset} key of {input:?} is not a fixed point");
-        assert_eq!(preset.key(&parsed), key, "{preset} is not idempotent on {input:?}");
+        assert_eq!(
+            parsed.href(),
+            key,
+            "{preset} key of {input:?} is not a fixed point"
+        );
+        assert_eq!(
+            preset.key(&parsed),
+            key,
+            "{preset} is not idempotent on {input:?}"
+        );
     }
     let all = DedupOptions {
         fold_www: true,
@@ -44,7 +52,11 @@ fn check(input: &str) {
     let parsed = rapidurl::parse_ref(&key, &arena)
         .unwrap_or_else(|e| panic!("dedup (all) key {key:?} of {input:?}: {e}"));
     assert_eq!(parsed.href(), key, "dedup (all) of {input:?}");
-    assert_eq!(rapidurl::canon::dedup_with(&parsed, &all), key, "dedup (all) of {input:?}");
+    assert_eq!(
+        rapidurl::canon::dedup_with(&parsed, &all),
+        key,
+        "dedup (all) of {input:?}"
+    );
     let options = SurtOptions {
         with_scheme: true,
         trailing_comma: true,

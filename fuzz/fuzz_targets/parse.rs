@@ -7,7 +7,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use rapidurl::Url;
-use rapidurl_testkit::invariants::{Snapshot, assert_fixed_point, assert_same_error_in_raw, text_of};
+use rapidurl_testkit::invariants::{
+    Snapshot, assert_fixed_point, assert_same_error_in_raw, text_of,
+};
 
 fuzz_target!(|data: &[u8]| {
     let text = text_of(data);

@@ -32,10 +32,18 @@ fuzz_target!(|case: Case| {
         protocol: Some("https".into()),
         ..UrlPatternInit::default()
     };
-    for input in [UrlPatternInput::String(&case.input), UrlPatternInput::Init(&init)] {
+    for input in [
+        UrlPatternInput::String(&case.input),
+        UrlPatternInput::Init(&init),
+    ] {
         let tested = p.test(input, None).expect("no base URL, no error");
         let executed = p.exec(input, None).expect("no base URL, no error");
-        assert_eq!(tested, executed.is_some(), "{:?} on {input:?}", case.pattern);
+        assert_eq!(
+            tested,
+            executed.is_some(),
+            "{:?} on {input:?}",
+            case.pattern
+        );
         // Regexp groups run on regress in both paths; the comparison is about the rest.
         // The reference backtracks: a pattern with many wildcards (`/*****x***`) takes it
         // exponential time, so those are compared only with `test` above.

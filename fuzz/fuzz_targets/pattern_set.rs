@@ -23,7 +23,9 @@ fuzz_target!(|case: Case| {
     }
     let arena = rapidurl::bumpalo::Bump::new();
     for input in case.urls.iter().take(16) {
-        let Ok(url) = rapidurl::parse_ref(input, &arena) else { continue };
+        let Ok(url) = rapidurl::parse_ref(input, &arena) else {
+            continue;
+        };
         let all: Vec<usize> = (0..one_by_one.len())
             .filter(|&i| one_by_one[i].test_url(&url))
             .collect();

@@ -25,8 +25,8 @@ use arrow_array::{ArrayRef, RecordBatch, StringArray};
 use libfuzzer_sys::fuzz_target;
 use rapidurl_cli::rows::{Flow, Plan, Row, RowError, RowSink};
 use rapidurl_cli::source::{Batch, Data, Input, InputFormat, Reader};
-use rapidurl_cli::window::{Work, parse_window};
 use rapidurl_cli::table::Cell;
+use rapidurl_cli::window::{Work, parse_window};
 
 #[derive(Arbitrary, Debug, Clone, Copy, PartialEq)]
 enum Format {

@@ -52,10 +52,13 @@ class URLPattern:
     def has_regexp_groups(self) -> bool: ...
     def test(
         self, input: Optional[Union[str, dict[str, str]]] = None, base_url: Optional[str] = None
-    ) -> bool: ...
+    ) -> bool:
+        """Whether the pattern matches. Raises ``PatternError`` when a regexp group with a
+        backreference or a lookaround gives up after its step limit."""
     def exec(
         self, input: Optional[Union[str, dict[str, str]]] = None, base_url: Optional[str] = None
-    ) -> Optional[dict[str, Any]]: ...
+    ) -> Optional[dict[str, Any]]:
+        """The match, or None; raises as ``test`` does."""
 
 class URL:
     """A URL parsed as the WHATWG URL Standard says (``new URL(url, base)``)."""

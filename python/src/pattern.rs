@@ -72,6 +72,16 @@ pyo3::create_exception!(
      point index in that component's pattern string, or None."
 );
 
+/// The Python error of a failed `test` / `exec`: a `PatternError` when a regexp group
+/// with a backreference or a lookaround ran out of steps, a `TypeError` otherwise (a
+/// dictionary with a base URL).
+fn match_error(err: &RustPatternError) -> PyErr {
+    match err.kind() {
+        rapidurl::pattern::PatternErrorKind::MatchLimit => pattern_error(err, ""),
+        _ => PyTypeError::new_err(err.to_string()),
+    }
+}
+
 /// A Python `PatternError` for `err`, its message after `prefix`.
 fn pattern_error(err: &RustPatternError, prefix: &str) -> PyErr {
     Python::attach(|py| {
@@ -266,7 +276,7 @@ impl PyUrlPattern {
             let base = base_of(base_url)?;
             self.inner
                 .test(i.as_input(), base.as_deref())
-                .map_err(|e| PyTypeError::new_err(e.to_string()))
+                .map_err(|e| match_error(&e))
         })
     }
 
@@ -286,7 +296,7 @@ impl PyUrlPattern {
             let r = self
                 .inner
                 .exec(i.as_input(), base.as_deref())
-                .map_err(|e| PyTypeError::new_err(e.to_string()))?;
+                .map_err(|e| match_error(&e))?;
             let Some(r) = r else { return Ok(None) };
             let inputs = PyList::empty(py);
             match input {

@@ -27,6 +27,17 @@ pub enum PatternErrorKind {
     InvalidBaseUrl(String),
     /// Fixed text of a component is not valid in that component (the URL parser refused it).
     InvalidComponent(String),
+    /// A regexp group compiles to more than
+    /// [`MAX_REGEXP_PROGRAM_SIZE`](super::MAX_REGEXP_PROGRAM_SIZE) instructions (counted
+    /// repetitions such as `(?:a{1000}){1000}` are unrolled).
+    RegExpTooLarge,
+    /// Matching a regexp group with a backreference or a lookaround took more than
+    /// [`MAX_BACKTRACK_STEPS`](super::MAX_BACKTRACK_STEPS) steps: the input was neither
+    /// matched nor refused.
+    MatchLimit,
+    /// A pattern with a backreference or a lookaround in a regexp group was added to a
+    /// [`PatternSet`](super::PatternSet), which holds linear-time patterns only.
+    BacktrackingInSet,
 }
 
 /// The component of a URL pattern an error is in.
@@ -96,6 +107,22 @@ impl fmt::Display for PatternErrorKind {
             ),
             PatternErrorKind::InvalidBaseUrl(e) => write!(f, "invalid base URL: {e}"),
             PatternErrorKind::InvalidComponent(v) => write!(f, "invalid value {v:?}"),
+            PatternErrorKind::RegExpTooLarge => write!(
+                f,
+                "a regexp group compiles to more than {} instructions (counted repetitions \
+                 are unrolled: use fewer or smaller counts)",
+                super::MAX_REGEXP_PROGRAM_SIZE
+            ),
+            PatternErrorKind::MatchLimit => write!(
+                f,
+                "matching gave up after {} steps of a regexp group with a backreference or \
+                 a lookaround (the input is neither matched nor refused)",
+                super::MAX_BACKTRACK_STEPS
+            ),
+            PatternErrorKind::BacktrackingInSet => f.write_str(
+                "a regexp group with a backreference or a lookaround cannot be in a route \
+                 table (matching many URLs must take linear time; rewrite it without them)",
+            ),
         }
     }
 }

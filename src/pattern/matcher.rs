@@ -1,5 +1,5 @@
-//! Matching one component: a Pike VM of this module's own for part lists without regexp
-//! groups, the `regress` crate (ECMAScript semantics, `v` flag) for those with them.
+//! Matching one component without regexp groups: a Pike VM of this module's own for
+//! part lists (those with regexp groups run on [`super::regexp`]).
 //!
 //! The Pike VM runs the same program the Standard's regular expression would be, with
 //! the same priorities (greedy `?`, `*`, `+`; lazy segment wildcards), so it finds the
@@ -558,34 +558,5 @@ pub(crate) fn flags(ignore_case: bool) -> regress::Flags {
         unicode: true,
         unicode_sets: true,
         ..regress::Flags::default()
-    }
-}
-
-/// A regular expression compiled by `regress` with the flags the Standard uses (`v`,
-/// or `vi` when ignoring case).
-#[derive(Debug)]
-pub(crate) struct EcmaRegex {
-    re: regress::Regex,
-}
-
-impl EcmaRegex {
-    pub(crate) fn new(source: &str, ignore_case: bool) -> Result<EcmaRegex, String> {
-        regress::Regex::with_flags(source, flags(ignore_case))
-            .map(|re| EcmaRegex { re })
-            .map_err(|e| e.to_string())
-    }
-
-    /// The groups' byte ranges when the whole of `input` matches (the regex is anchored).
-    pub(crate) fn captures(&self, input: &str) -> Option<Vec<Option<(usize, usize)>>> {
-        let m = regress::backends::find::<regress::backends::PikeVMExecutor<'_, '_>>(
-            &self.re, input, 0,
-        )
-        .next()?;
-        Some(
-            m.captures
-                .iter()
-                .map(|r| r.as_ref().map(|r| (r.start, r.end)))
-                .collect(),
-        )
     }
 }

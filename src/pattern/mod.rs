@@ -11,10 +11,10 @@
 //!
 //! let p = UrlPattern::parse("https://*.example.com/users/:id(\\d+)/*", None).unwrap();
 //! assert_eq!(p.hostname(), "*.example.com");
-//! let m = p.exec_str("https://api.example.com/users/42/posts", None).unwrap();
+//! let m = p.exec_str("https://api.example.com/users/42/posts", None).unwrap().unwrap();
 //! assert_eq!(m.pathname.get("id"), Some("42"));
 //! assert_eq!(m.pathname.get("0"), Some("posts"));
-//! assert!(!p.test_str("https://api.example.com/users/bob/posts", None));
+//! assert!(!p.test_str("https://api.example.com/users/bob/posts", None).unwrap());
 //!
 //! let err = UrlPattern::parse("https://example.com/:id/:id", None).unwrap_err();
 //! assert_eq!(err.to_string(), "duplicate group name `id` (in the pathname pattern, at code point 5)");
@@ -27,16 +27,34 @@
 //! regular expression instruction by instruction without backtracking: `test` takes
 //! time O(n × m) for an input of n code points and a program of m instructions (about
 //! the component pattern's length), `exec` O(n × m × g) with g groups (each thread
-//! carries its captures); memory O(m × g). A component with regexp groups (`:id(\d+)`)
-//! is compiled by the `regress` crate with the `v` flag (`vi` with `ignore_case`),
-//! ECMAScript's semantics, and run by its Pike VM executor: also without exponential
-//! backtracking, except that a backreference (`\1`) or a lookaround inside a regexp
-//! group may cost more (polynomial in the input for a fixed pattern). That executor is
-//! slow on long inputs: `https://h/:a((?:a|a)*(?:a|a)*)b` against a pathname of a
-//! mebibyte of `a` runs for minutes, so keep inputs matched against regexp groups short
-//! (a URL column's pathnames are). Patterns are
-//! compiled once: construction is linear in the pattern's length, plus `regress`'s
-//! compilation of regexp groups.
+//! carries its captures); memory O(m × g).
+//!
+//! A component with regexp groups (`:id(\d+)`) is checked by the `regress` crate (the
+//! Standard's syntax errors, flags `v`, or `vi` with `ignore_case`) and then compiled by
+//! this module's own regexp engine, which follows ECMAScript's semantics (leftmost-first
+//! priority, greedy and lazy quantifiers, no empty iteration past a quantifier's minimum,
+//! `\d \w \s . \b` as ECMAScript defines them, class set operations and `\q{…}`,
+//! `\p{…}`, simple case folding under `vi`, where `\w` and `\b` include U+017F and
+//! U+212A):
+//!
+//! - without a backreference or a lookaround, it runs on a Pike VM: the same bounds as
+//!   above, O(n × m) for `test` and O(n × m × g) for `exec`, with m the instructions of the
+//!   compiled regexp. `benches/pattern_adversarial.rs` times nested quantifiers, stacked
+//!   `.*`, alternations of equal branches and counted repetitions on pathnames of up to a
+//!   mebibyte (docs/robustness.md has the table); `tests/limits.rs` runs them.
+//! - with a backreference or a lookaround (which no linear-time engine runs), it runs on
+//!   a backtracking interpreter that gives up after [`MAX_BACKTRACK_STEPS`] steps per
+//!   component match: [`UrlPattern::test`] and [`UrlPattern::exec`] then return
+//!   [`PatternErrorKind::MatchLimit`], never a silent "no match".
+//!   [`UrlPattern::may_hit_match_limit`] tells such patterns apart.
+//!
+//! A regexp group's program has at most [`MAX_REGEXP_PROGRAM_SIZE`] instructions
+//! (counted repetitions are unrolled: `(?:a{1000}){1000}` would be a million); a larger
+//! one fails at construction with [`PatternErrorKind::RegExpTooLarge`]. Properties of
+//! strings (`\p{RGI_Emoji}`) and regexp modifiers (`(?i:…)`) are refused at construction
+//! as unsupported. Patterns are compiled once: construction is linear in the pattern's
+//! length, plus the regexp groups' compilation (bounded by the program size). A pattern
+//! with `ignore_case` also compiles, once, the regexp it uses for non-ASCII inputs.
 //!
 //! A [`PatternSet`] matches a URL in time linear in the URL's length for its index
 //! lookups (the hostname's `.suffix` lookups look only at as many of its last bytes as
@@ -50,6 +68,7 @@ mod error;
 mod init;
 mod matcher;
 mod parts;
+mod regexp;
 mod roundtrip;
 mod set;
 mod tokenizer;
@@ -60,8 +79,10 @@ pub use set::{PatternSet, SetMatch};
 
 use crate::{Url, UrlRef};
 use init::{HASH, HOSTNAME, Init, Kind, PASSWORD, PATHNAME, PORT, PROTOCOL, SEARCH, USERNAME};
-use matcher::{EcmaRegex, Program};
+use matcher::Program;
 use parts::{Options, Part, PartType};
+use regexp::Regexp;
+pub use regexp::{MAX_BACKTRACK_STEPS, MAX_PROGRAM_SIZE as MAX_REGEXP_PROGRAM_SIZE};
 
 /// The components of a pattern or of a URL as a dictionary (the Standard's
 /// `URLPatternInit`): each may be given or not, and a base URL.
@@ -152,8 +173,47 @@ pub struct UrlPatternOptions {
 /// How one component is matched.
 #[derive(Debug)]
 enum Engine {
-    Vm(Program),
-    Regex(EcmaRegex),
+    /// No regexp groups: the part list's own VM; with `ignore_case`, the regexp too, for
+    /// inputs that are not ASCII (the VM folds ASCII case only).
+    Vm(Program, Option<Regexp>),
+    Regex(Regexp),
+}
+
+/// A compiled regexp, or the error the pattern reports.
+fn compile_regexp(source: &str, ignore_case: bool) -> Result<Regexp, PatternError> {
+    Regexp::new(source, ignore_case).map_err(|e| {
+        PatternError::new(match e {
+            regexp::CompileError::Syntax(m) => PatternErrorKind::InvalidRegExp(m),
+            regexp::CompileError::Unsupported(what) => PatternErrorKind::InvalidRegExp(format!(
+                "{what} is not supported by this implementation"
+            )),
+            regexp::CompileError::TooLarge => PatternErrorKind::RegExpTooLarge,
+        })
+    })
+}
+
+/// A syntax error with how to fix it, when a regexp group's class holds a character the
+/// `v` flag wants escaped (`[^/]`: write `[^\/]`).
+fn with_escape_hint(e: PatternError, parts: &[Part]) -> PatternError {
+    let PatternErrorKind::InvalidRegExp(msg) = e.kind() else {
+        return e;
+    };
+    let hint = parts
+        .iter()
+        .filter(|p| p.ty == PartType::Regexp)
+        .find_map(|p| regexp::class_escape_hint(&p.value).map(|h| (p, h)));
+    match hint {
+        Some((part, (c, fixed))) => PatternError::new(PatternErrorKind::InvalidRegExp(format!(
+            "{msg}: under the `v` flag, `{c}` in a class must be escaped \
+             (write `({fixed})` for `({})`)",
+            part.value
+        ))),
+        None => e,
+    }
+}
+
+fn limit(_: regexp::StepLimit) -> PatternError {
+    PatternError::new(PatternErrorKind::MatchLimit)
 }
 
 /// One compiled component: its normalized pattern string, group names and matcher.
@@ -184,12 +244,17 @@ impl Component {
         let has_regexp_groups = parts.iter().any(|p| p.ty == PartType::Regexp);
         let engine = if has_regexp_groups {
             Engine::Regex(
-                EcmaRegex::new(&regexp_source, options.ignore_case).map_err(|e| {
-                    PatternError::new(PatternErrorKind::InvalidRegExp(e)).in_component(name)
-                })?,
+                compile_regexp(&regexp_source, options.ignore_case)
+                    .map_err(|e| with_escape_hint(e, &parts).in_component(name))?,
             )
         } else {
-            Engine::Vm(Program::compile(&parts, &options))
+            let folded = match options.ignore_case {
+                true => {
+                    Some(compile_regexp(&regexp_source, true).map_err(|e| e.in_component(name))?)
+                }
+                false => None,
+            };
+            Engine::Vm(Program::compile(&parts, &options), folded)
         };
         Ok(Component {
             pattern_string: parts::generate_pattern_string(&parts, &options),
@@ -203,21 +268,34 @@ impl Component {
         })
     }
 
-    pub(crate) fn is_match(&self, input: &str) -> bool {
+    /// Whether the component matches `input`; an error when a regexp group with a
+    /// backreference or a lookaround ran out of steps.
+    pub(crate) fn try_is_match(&self, input: &str) -> Result<bool, PatternError> {
         match &self.engine {
-            Engine::Vm(p) if !self.ignore_case || input.is_ascii() => p.is_match(input),
-            _ => self.captures(input).is_some(),
+            Engine::Vm(_, Some(r)) if !input.is_ascii() => r.is_match(input).map_err(limit),
+            Engine::Vm(p, _) => Ok(p.is_match(input)),
+            Engine::Regex(r) => r.is_match(input).map_err(limit),
         }
     }
 
-    fn captures(&self, input: &str) -> Option<Vec<Option<(usize, usize)>>> {
+    /// [`Component::try_is_match`], with running out of steps counted as no match (the
+    /// set's index, which only sees linear-time patterns through its callers' checks).
+    pub(crate) fn is_match(&self, input: &str) -> bool {
+        self.try_is_match(input).unwrap_or(false)
+    }
+
+    fn captures(&self, input: &str) -> Result<Option<regexp::Groups>, PatternError> {
         match &self.engine {
-            Engine::Vm(p) if !self.ignore_case || input.is_ascii() => p.captures(input),
-            Engine::Vm(_) => EcmaRegex::new(&self.regexp_source, true)
-                .ok()?
-                .captures(input),
-            Engine::Regex(r) => r.captures(input),
+            Engine::Vm(_, Some(r)) if !input.is_ascii() => r.captures(input).map_err(limit),
+            Engine::Vm(p, _) => Ok(p.captures(input)),
+            Engine::Regex(r) => r.captures(input).map_err(limit),
         }
+    }
+
+    /// Whether a regexp group of the component runs on the backtracking interpreter
+    /// (a backreference or a lookaround).
+    pub(crate) fn backtracks(&self) -> bool {
+        matches!(&self.engine, Engine::Regex(r) if r.backtracks())
     }
 
     fn result(&self, input: &str, caps: Vec<Option<(usize, usize)>>) -> ComponentResult {
@@ -264,7 +342,7 @@ impl Component {
 
     /// Whether every input matches (the component is `*`).
     pub(crate) fn matches_everything(&self) -> bool {
-        matches!(&self.engine, Engine::Vm(p) if p.matches_everything())
+        matches!(&self.engine, Engine::Vm(p, _) if p.matches_everything())
     }
 
     /// The fewest and the most `/` an input the component matches has (`u64::MAX`: no
@@ -578,8 +656,10 @@ impl UrlPattern {
         &self.comps[i]
     }
 
+    /// [`UrlPattern::exec`] on component values for [`PatternSet`], which holds only
+    /// patterns that match in linear time (running out of steps cannot happen there).
     pub(crate) fn exec_parts_pub(&self, v: [&str; 8]) -> Option<UrlPatternResult> {
-        self.exec_parts(v)
+        self.exec_parts(v).ok().flatten()
     }
 
     /// The eight component values of `input` (with `base_url`), or `None` when it does
@@ -612,68 +692,87 @@ impl UrlPattern {
         }
     }
 
-    /// `test(input, baseURL)`: whether the pattern matches.
+    /// `test(input, baseURL)`: whether the pattern matches. An error for a dictionary
+    /// with a base URL, or when a regexp group with a backreference or a lookaround runs
+    /// out of steps ([`PatternErrorKind::MatchLimit`]).
     pub fn test(
         &self,
         input: UrlPatternInput<'_>,
         base_url: Option<&str>,
     ) -> Result<bool, PatternError> {
-        Ok(Self::values(input, base_url)?.is_some_and(|v| self.test_values(&v)))
+        match Self::values(input, base_url)? {
+            Some(v) => self.test_parts(std::array::from_fn(|i| v[i].as_str())),
+            None => Ok(false),
+        }
     }
 
-    /// `exec(input, baseURL)`: each component's input and groups, or `None`.
+    /// `exec(input, baseURL)`: each component's input and groups, or `None`; errors as
+    /// [`UrlPattern::test`].
     pub fn exec(
         &self,
         input: UrlPatternInput<'_>,
         base_url: Option<&str>,
     ) -> Result<Option<UrlPatternResult>, PatternError> {
-        Ok(Self::values(input, base_url)?.and_then(|v| self.exec_values(&v)))
+        match Self::values(input, base_url)? {
+            Some(v) => self.exec_parts(std::array::from_fn(|i| v[i].as_str())),
+            None => Ok(None),
+        }
     }
 
     /// [`UrlPattern::test`] on a URL string (false when it does not parse).
-    pub fn test_str(&self, input: &str, base_url: Option<&str>) -> bool {
+    pub fn test_str(&self, input: &str, base_url: Option<&str>) -> Result<bool, PatternError> {
         self.test(UrlPatternInput::String(input), base_url)
-            .unwrap_or(false)
     }
 
     /// [`UrlPattern::exec`] on a URL string (`None` when it does not parse).
-    pub fn exec_str(&self, input: &str, base_url: Option<&str>) -> Option<UrlPatternResult> {
+    pub fn exec_str(
+        &self,
+        input: &str,
+        base_url: Option<&str>,
+    ) -> Result<Option<UrlPatternResult>, PatternError> {
         self.exec(UrlPatternInput::String(input), base_url)
-            .ok()
-            .flatten()
     }
 
-    /// Whether the pattern matches a parsed URL.
-    pub fn test_url(&self, url: &UrlRef<'_>) -> bool {
-        let v = url_parts(url);
-        self.comps.iter().zip(v).all(|(c, s)| c.is_match(s))
+    /// Whether the pattern matches a parsed URL; errors as [`UrlPattern::test`].
+    pub fn test_url(&self, url: &UrlRef<'_>) -> Result<bool, PatternError> {
+        self.test_parts(url_parts(url))
     }
 
     /// [`UrlPattern::exec`] on a parsed URL.
-    pub fn exec_url(&self, url: &UrlRef<'_>) -> Option<UrlPatternResult> {
-        let v = url_parts(url);
-        self.exec_parts(v)
+    pub fn exec_url(&self, url: &UrlRef<'_>) -> Result<Option<UrlPatternResult>, PatternError> {
+        self.exec_parts(url_parts(url))
     }
 
-    fn test_values(&self, v: &[String; 8]) -> bool {
-        self.comps.iter().zip(v).all(|(c, s)| c.is_match(s))
+    /// Whether any component runs a regexp group on the bounded backtracking
+    /// interpreter (a backreference or a lookaround), so that [`UrlPattern::test`] and
+    /// [`UrlPattern::exec`] may return [`PatternErrorKind::MatchLimit`].
+    pub fn may_hit_match_limit(&self) -> bool {
+        self.comps.iter().any(Component::backtracks)
     }
 
-    fn exec_values(&self, v: &[String; 8]) -> Option<UrlPatternResult> {
-        self.exec_parts(std::array::from_fn(|i| v[i].as_str()))
+    fn test_parts(&self, v: [&str; 8]) -> Result<bool, PatternError> {
+        for (c, s) in self.comps.iter().zip(v) {
+            if !c.try_is_match(s)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
-    fn exec_parts(&self, v: [&str; 8]) -> Option<UrlPatternResult> {
+    fn exec_parts(&self, v: [&str; 8]) -> Result<Option<UrlPatternResult>, PatternError> {
         let mut caps = Vec::with_capacity(8);
         for (c, s) in self.comps.iter().zip(v) {
-            caps.push(c.captures(s)?);
+            match c.captures(s)? {
+                Some(cap) => caps.push(cap),
+                None => return Ok(None),
+            }
         }
         let mut it = caps
             .into_iter()
             .enumerate()
             .map(|(i, cap)| self.comps[i].result(v[i], cap));
         let mut next = || it.next().expect("eight components");
-        Some(UrlPatternResult {
+        Ok(Some(UrlPatternResult {
             protocol: next(),
             username: next(),
             password: next(),
@@ -682,7 +781,7 @@ impl UrlPattern {
             pathname: next(),
             search: next(),
             hash: next(),
-        })
+        }))
     }
 
     /// Like [`UrlPattern::exec`], but with every component run by `regress`'s backtracking
@@ -724,6 +823,25 @@ impl UrlPattern {
             hash: next(),
         }))
     }
+}
+
+/// The own regexp engine on `source` (flags `v`, `vi` with `ignore_case`), anchored at
+/// the start of `input`: the byte ranges of the whole match (first) and of each group, or why it
+/// did not run (a compile error, or the step limit). For the fuzz targets' differential
+/// against `regress`; not part of the supported API.
+#[doc(hidden)]
+#[allow(clippy::type_complexity)] // a hidden test hook; no public alias for its type
+pub fn __regexp_captures(
+    source: &str,
+    ignore_case: bool,
+    input: &str,
+) -> Result<Option<Vec<Option<(usize, usize)>>>, String> {
+    let re = Regexp::new(source, ignore_case).map_err(|e| format!("{e:?}"))?;
+    let caps = re.groups(input).map_err(|e| format!("{e:?}"))?;
+    if re.is_match(input).map_err(|e| format!("{e:?}"))? != caps.is_some() {
+        return Err("is_match and captures disagree".to_owned());
+    }
+    Ok(caps)
 }
 
 /// The eight component values of a parsed URL, as `match` takes them.

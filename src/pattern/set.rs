@@ -665,9 +665,17 @@ impl PatternSet {
     }
 
     /// Compiles the constructor string `pattern` (which must be absolute) and adds it
-    /// under `name`; returns its position.
+    /// under `name`; returns its position. A pattern whose regexp group has a
+    /// backreference or a lookaround is refused
+    /// ([`PatternErrorKind::BacktrackingInSet`](super::PatternErrorKind::BacktrackingInSet)):
+    /// a set matches in linear time.
     pub fn add(&mut self, name: Option<&str>, pattern: &str) -> Result<usize, PatternError> {
         let compiled = UrlPattern::parse(pattern, None)?;
+        if compiled.may_hit_match_limit() {
+            return Err(PatternError::new(
+                super::PatternErrorKind::BacktrackingInSet,
+            ));
+        }
         Ok(self.add_pattern(name, pattern, compiled))
     }
 
@@ -718,6 +726,8 @@ impl PatternSet {
     }
 
     /// Adds a pattern already compiled, with its name and its text; returns its position.
+    /// Give it patterns without [`UrlPattern::may_hit_match_limit`] ([`PatternSet::add`]
+    /// checks): a set counts a match that runs out of steps as no match.
     pub fn add_pattern(&mut self, name: Option<&str>, text: &str, pattern: UrlPattern) -> usize {
         let i = self.entries.len();
         let hosts = host_keys(pattern.component(HOSTNAME));

@@ -1,0 +1,271 @@
+//! Differential tests: the own engine against `regress` (ECMAScript semantics).
+
+use super::Regexp;
+
+type Caps = Option<Vec<Option<(usize, usize)>>>;
+
+fn reference(source: &str, icase: bool, input: &str) -> Caps {
+    let re = regress::Regex::with_flags(source, crate::pattern::matcher::flags(icase)).unwrap();
+    let m = re.find(input)?;
+    if m.range.start != 0 {
+        return None;
+    }
+    Some(
+        m.captures
+            .iter()
+            .map(|r| r.as_ref().map(|r| (r.start, r.end)))
+            .collect(),
+    )
+}
+
+fn check(source: &str, icase: bool, input: &str) {
+    let ours = Regexp::new(source, icase).unwrap();
+    let want = reference(source, icase, input);
+    let got = ours.captures(input).unwrap();
+    assert_eq!(got, want, "{source:?} (i: {icase}) on {input:?}");
+    assert_eq!(
+        ours.is_match(input).unwrap(),
+        want.is_some(),
+        "{source:?} on {input:?}"
+    );
+}
+
+#[test]
+fn agrees_with_regress() {
+    let cases: &[(&str, &[&str])] = &[
+        (r"^(\d+)$", &["123", "12a", ""]),
+        (r"^([^\/]+?)$", &["abc", "a/b", ""]),
+        (r"^(a*)?$", &["", "a", "aa"]),
+        (r"^(|a)?(a?)$", &["", "a", "aa"]),
+        (r"^((?:a|a)*)b$", &["aaab", "aaa"]),
+        (r"^(.*.*.*)b$", &["aab", "ab", "b"]),
+        (r"^((?:a?){2,3})(a*)$", &["", "a", "aaaa"]),
+        (r"^((?:a??){0,3})(a*)$", &["", "a", "aaaa"]),
+        (r"^((?:|a)+?)(a*)$", &["aa", ""]),
+        (r"^((?:a*)*)(b?)$", &["aab", "b"]),
+        (r"^((?:(?:)|a){0,5}?)(.*)$", &["aa"]),
+        (r"^(\w+)\b(.*)$", &["ab cd", "ſK x"]),
+        (r"^([\w--\d]+)$", &["ab", "a1"]),
+        (r"^([[a-z]&&[^aeiou]]+)$", &["bcd", "bad"]),
+        (r"^([\q{abc|d}x]+)$", &["abcdx", "ab", "dd"]),
+        (r"^(\p{L}+)(\P{L}*)$", &["héllo123", "123"]),
+        (r"^(?<x>a)|(b)$", &["a", "b"]),
+        (r"^(?:(?<x>a)|b)*$", &["ab", "ba"]),
+        (r"^(a)\1$", &["aa", "ab"]),
+        (r"^(?=a)(\w+)$", &["abc", "bc"]),
+        (r"^(\w+)(?<=c)$", &["abc", "ab"]),
+        (r"^(?=(a))(.*)$", &["abc", "b"]),
+        (r"^(.)(?<!\1)(.)$", &["ab", "aa"]),
+        (r"^(?:a|ab)(c|bcd)(d*)$", &["abcd"]),
+        (r"^(a{2,3}?)(a*)$", &["aaaa"]),
+        (r"^(\u{1F600}|\x41|\cJ)$", &["😀", "A", "\n"]),
+        (r"^[^\n]*$", &["a\u{2028}b", "ab"]),
+        (r"^.$", &["\r", "é", "😀"]),
+        (r"^\s+\S$", &["\u{feff} x", "  "]),
+    ];
+    for (source, inputs) in cases {
+        for input in *inputs {
+            check(source, false, input);
+        }
+    }
+}
+
+#[test]
+fn case_folding_agrees_with_regress() {
+    let cases: &[(&str, &[&str])] = &[
+        (r"^(k+)$", &["kK\u{212a}", "x"]),
+        (r"^(\w+)$", &["\u{17f}\u{212a}", "ß"]),
+        (r"^(\W+)$", &["\u{17f}", "-"]),
+        (r"^([^k]+)$", &["\u{212a}", "x"]),
+        (r"^(\p{Ll}+)$", &["ABC", "1"]),
+        (r"^([[a-z]--[k]]+)$", &["K", "ab"]),
+        (r"^([\q{ab}]+)$", &["AbaB", "a"]),
+        (r"^(é)\1$", &["éÉ", "éx"]),
+        (r"^\b\w\B$", &["\u{17f}", "a"]),
+    ];
+    for (source, inputs) in cases {
+        for input in *inputs {
+            check(source, true, input);
+        }
+    }
+}
+
+#[test]
+fn hostile_regexps_run_in_linear_time() {
+    let re = Regexp::new(r"^((?:a|a)*)b$", false).unwrap();
+    let input = "a".repeat(100_000);
+    assert_eq!(re.captures(&input).unwrap(), None);
+    let re = Regexp::new(r"^(.*.*.*.*)b$", false).unwrap();
+    assert_eq!(re.captures(&input).unwrap(), None);
+}
+
+#[test]
+fn program_size_is_bounded() {
+    assert_eq!(
+        Regexp::new(r"^(?:a{1000}){1000}$", false).unwrap_err(),
+        super::CompileError::TooLarge
+    );
+}
+
+#[test]
+fn backtracking_stops_at_its_step_limit() {
+    let re = Regexp::new(r"^((?:a|a)*)\1b$", false).unwrap();
+    assert!(re.backtracks());
+    assert_eq!(re.captures(&"a".repeat(40)), Err(super::StepLimit));
+    assert_eq!(re.captures("aab").unwrap(), Some(vec![Some((0, 1))]));
+}
+
+#[test]
+fn quantified_assertions_are_syntax_errors() {
+    for source in [r"\b{2}", r"a\B*", "^?", "$+"] {
+        assert!(matches!(
+            Regexp::new(source, false),
+            Err(super::CompileError::Syntax(_))
+        ));
+    }
+}
+
+#[test]
+fn set_difference_under_vi_folds_both_operands() {
+    let re = Regexp::new(r"^[\w--a]$", true).unwrap();
+    assert!(!re.is_match("a").unwrap());
+    assert!(!re.is_match("A").unwrap());
+    assert!(re.is_match("B").unwrap());
+}
+
+#[test]
+fn negated_property_under_vi_follows_the_standard() {
+    // ECMAScript: under `vi`, `\P{Ll}` is the complement of the case-folded `\p{Ll}`,
+    // so no cased letter matches (regress 0.12 applies the `u` flag's rule here and
+    // matches `A`).
+    let re = Regexp::new(r"^\P{Ll}$", true).unwrap();
+    assert!(!re.is_match("A").unwrap());
+    assert!(!re.is_match("a").unwrap());
+    assert!(re.is_match("1").unwrap());
+    let re = Regexp::new(r"^\P{Ll}$", false).unwrap();
+    assert!(re.is_match("A").unwrap());
+}
+
+#[test]
+fn class_syntax_errors_say_how_to_escape() {
+    let err = crate::pattern::UrlPattern::parse("https://h/:id([^/]+)", None).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid regular expression in a regexp group: Invalid class set character: under \
+         the `v` flag, `/` in a class must be escaped (write `([^\\/]+)` for `([^/]+)`) (in \
+         the pathname pattern)"
+    );
+    assert_eq!(
+        super::class_escape_hint("[a|b]"),
+        Some(('|', r"[a\|b]".to_owned()))
+    );
+    assert_eq!(super::class_escape_hint("[ab]"), None);
+}
+
+/// Random regexps from ECMAScript tokens (the `regexp_diff` fuzz target's alphabet,
+/// smaller) against regress on random short inputs, from a fixed seed.
+#[test]
+fn random_regexps_agree_with_regress() {
+    const TOKENS: &[&str] = &[
+        "a",
+        "b",
+        "k",
+        "(?:",
+        "(",
+        "(?<n>",
+        ")",
+        "|",
+        "*",
+        "+",
+        "?",
+        "*?",
+        "??",
+        "{0,2}",
+        "{2}",
+        "[ab]",
+        "[^a]",
+        ".",
+        "\\b",
+        "\\w",
+        "\\W",
+        "^",
+        "$",
+        "[\\w--a]",
+        "[[a-c]&&[b-d]]",
+        "[\\q{ab|c}]",
+        "\\1",
+        "(?=",
+        "(?<!",
+        "\u{212a}",
+        "\u{17f}",
+        "()",
+    ];
+    const INPUT: &[char] = &['a', 'b', 'c', 'k', 'K', '\u{17f}', '\u{212a}', ' '];
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut compared = 0;
+    for _ in 0..10_000 {
+        let len = 1 + next(10);
+        let source: String = (0..len).map(|_| TOKENS[next(TOKENS.len())]).collect();
+        let icase = next(2) == 1;
+        let Ok(reference) =
+            regress::Regex::with_flags(&source, super::super::matcher::flags(icase))
+        else {
+            continue;
+        };
+        let ours = match Regexp::new(&source, icase) {
+            Ok(r) => r,
+            // ECMAScript refuses a quantified assertion; regress accepts it.
+            Err(super::CompileError::Syntax(_)) => continue,
+            Err(e) => panic!("{source:?}: {e:?}"),
+        };
+        // Under `vi`, ECMAScript case-folds both operands of `--` (`[\w--a]` has no
+        // `A`); regress 0.12 subtracts before folding.
+        if icase && source.contains("--") {
+            continue;
+        }
+        for _ in 0..4 {
+            let input: String = (0..next(8)).map(|_| INPUT[next(INPUT.len())]).collect();
+            let want = reference
+                .find(&input)
+                .filter(|m| m.range.start == 0)
+                .map(|m| {
+                    std::iter::once(Some((0, m.range.end)))
+                        .chain(
+                            m.captures
+                                .iter()
+                                .map(|r| r.as_ref().map(|r| (r.start, r.end))),
+                        )
+                        .collect::<Vec<_>>()
+                });
+            let got = ours.groups(&input).unwrap();
+            assert_eq!(got, want, "{source:?} (i: {icase}) on {input:?}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 5_000, "only {compared} comparisons");
+}
+
+#[test]
+fn match_limit_is_an_error_and_sets_refuse_backtracking() {
+    use crate::pattern::{PatternErrorKind, PatternSet, UrlPattern};
+    let p = UrlPattern::parse(r"https://h/:a((?=(?:a|a)*b)\w*)", None).unwrap();
+    assert!(p.may_hit_match_limit());
+    let long = format!("https://h/{}", "a".repeat(40));
+    let err = p.test_str(&long, None).unwrap_err();
+    assert_eq!(err.kind(), &PatternErrorKind::MatchLimit);
+    assert_eq!(
+        p.exec_str(&long, None).unwrap_err().kind(),
+        &PatternErrorKind::MatchLimit
+    );
+    assert!(p.test_str("https://h/aab", None).unwrap());
+    let mut set = PatternSet::new();
+    let err = set.add(None, r"https://h/:a((?=a)\w+)").unwrap_err();
+    assert_eq!(err.kind(), &PatternErrorKind::BacktrackingInSet);
+    assert!(set.add(None, r"https://h/:a(\w+)").is_ok());
+}
