@@ -10,6 +10,8 @@ prints a Markdown table of medians and ratios against the parse_ref loop of the 
 
 The tool's rows are whole processes (start, read, parse, format, write to /dev/null),
 median of --runs runs, taken in turns; their ratio is ns/URL against the loop's ns/URL.
+`lint` is also given against `check` (both whole processes, default threads): the
+issue's target is at most 1.5x.
 """
 import argparse
 import os
@@ -25,10 +27,14 @@ SHARED = os.path.join(ROOT, "..", "shared", "corpora")
 
 
 def repeated(corpus, times, directory):
-    """The corpus file repeated `times` times, in a temporary file."""
+    """The corpus file repeated `times` times, in a temporary file: each copy ends with a
+    line feed (one is added when the file's last line has none), so that no two URLs are
+    glued together where the copies meet."""
     path = os.path.join(directory, f"{os.path.basename(corpus)}.x{times}")
     with open(corpus, "rb") as f:
         data = f.read()
+    if data and not data.endswith(b"\n"):
+        data += b"\n"
     with open(path, "wb") as out:
         for _ in range(times):
             out.write(data)
@@ -56,7 +62,10 @@ def tool_times(binary, commands, runs):
     for _ in range(runs):
         for i, cmd in enumerate(commands):
             t = time.perf_counter()
-            subprocess.run([binary] + cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            done = subprocess.run([binary] + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            # `check` and `lint` exit with 1 when some line is invalid or has an error.
+            if done.returncode not in (0, 1):
+                raise subprocess.CalledProcessError(done.returncode, [binary] + cmd)
             times[i].append(time.perf_counter() - t)
     return [statistics.median(t) for t in times]
 
@@ -77,12 +86,17 @@ def main():
         urls, rows, raw = bench(a.bin, path, 2, a.time)
         print(raw, file=sys.stderr)
         loop = next(v for k, v in rows.items() if k.startswith("parse_ref loop"))[0]
-        hostname, fields = tool_times(a.bin, [
+        url_api = "href,origin,protocol,username,password,host,hostname,port,pathname,search,hash"
+        hostname, fields, all_fields, origin, check, lint = tool_times(a.bin, [
             ["parse", "--threads", "1", "--fields", "hostname", path],
             ["parse", "--threads", "1", path],
+            ["parse", "--threads", "1", "--fields", url_api, path],
+            ["parse", "--fields", "origin", path],
+            ["check", path],
+            ["lint", path],
         ], a.runs)
         with open(messy, "rb") as f:
-            messy_urls = f.read().count(b"\n")
+            messy_urls = f.read().count(b"\n")  # every copy ends with a line feed
         one, two = tool_times(a.bin, [
             ["parse", "--threads", "1", messy],
             ["parse", "--threads", "2", messy],
@@ -97,10 +111,17 @@ def main():
     for label, secs in [
         ("tool `parse --threads 1 --fields hostname`, whole process", hostname),
         ("tool `parse --threads 1`, the default fields to TSV, whole process", fields),
+        ("tool `parse --threads 1`, the 11 URL API fields to TSV, whole process", all_fields),
+        ("tool `parse --fields origin` (2 threads), whole process", origin),
+        ("tool `check` (2 threads), whole process", check),
+        ("tool `lint` (2 threads), whole process", lint),
     ]:
         ns = secs * 1e9 / urls
         print(f"| {label} | {ns:.1f} | {os.path.getsize(a.corpus) * a.times / secs / 1e6:.0f} "
               f"| {ns / loop:.2f}x time |")
+    print(f"\n`lint` against `check`: {lint / check:.2f}x time (target <= 1.5); "
+          f"11 URL API fields to TSV against the loop: {all_fields * 1e9 / urls / loop:.2f}x "
+          f"time (target <= 3.0).")
     print(f"\nTool, default fields, {os.path.basename(a.messy)} x {a.messy_times} "
           f"({messy_urls:,} lines): 1 thread {one * 1e3:.0f} ms, 2 threads {two * 1e3:.0f} ms, "
           f"speed-up {one / two:.2f}x.")

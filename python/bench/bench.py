@@ -50,7 +50,7 @@ def contenders(data, lines):
     """name -> (setup, single-threaded?); setup() imports what it needs and returns the
     callable to time (so a callgrind run of one contender imports only its own library)."""
 
-    def parse_column(threads, fields=("hostname",)):
+    def parse_column(threads, fields=("hostname",), output="utf8"):
         def setup():
             import pyarrow as pa
 
@@ -58,8 +58,11 @@ def contenders(data, lines):
 
             arr = pa.array(lines)
             if fields is None:
-                return lambda: rapidurl.parse_column(arr, threads=threads)
-            return lambda: rapidurl.parse_column(arr, list(fields), threads=threads)
+                return lambda: rapidurl.parse_column(arr, threads=threads, output=output)
+            if fields == "URL_API":
+                names = list(rapidurl.URL_API_FIELDS)
+                return lambda: rapidurl.parse_column(arr, names, threads=threads, output=output)
+            return lambda: rapidurl.parse_column(arr, list(fields), threads=threads, output=output)
 
         return setup
 
@@ -167,7 +170,11 @@ def contenders(data, lines):
     return {
         "rapidurl.parse_column(arr, ['hostname'], threads=1)": (parse_column(1), True),
         "rapidurl.parse_column(arr, ['hostname'], threads=2)": (parse_column(2), False),
-        "rapidurl.parse_column(arr, threads=1) (URL API fields)": (parse_column(1, None), True),
+        "rapidurl.parse_column(arr, threads=1) (default fields)": (parse_column(1, None), True),
+        "rapidurl.parse_column(arr, URL_API_FIELDS, threads=1)": (parse_column(1, "URL_API"), True),
+        "rapidurl.parse_column(arr, threads=1, output='view')": (parse_column(1, None, "view"), True),
+        "rapidurl.parse_column(arr, URL_API_FIELDS, threads=1, output='view')":
+            (parse_column(1, "URL_API", "view"), True),
         "Rust parse_ref loop (the parser alone), 1 thread": (parse_ref_loop, True),
         "Rust batch API, 1 thread": (rust_batch(1), True),
         "Rust batch API, 2 threads": (rust_batch(2), False),
@@ -289,10 +296,15 @@ def main():
         if "ada_url.URL(u).hostname loop" in ns:
             print(f"ada_url loop / parse_column threads=1: {ns['ada_url.URL(u).hostname loop'] / one:.1f}x (target >= 50)")
         print(f"parse_column threads=1 / Rust batch API 1 thread: {one / ns['Rust batch API, 1 thread']:.2f} (target <= 1.3)")
-        fields = ns["rapidurl.parse_column(arr, threads=1) (URL API fields)"]
         loop = ns["Rust parse_ref loop (the parser alone), 1 thread"]
-        print(f"parse_column(arr, threads=1), URL API fields / parse_ref loop: "
-              f"{fields / loop:.2f}x time (target <= 2.0)")
+        for output in ("", ", output='view'"):
+            api = ns[f"rapidurl.parse_column(arr, URL_API_FIELDS, threads=1{output})"]
+            default = ns[f"rapidurl.parse_column(arr, threads=1{output})" if output
+                         else "rapidurl.parse_column(arr, threads=1) (default fields)"]
+            print(f"parse_column(arr, URL_API_FIELDS, threads=1{output}) / parse_ref loop: "
+                  f"{api / loop:.2f}x time (target <= 2.0)")
+            print(f"parse_column(arr, threads=1{output}), default fields / parse_ref loop: "
+                  f"{default / loop:.2f}x time (target <= 1.5)")
         print(f"parse_column(arr, ['hostname'], threads=1) / parse_ref loop: "
               f"{one / loop:.2f}x time (target <= 1.0)")
         two = ns["rapidurl.parse_column(arr, ['hostname'], threads=2)"]

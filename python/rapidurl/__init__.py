@@ -49,6 +49,7 @@ def parse_column(
     base: Any = None,
     threads: Optional[int] = None,
     routes: Optional[Iterable[Union[str, "tuple[str, str]"]]] = None,
+    output: str = "utf8",
 ) -> Any:
     """Parse a column of URLs into one string column per field, plus ``error``.
 
@@ -65,6 +66,14 @@ def parse_column(
     name, else its text; empty when none matches) and ``route_params`` (its groups as a
     JSON object): a list of URL patterns (``rapidurl.URLPattern`` constructor strings) or
     of ``(name, pattern)`` pairs; an invalid one raises ``rapidurl.PatternError``.
+
+    ``output`` lays the field columns out: ``"utf8"`` (the default) copies every value into
+    the column; ``"view"`` returns ``string_view`` columns that share the input's buffers
+    instead: a value that is a slice of the input (every field of an already-canonical
+    URL but a built ``origin``: ``href``, ``hostname``, ``pathname``…) points into the
+    input's memory, a value of up to 12 bytes is held in its view, and only the others
+    are copied. pyarrow, Polars and DuckDB read ``string_view`` natively; the columns
+    keep the input's buffers alive. ``error`` is utf8 either way.
 
     A valid row has its fields and a null ``error``; an invalid row is null in every field
     and its ``error`` is the URL Standard's validation-error name (a per-row base that does
@@ -83,7 +92,7 @@ def parse_column(
         fields = list(fields)
     if routes is not None and not isinstance(routes, str):
         routes = list(routes)
-    table = _parse_column(urls, fields, base=base, threads=threads, routes=routes)
+    table = _parse_column(urls, fields, base=base, threads=threads, routes=routes, output=output)
     try:
         import pyarrow
     except ImportError:

@@ -143,6 +143,7 @@ def parse_column(
     base: Any = None,
     threads: Optional[int] = None,
     routes: Optional[list[Union[str, tuple[str, str]]]] = None,
+    output: str = "utf8",
 ) -> ArrowTable: ...
 def _field_names() -> tuple[list[str], list[str]]: ...
 def surt(url: str) -> str:

@@ -15,6 +15,7 @@ use clap::Args;
 use rapidurl::batch::{self, engine};
 
 use crate::outcome::Failure;
+use crate::output::{Column, Format, RowFormat, RowText};
 
 pub const AFTER_HELP: &str = "\
 Reads FILE into memory (one URL per line), then measures, taking turns (one run each per
@@ -22,11 +23,15 @@ round, for at least --time seconds and 3 rounds): the batch engine into a UrlCol
 (batch::parse_lines) on 1 thread, the same into the buffers of the column before
 (batch::ColumnBuffers), the column on --threads threads (default: all cores), the
 engine with a counting sink on 1 thread, a single-threaded loop over parse_ref (one
-arena, emptied every run), and one memchr pass over the bytes. Prints each one's median
+arena, emptied every run), one memchr pass over the bytes, the engine into the tool's TSV
+rows of the 11 URL API fields (what `parse --threads 1 --fields href,origin,…,hash`
+does but for reading and writing: rows formatted, then copied out) and the engine with
+`lint`'s sink (a line proven clean, else parsed again reporting its validation errors),
+both on 1 thread. Prints each one's median
 run as URLs/s, MB/s (input bytes, 10^6) and ns/URL, its speed against the parse_ref loop,
-the speed-up on --threads threads, and the column's speed as a fraction of the memchr
-pass's. Output is not formatted or written: this is the parser's throughput, not the
-whole tool's (scripts/bulk_table.py times the tool too).
+the speed-up on --threads threads, the column's speed as a fraction of the memchr pass's,
+the TSV rows' time against the loop's and lint's against the counting sink's (what
+`check` does). Nothing is written: scripts/bulk_table.py times the whole tool too.
 
 Examples:
   rapidurl bench corpora/sample.txt
@@ -143,7 +148,7 @@ fn contenders<'a>(
         ));
     }
     all.push(measure(
-        "engine, counting sink, 1 thread".into(),
+        COUNT.into(),
         Box::new(move || {
             let parts = one.install(|| engine::run(&engine::Lines::new(black_box(bytes)), &Count));
             black_box(parts.iter().sum::<usize>());
@@ -164,9 +169,41 @@ fn contenders<'a>(
         }),
     ));
     all.push(measure(
-        "one memchr pass over the bytes, 1 thread".into(),
+        MEMCHR.into(),
         Box::new(move || {
             black_box(memchr::memchr_iter(b'\n', black_box(bytes)).count());
+        }),
+    ));
+    let format = RowFormat::new(
+        Format::Tsv,
+        Vec::new(),
+        rapidurl::field::Field::URL_API
+            .into_iter()
+            .map(Column::Field)
+            .collect(),
+        false,
+    );
+    let mut out = Vec::new();
+    all.push(measure(
+        TSV.into(),
+        Box::new(move || {
+            let sink = Tsv {
+                format: &format,
+                block: bytes,
+            };
+            let parts = one.install(|| engine::run(&engine::Lines::new(black_box(bytes)), &sink));
+            let mut n = 0;
+            for rows in &parts {
+                n += format.write(&mut out, rows, bytes);
+            }
+            black_box(n);
+        }),
+    ));
+    all.push(measure(
+        LINT.into(),
+        Box::new(move || {
+            let parts = one.install(|| engine::run(&engine::Lines::new(black_box(bytes)), &Lint));
+            black_box(parts.iter().sum::<usize>());
         }),
     ));
     all.push(measure(
@@ -184,6 +221,14 @@ fn contenders<'a>(
 
 /// The label of the reference measurement, the parser alone.
 const LOOP: &str = "parse_ref loop (the parser alone), 1 thread";
+/// The label of the memchr pass.
+const MEMCHR: &str = "one memchr pass over the bytes, 1 thread";
+/// The label of the tool's TSV rows.
+const TSV: &str = "TSV rows, 11 URL API fields, 1 thread";
+/// The label of `lint`'s sink.
+const LINT: &str = "engine, lint's sink, 1 thread";
+/// The label of the counting sink (`check`).
+const COUNT: &str = "engine, counting sink, 1 thread";
 
 /// Runs every measurement once per round, in turns: one warm-up round, then at least
 /// three measured ones, until `min_time` has passed. Returns the measured rounds.
@@ -269,8 +314,63 @@ impl Table<'_> {
         writeln!(
             out,
             "parse_lines, 1 thread, as a fraction of the memchr pass's speed: {:.3}",
-            secs(&measures[measures.len() - 2].label) / column_1
+            secs(MEMCHR) / column_1
+        )?;
+        writeln!(
+            out,
+            "TSV rows of the 11 URL API fields, 1 thread: {:.2}x the loop's time",
+            secs(TSV) / reference
+        )?;
+        writeln!(
+            out,
+            "lint's sink against the counting sink (check's), 1 thread: {:.2}x the time",
+            secs(LINT) / secs(COUNT)
         )
+    }
+}
+
+/// A sink that formats each row as the tool's TSV rows (`parse`'s line loop): a parsed
+/// line left as ranges of the input when it can be, any other row as text.
+struct Tsv<'f> {
+    format: &'f RowFormat,
+    block: &'f [u8],
+}
+
+impl<'a> engine::Sink<'a> for Tsv<'_> {
+    type Part = RowText;
+    fn part(&self, _piece: &engine::Piece) -> RowText {
+        RowText::default()
+    }
+    #[inline]
+    fn row(&self, rows: &mut RowText, row: engine::Row<'a, '_>) {
+        match row.url_ref() {
+            Ok(url) => self.format.url_line_spans(rows, self.block, row.input(), url),
+            Err(_) => {
+                let from = rows.side.len();
+                rows.side.push('\n');
+                rows.rows_from(from);
+            }
+        }
+    }
+}
+
+/// `lint`'s sink: the lines with validation errors.
+struct Lint;
+
+impl<'a> engine::Sink<'a> for Lint {
+    type Part = usize;
+    fn part(&self, _piece: &engine::Piece) -> usize {
+        0
+    }
+    #[inline]
+    fn row(&self, part: &mut usize, row: engine::Row<'a, '_>) {
+        let clean = match row.url_ref() {
+            Ok(url) => super::lint::clean(row.input(), url),
+            Err(_) => false,
+        };
+        if !clean {
+            *part += usize::from(!rapidurl::parse_with_validation_errors(row.input()).1.is_empty());
+        }
     }
 }
 
