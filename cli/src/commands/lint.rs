@@ -97,13 +97,16 @@ pub enum LintFormat {
     Jsonl,
 }
 
-/// The ASCII bytes that are URL code points (URL Standard §4.3).
-const URL_CODE_POINT: [bool; 128] = {
-    let mut table = [false; 128];
+/// The bytes that a clean line's serialization may not hold as they are: those that are
+/// not URL code points (URL Standard §4.3) — controls, space, `"`, `#`, `%`, `<`, `>`,
+/// `[`, `\`, `]`, `^`, `` ` ``, `{`, `|`, `}`, DEL and every non-ASCII byte — of which
+/// `%` (before two hex digits) and the first `#` are looked at again.
+const NOT_URL_UNIT: [bool; 256] = {
+    let mut table = [true; 256];
     let mut b = 0;
     while b < 128 {
         let c = b as u8;
-        table[b] = c.is_ascii_alphanumeric()
+        table[b] = !(c.is_ascii_alphanumeric()
             || matches!(
                 c,
                 b'!' | b'$'
@@ -124,7 +127,7 @@ const URL_CODE_POINT: [bool; 128] = {
                     | b'@'
                     | b'_'
                     | b'~'
-            );
+            ));
         b += 1;
     }
     table
@@ -140,15 +143,34 @@ const URL_CODE_POINT: [bool; 128] = {
 #[inline]
 pub(crate) fn clean(line: &str, url: &UrlRef<'_>) -> bool {
     let href = url.href();
-    if href != line || !url.username().is_empty() || !url.password().is_empty() {
+    // A canonical line's serialization is the line itself, borrowed: no comparison.
+    let same = (href.as_ptr() == line.as_ptr() && href.len() == line.len()) || href == line;
+    if !same || !url.username().is_empty() || !url.password().is_empty() {
         return false;
     }
     let bytes = href.as_bytes();
-    let mut hash = false;
+    // Eight bytes at a time, the table's answers or-ed without a branch; a word that holds
+    // a byte to look at is looked at again byte by byte.
     let mut i = 0;
+    let mut hash = false;
     while i < bytes.len() {
+        if i + 8 <= bytes.len() {
+            let w = &bytes[i..i + 8];
+            let any = NOT_URL_UNIT[w[0] as usize]
+                | NOT_URL_UNIT[w[1] as usize]
+                | NOT_URL_UNIT[w[2] as usize]
+                | NOT_URL_UNIT[w[3] as usize]
+                | NOT_URL_UNIT[w[4] as usize]
+                | NOT_URL_UNIT[w[5] as usize]
+                | NOT_URL_UNIT[w[6] as usize]
+                | NOT_URL_UNIT[w[7] as usize];
+            if !any {
+                i += 8;
+                continue;
+            }
+        }
         let b = bytes[i];
-        if b < 128 && URL_CODE_POINT[b as usize] {
+        if !NOT_URL_UNIT[b as usize] {
             i += 1;
             continue;
         }
