@@ -295,5 +295,6 @@ def test_view_output_in_polars_and_duckdb():
     assert pl.from_arrow(table).to_dicts() == expected
     con = duckdb.connect()
     con.register("t", table)
-    got = con.execute("select * from t").fetch_arrow_table().to_pylist()
+    names = list(rapidurl.URL_API_FIELDS) + ["error"]
+    got = [dict(zip(names, row)) for row in con.execute("select * from t").fetchall()]
     assert got == expected
