@@ -136,8 +136,9 @@ const NOT_URL_UNIT: [bool; 256] = {
 /// Whether `line`, which parsed into `url`, certainly has no validation error: its
 /// serialization is the line itself (the parser changed nothing: no case to lower, no
 /// code point to encode, no dot segment, default port, backslash or whitespace to
-/// remove), it has no credentials, and every byte is a URL code point, a `%` followed by
-/// two hex digits, or the `#` that starts the fragment. Such a line gives the state
+/// remove), it has no credentials, a domain host passes strict UTS #46 ToASCII as it is
+/// ([`strict_ascii_domain`]), and every byte is a URL code point, a `%` followed by two
+/// hex digits, or the `#` that starts the fragment. Such a line gives the state
 /// machine no occasion for a validation error; `false` only means "parse it again,
 /// reporting" (an IPv6 host's brackets, say, are not URL code points).
 #[inline]
@@ -146,6 +147,11 @@ pub(crate) fn clean(line: &str, url: &UrlRef<'_>) -> bool {
     // A canonical line's serialization is the line itself, borrowed: no comparison.
     let same = (href.as_ptr() == line.as_ptr() && href.len() == line.len()) || href == line;
     if !same || !url.username().is_empty() || !url.password().is_empty() {
+        return false;
+    }
+    if url.components().host_kind() == rapidurl::HostKind::Domain
+        && !strict_ascii_domain(url.hostname())
+    {
         return false;
     }
     let bytes = href.as_bytes();
@@ -188,6 +194,24 @@ pub(crate) fn clean(line: &str, url: &UrlRef<'_>) -> bool {
         }
     }
     true
+}
+
+/// Whether an ASCII domain (as serialized: lower case) certainly passes the domain to
+/// ASCII of a strict parse (UTS #46 with UseSTD3ASCIIRules and VerifyDnsLength), which
+/// reports `domain-to-ASCII` otherwise (`a_b.example`, `x..y`, a label of 64 bytes): at
+/// most 253 bytes, each label 1 to 63 letters, digits and hyphens, neither beginning nor
+/// ending with a hyphen nor holding one at its third and fourth places (so no `xn--`
+/// label, which would have to be decoded). Anything else is linted the long way.
+fn strict_ascii_domain(host: &str) -> bool {
+    host.len() <= 253
+        && host.split('.').all(|label| {
+            let b = label.as_bytes();
+            (1..=63).contains(&b.len())
+                && b.iter().all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
+                && b[0] != b'-'
+                && b[b.len() - 1] != b'-'
+                && !(b.len() >= 4 && b[2] == b'-' && b[3] == b'-')
+        })
 }
 
 /// Runs `rapidurl lint`.
@@ -383,6 +407,11 @@ mod tests {
             "javascript:alert(1)",
             "http://example.org/#\u{e9}",
             "http://example.org/a\\b",
+            "http://a_b.example/",
+            "http://./",
+            "https://xn--/",
+            "http://example.com./",
+            "http://-a.example/",
         ]
         .iter()
         .map(|s| s.to_string())
