@@ -202,16 +202,31 @@ pub(crate) fn clean(line: &str, url: &UrlRef<'_>) -> bool {
 /// most 253 bytes, each label 1 to 63 letters, digits and hyphens, neither beginning nor
 /// ending with a hyphen nor holding one at its third and fourth places (so no `xn--`
 /// label, which would have to be decoded). Anything else is linted the long way.
+#[inline]
 fn strict_ascii_domain(host: &str) -> bool {
-    host.len() <= 253
-        && host.split('.').all(|label| {
-            let b = label.as_bytes();
-            (1..=63).contains(&b.len())
-                && b.iter().all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
-                && b[0] != b'-'
-                && b[b.len() - 1] != b'-'
-                && !(b.len() >= 4 && b[2] == b'-' && b[3] == b'-')
-        })
+    // One pass over the bytes (`str::split` cost more than the rest of the check).
+    let b = host.as_bytes();
+    if b.len() > 253 {
+        return false;
+    }
+    let mut start = 0;
+    for i in 0..=b.len() {
+        if i == b.len() || b[i] == b'.' {
+            let n = i - start;
+            if n == 0
+                || n > 63
+                || b[start] == b'-'
+                || b[i - 1] == b'-'
+                || (n >= 4 && b[start + 2] == b'-' && b[start + 3] == b'-')
+            {
+                return false;
+            }
+            start = i + 1;
+        } else if !(b[i].is_ascii_lowercase() || b[i].is_ascii_digit() || b[i] == b'-') {
+            return false;
+        }
+    }
+    true
 }
 
 /// Runs `rapidurl lint`.
