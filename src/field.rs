@@ -215,11 +215,24 @@ impl Field {
     /// assert_eq!(&url.href()[range], "example.com");
     /// assert_eq!(Field::RegistrableDomain.href_range(&url), None);
     /// ```
+    ///
+    /// `origin` has a range too when its value is a slice of `href`: for an http(s), ws(s)
+    /// or ftp URL without credentials, `scheme://host[:port]` is where `href` begins.
+    ///
+    /// ```
+    /// use rapidurl::field::Field;
+    /// let arena = rapidurl::bumpalo::Bump::new();
+    /// let url = rapidurl::parse_ref("https://example.com:8080/a", &arena).unwrap();
+    /// assert_eq!(&url.href()[Field::Origin.href_range(&url).unwrap()], "https://example.com:8080");
+    /// let url = rapidurl::parse_ref("https://user@example.com/a", &arena).unwrap();
+    /// assert_eq!(Field::Origin.href_range(&url), None);
+    /// ```
     #[inline(always)]
     pub fn href_range(&self, url: &UrlRef<'_>) -> Option<std::ops::Range<usize>> {
         let (c, s) = (url.components(), url.href());
         Some(match self {
             Field::Href => 0..s.len(),
+            Field::Origin => origin_range(c)?,
             Field::Protocol => c.protocol_range(),
             Field::Username => c.username_range(),
             Field::Password => c.password_range(s),
@@ -231,6 +244,48 @@ impl Field {
             Field::Hash => c.hash_range(s),
             _ => return None,
         })
+    }
+
+    /// This field of `url`, as [`Field::value_with`] gives it, without allocating where it
+    /// can be helped: a value that is a slice of `href` (see [`Field::href_range`], which
+    /// covers `origin` for an http(s), ws(s) or ftp URL without credentials) or a constant
+    /// (`null`, `true`, `false`) is returned as it is, and any other is written into `buf`
+    /// (cleared first) and returned from there, so that a caller that reuses `buf` for
+    /// every row allocates nothing per value. `None` where the value is absent.
+    ///
+    /// ```
+    /// use rapidurl::field::{Field, FieldContext};
+    /// let arena = rapidurl::bumpalo::Bump::new();
+    /// let cx = FieldContext::new();
+    /// let mut buf = String::new();
+    /// let url = rapidurl::parse_ref("https://u:p@example.com/a", &arena).unwrap();
+    /// assert_eq!(Field::Origin.value_into(&url, &cx, &mut buf), Some("https://example.com"));
+    /// let url = rapidurl::parse_ref("file:///x", &arena).unwrap();
+    /// assert_eq!(Field::Origin.value_into(&url, &cx, &mut buf), Some("null"));
+    /// ```
+    #[inline]
+    pub fn value_into<'b>(
+        &self,
+        url: &'b UrlRef<'_>,
+        cx: &FieldContext<'_>,
+        buf: &'b mut String,
+    ) -> Option<&'b str> {
+        if let Some(range) = self.href_range(url) {
+            return Some(&url.href()[range]);
+        }
+        match self {
+            Field::Origin => Some(origin_into(url, buf)),
+            _ => {
+                let value = self.value_with(url, cx)?;
+                Some(match value {
+                    Cow::Borrowed(v) => v,
+                    Cow::Owned(v) => {
+                        *buf = v;
+                        buf.as_str()
+                    }
+                })
+            }
+        }
     }
 
     /// Whether the value is one of the input text rather than of the parsed URL (`valid`,
@@ -281,7 +336,16 @@ impl Field {
             }
             Field::RouteParams => Cow::Owned(route_params(&cx.routes?.first_match(url)?.result)),
             Field::Href => Cow::Borrowed(url.href()),
-            Field::Origin => Cow::Owned(url.origin()),
+            Field::Origin => match origin_range(url.components()) {
+                Some(range) => Cow::Borrowed(&url.href()[range]),
+                None => {
+                    let mut buf = String::new();
+                    match origin_into(url, &mut buf) {
+                        "null" => Cow::Borrowed("null"),
+                        _ => Cow::Owned(buf),
+                    }
+                }
+            },
             Field::Protocol => Cow::Borrowed(url.protocol()),
             Field::Username => Cow::Borrowed(url.username()),
             Field::Password => Cow::Borrowed(url.password()),
@@ -293,6 +357,36 @@ impl Field {
             Field::Hash => Cow::Borrowed(url.hash()),
         })
     }
+}
+
+/// Where the origin lies in `href` when it is a slice of it: a tuple origin (http(s),
+/// ws(s), ftp) of a URL without credentials is `scheme://host[:port]`, which `href` begins
+/// with (the port is absent when it is the scheme's default, in both).
+#[inline(always)]
+fn origin_range(c: &crate::Components) -> Option<std::ops::Range<usize>> {
+    use crate::components::SchemeKind;
+    match c.scheme_kind() {
+        SchemeKind::Http | SchemeKind::Https | SchemeKind::Ws | SchemeKind::Wss | SchemeKind::Ftp
+            if !c.has_credentials() =>
+        {
+            Some(0..c.authority_end())
+        }
+        _ => None,
+    }
+}
+
+/// The origin of `url` (`url.origin()`): `"null"` as a constant, any other written into
+/// `buf` (cleared first).
+#[cold]
+fn origin_into<'b>(url: &UrlRef<'_>, buf: &'b mut String) -> &'b str {
+    let origin = url.to_origin();
+    if origin.is_opaque() {
+        return "null";
+    }
+    buf.clear();
+    use std::fmt::Write as _;
+    let _ = write!(buf, "{origin}");
+    buf.as_str()
 }
 
 /// The groups of a route's match as a JSON object (see [`Field::RouteParams`]).

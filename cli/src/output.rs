@@ -112,6 +112,9 @@ pub struct RowFormat {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Attr {
     Href,
+    /// A slice of `href` for an http(s), ws(s) or ftp URL without credentials (see
+    /// [`Field::href_range`]); any other row's origin is built, off the direct path.
+    Origin,
     Protocol,
     Username,
     Password,
@@ -128,6 +131,7 @@ impl Attr {
     fn of(field: &Field) -> Option<Attr> {
         Some(match field {
             Field::Href => Attr::Href,
+            Field::Origin => Attr::Origin,
             Field::Protocol => Attr::Protocol,
             Field::Username => Attr::Username,
             Field::Password => Attr::Password,
@@ -141,11 +145,13 @@ impl Attr {
         })
     }
 
-    /// The attribute's value (the getter, inlined: a slice of `href`).
+    /// The attribute's value (the getter, inlined: a slice of `href`); `None` for an
+    /// origin that is not a slice of `href` (the row then leaves the direct path).
     #[inline(always)]
-    fn get<'a>(self, url: &UrlRef<'a>) -> &'a str {
-        match self {
+    fn get<'a>(self, url: &UrlRef<'a>) -> Option<&'a str> {
+        Some(match self {
             Attr::Href => url.href(),
+            Attr::Origin => &url.href()[Field::Origin.href_range(url)?],
             Attr::Protocol => url.protocol(),
             Attr::Username => url.username(),
             Attr::Password => url.password(),
@@ -155,15 +161,16 @@ impl Attr {
             Attr::Pathname => url.pathname(),
             Attr::Search => url.search(),
             Attr::Hash => url.hash(),
-        }
+        })
     }
 
     /// Where the attribute's value lies in `url.href()` ([`Field::href_range`], inlined:
-    /// offsets, no slicing).
+    /// offsets, no slicing); `None` for an origin that is not a slice of it.
     #[inline(always)]
-    fn range(self, url: &UrlRef<'_>) -> std::ops::Range<usize> {
+    fn range(self, url: &UrlRef<'_>) -> Option<std::ops::Range<usize>> {
         let field = match self {
             Attr::Href => Field::Href,
+            Attr::Origin => Field::Origin,
             Attr::Protocol => Field::Protocol,
             Attr::Username => Field::Username,
             Attr::Password => Field::Password,
@@ -174,7 +181,7 @@ impl Attr {
             Attr::Search => Field::Search,
             Attr::Hash => Field::Hash,
         };
-        field.href_range(url).unwrap_or(0..0)
+        field.href_range(url)
     }
 
     /// Whether a value of this attribute may hold a byte that a table of `format` escapes
@@ -189,7 +196,10 @@ impl Attr {
     fn may_need_escaping(self, format: Format) -> bool {
         match self {
             Attr::Protocol | Attr::Port => false,
-            Attr::Host | Attr::Hostname | Attr::Username | Attr::Password => format != Format::Tsv,
+            // An origin of the direct path is `scheme://host[:port]`: as the host.
+            Attr::Origin | Attr::Host | Attr::Hostname | Attr::Username | Attr::Password => {
+                format != Format::Tsv
+            }
             Attr::Href | Attr::Pathname | Attr::Search | Attr::Hash => true,
         }
     }
@@ -369,9 +379,12 @@ impl RowFormat {
         } else {
             Vec::new()
         };
-        let direct: Vec<(Attr, bool)> = fields_only
+        let direct: Vec<(Attr, bool)> = columns
             .iter()
-            .filter_map(Attr::of)
+            .filter_map(|c| match c {
+                Column::Field(f) if table => Attr::of(f),
+                _ => None,
+            })
             .map(|a| (a, a.may_need_escaping(format)))
             .collect();
         let direct = if direct.len() == columns.len() {
@@ -467,14 +480,18 @@ impl RowFormat {
         let mut special = false;
         if let Some((attr, check)) = self.one {
             // One column (`--fields hostname`): no loop.
-            let value = attr.get(url);
-            special = self.needs_escaping(attr, check, value);
-            out.push_str(value);
+            match attr.get(url) {
+                Some(value) => {
+                    special = self.needs_escaping(attr, check, value);
+                    out.push_str(value);
+                }
+                None => special = true,
+            }
         } else {
             self.direct_values(out, url, &mut special);
         }
         if special {
-            // Rare: write the row again, with escaping.
+            // Rare: write the row again, with escaping (or an origin to build).
             out.truncate(start);
             return self.url_row_general(out, &[], input, url);
         }
@@ -505,21 +522,20 @@ impl RowFormat {
             } else if !self.direct.is_empty() {
                 // Every value is a slice of `href`: when `href` holds none of the
                 // format's special bytes, no value does (one scan instead of one a value).
-                if !self.direct.iter().any(|&(_, check)| check)
-                    || !needs_table_escaping(self.format, href)
-                {
-                    for &(attr, _) in &self.direct {
-                        let range = attr.range(url);
-                        rows.spans
-                            .push(((at + range.start) as u32, (at + range.end) as u32));
-                    }
-                    return;
-                }
+                let plain = !self.direct.iter().any(|&(_, check)| check)
+                    || !needs_table_escaping(self.format, href);
                 let mark = rows.spans.len();
                 let mut direct = true;
                 for &(attr, check) in &self.direct {
-                    match span(attr, check) {
+                    let value = match plain {
+                        true => attr
+                            .range(url)
+                            .map(|r| ((at + r.start) as u32, (at + r.end) as u32)),
+                        false => span(attr, check),
+                    };
+                    match value {
                         Some(span) => rows.spans.push(span),
+                        // An origin to build, or a value to escape.
                         None => {
                             direct = false;
                             break;
@@ -584,7 +600,7 @@ impl RowFormat {
         attr: Attr,
         check: bool,
     ) -> Option<(u32, u32)> {
-        let range = attr.range(url);
+        let range = attr.range(url)?;
         // Sliced only when checked (the slice's boundary tests are not free).
         let escape = check && needs_table_escaping(self.format, &href[range.clone()]);
         debug_assert!(escape || !self.needs_escaping(attr, check, &href[range.clone()]));
@@ -660,9 +676,13 @@ impl RowFormat {
             if i > 0 {
                 out.push(if csv { ',' } else { '\t' });
             }
-            let value = attr.get(url);
-            *special |= self.needs_escaping(attr, check, value);
-            out.push_str(value);
+            match attr.get(url) {
+                Some(value) => {
+                    *special |= self.needs_escaping(attr, check, value);
+                    out.push_str(value);
+                }
+                None => *special = true,
+            }
         }
     }
 

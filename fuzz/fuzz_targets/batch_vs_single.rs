@@ -15,13 +15,16 @@
 //! a 66 KiB line between the copies, so that its rows fall on both sides of chunk
 //! boundaries too. (Repeating the data itself to 140 KiB made a 140 KiB input of 70,000
 //! one-byte lines, seconds per execution under the address sanitizer.) Rows are
-//! compared by href and offsets: every getter is a function of the two.
+//! compared by href and offsets: every getter is a function of the two; and the URL API's
+//! fields as the front ends take them (`Field::value_into`, spans of `href`), against the
+//! single URL's getters.
 #![no_main]
 
 use std::cell::Cell;
 
 use libfuzzer_sys::fuzz_target;
 use rapidurl::batch::engine::{self, Piece, Row, Sink};
+use rapidurl::field::{Field, FieldContext};
 use rapidurl::{Components, ParseError, Url, UrlRef, batch};
 use rapidurl_testkit::invariants::assert_same_error_in_raw;
 
@@ -52,9 +55,32 @@ fn same(
         (Ok(r), Ok(s)) => {
             assert_eq!(r.href(), s.href(), "{what:?}");
             assert_eq!(r.components(), s.components(), "{what:?}");
+            same_fields(&r, s, what);
         }
         (Err(a), Err(b)) => assert_eq!(a, *b, "{what:?}"),
         (r, s) => panic!("{what:?}: batch gives {r:?}, single gives {s:?}"),
+    }
+}
+
+/// The URL API's fields of a batch row as the front ends take them (`Field::value_into`:
+/// spans of `href`, `origin` among them when it is one, what the tool's writers and
+/// Python's string_view output keep as offsets) are the single URL's getters.
+fn same_fields(r: &UrlRef<'_>, s: &Url, what: (&str, usize, &str)) {
+    let cx = FieldContext::new();
+    let mut buf = String::new();
+    for field in Field::URL_API {
+        let expected = match field {
+            Field::Origin => s.origin(),
+            _ => field.value(&s.as_ref_view()).unwrap().into_owned(),
+        };
+        assert_eq!(
+            field.value_into(r, &cx, &mut buf),
+            Some(expected.as_str()),
+            "{what:?} {field}"
+        );
+        if let Some(range) = field.href_range(r) {
+            assert_eq!(&r.href()[range], expected, "{what:?} {field} as a span");
+        }
     }
 }
 

@@ -50,6 +50,7 @@ def parse_column(
     threads: Optional[int] = None,
     routes: Optional[Iterable[Union[str, "tuple[str, str]"]]] = None,
     routes_base: Optional[str] = None,
+    output: str = "utf8",
 ) -> Any:
     """Parse a column of URLs into one string column per field, plus ``error``.
 
@@ -74,6 +75,14 @@ def parse_column(
     ``URLPattern(pattern, routes_base)``: a path then matches only on the base's
     protocol, host and port.
 
+    ``output`` lays the field columns out: ``"utf8"`` (the default) copies every value into
+    the column; ``"view"`` returns ``string_view`` columns that share the input's buffers
+    instead: a value that is a slice of the input (every field of an already-canonical
+    URL but a built ``origin``: ``href``, ``hostname``, ``pathname``…) points into the
+    input's memory, a value of up to 12 bytes is held in its view, and only the others
+    are copied. pyarrow, Polars and DuckDB read ``string_view`` natively; the columns
+    keep the input's buffers alive. ``error`` is utf8 either way.
+
     A valid row has its fields and a null ``error``; an invalid row is null in every field
     and its ``error`` is the URL Standard's validation-error name (a per-row base that does
     not parse gives ``base-URL-invalid``); a null input row is null everywhere.
@@ -92,7 +101,8 @@ def parse_column(
     if routes is not None and not isinstance(routes, str):
         routes = list(routes)
     table = _parse_column(
-        urls, fields, base=base, threads=threads, routes=routes, routes_base=routes_base
+        urls, fields, base=base, threads=threads, routes=routes, routes_base=routes_base,
+        output=output,
     )
     try:
         import pyarrow

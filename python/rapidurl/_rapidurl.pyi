@@ -147,6 +147,7 @@ def parse_column(
     threads: Optional[int] = None,
     routes: Optional[list[Union[str, tuple[str, str]]]] = None,
     routes_base: Optional[str] = None,
+    output: str = "utf8",
 ) -> ArrowTable:
     """The engine of ``rapidurl.parse_column``. ``threads``: ``None`` or ``0`` every core,
     ``1`` the calling thread, ``N`` a pool of N threads while the calling thread waits."""

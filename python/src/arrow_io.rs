@@ -52,7 +52,8 @@ impl ArrowTable {
 #[pymethods]
 impl ArrowTable {
     /// The Arrow PyCapsule interface: a stream of the table's record batches.
-    /// `requested_schema` is accepted and ignored (every column is utf8).
+    /// `requested_schema` is accepted and ignored (the columns are utf8, or string_view
+    /// with `output="view"`).
     #[pyo3(signature = (requested_schema=None))]
     fn __arrow_c_stream__<'py>(
         &self,
@@ -94,13 +95,17 @@ impl ArrowTable {
         for (c, field) in self.schema.fields().iter().enumerate() {
             let list = PyList::empty(py);
             for batch in &self.batches {
-                let column = batch.column(c);
-                let strings = column
-                    .as_any()
-                    .downcast_ref::<arrow_array::StringArray>()
-                    .ok_or_else(|| PyTypeError::new_err("column is not utf8"))?;
-                for value in strings.iter() {
-                    list.append(value)?;
+                let column = batch.column(c).as_any();
+                if let Some(strings) = column.downcast_ref::<arrow_array::StringArray>() {
+                    for value in strings.iter() {
+                        list.append(value)?;
+                    }
+                } else if let Some(views) = column.downcast_ref::<arrow_array::StringViewArray>() {
+                    for value in views.iter() {
+                        list.append(value)?;
+                    }
+                } else {
+                    return Err(PyTypeError::new_err("column is not utf8 or string_view"));
                 }
             }
             dict.set_item(field.name(), list)?;

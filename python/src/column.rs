@@ -13,11 +13,12 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use arrow_array::builder::StringBuilder;
+use arrow_array::builder::{BooleanBufferBuilder, StringBuilder};
 use arrow_array::{
     Array, ArrayRef, BinaryArray, BinaryViewArray, GenericBinaryArray, LargeBinaryArray,
-    OffsetSizeTrait, RecordBatch, StringArray,
+    OffsetSizeTrait, RecordBatch, StringArray, StringViewArray,
 };
+use arrow_buffer::{Buffer, NullBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field as ArrowField, Schema, SchemaRef};
 use rapidurl::batch::engine::{
     self, Input, Offsets, Piece, Row, RowBases, Sink, Source, Validity, Views,
@@ -85,6 +86,17 @@ impl Strings {
         }
     }
 
+    /// The buffers that hold the array's values (for `output="view"`: a value of the
+    /// output that lies in one of them is a view into it, not a copy).
+    fn buffers(&self) -> Vec<Buffer> {
+        match self {
+            Strings::Small(a) => vec![a.values().clone()],
+            Strings::Large(a) => vec![a.values().clone()],
+            Strings::View(a) => a.data_buffers().to_vec(),
+            Strings::Null(_) => Vec::new(),
+        }
+    }
+
     /// Row `i` as text (a row that is not UTF-8 decoded with U+FFFD); `None` when null.
     fn row(&self, i: usize) -> Option<Cow<'_, str>> {
         let bytes = match self {
@@ -99,9 +111,9 @@ impl Strings {
     /// Runs the engine over the array's rows, each against `base` (`Base::PerRow`: the
     /// rows of the base column from `first`), into `sink`: the parts in row order; on
     /// the calling thread alone when `here`, else on the current rayon pool.
-    fn run<K>(&self, base: &Base, first: usize, sink: &K, here: bool) -> Vec<Output>
+    fn run<K, C>(&self, base: &Base, first: usize, sink: &K, here: bool) -> Vec<Output<C>>
     where
-        K: for<'s> Sink<'s, Part = Output>,
+        K: for<'s> Sink<'s, Part = Output<C>>,
     {
         let one = match base {
             Base::One(url) => Some(url),
@@ -139,10 +151,10 @@ impl Strings {
 
 /// The engine over `source` into `sink`: `engine::run_here` when `here`, else
 /// `engine::run`.
-fn go<'s, S, K>(source: &S, sink: &K, here: bool) -> Vec<Output>
+fn go<'s, S, K, C>(source: &S, sink: &K, here: bool) -> Vec<Output<C>>
 where
     S: Source<'s>,
-    K: Sink<'s, Part = Output>,
+    K: Sink<'s, Part = Output<C>>,
 {
     match here {
         true => engine::run_here(source, sink),
@@ -158,16 +170,16 @@ fn validity(array: &dyn Array) -> Option<Validity<'_>> {
 }
 
 /// [`Strings::run`] for an offsets layout.
-fn run_offsets<O, K>(
+fn run_offsets<O, K, C>(
     a: &GenericBinaryArray<O>,
     one: Option<&Url>,
     per_row: Option<&dyn RowBases>,
     sink: &K,
     here: bool,
-) -> Vec<Output>
+) -> Vec<Output<C>>
 where
     O: OffsetSizeTrait + Into<i64>,
-    K: for<'s> Sink<'s, Part = Output>,
+    K: for<'s> Sink<'s, Part = Output<C>>,
 {
     let source = Offsets::new(a.value_offsets(), a.value_data(), one).with_validity(validity(a));
     match per_row {
@@ -231,11 +243,26 @@ pub enum Base {
     PerRow(Column),
 }
 
-/// The output schema: one utf8 column per field, then `error`.
-pub fn schema(fields: &[Field]) -> SchemaRef {
+/// How the field columns are laid out (`parse_column(…, output=…)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// utf8: every value copied into the column's own buffer.
+    Utf8,
+    /// string_view: a value that lies in the input's buffers (every span of a canonical
+    /// row: `href`, `hostname`, `pathname`… are slices of the input) is a view into them,
+    /// shared, not copied; values of up to 12 bytes are inline, others copied.
+    View,
+}
+
+/// The output schema: one utf8 (or string_view) column per field, then `error` (utf8).
+pub fn schema(fields: &[Field], layout: Layout) -> SchemaRef {
+    let dt = match layout {
+        Layout::Utf8 => DataType::Utf8,
+        Layout::View => DataType::Utf8View,
+    };
     let mut columns: Vec<ArrowField> = fields
         .iter()
-        .map(|f| ArrowField::new(f.name(), DataType::Utf8, true))
+        .map(|f| ArrowField::new(f.name(), dt.clone(), true))
         .collect();
     columns.push(ArrowField::new(ERROR_COLUMN, DataType::Utf8, true));
     Arc::new(Schema::new(columns))
@@ -251,7 +278,7 @@ pub enum ColumnError {
 
 /// Parses every row of `input` (against `base`) on the current rayon pool (on the calling
 /// thread alone when `here`) and returns the record batches, in row order (one per piece
-/// the engine cut).
+/// the engine cut), the fields laid out as `layout` says.
 pub fn parse(
     input: &Column,
     base: &Base,
@@ -259,81 +286,115 @@ pub fn parse(
     schema: &SchemaRef,
     routes: Option<&rapidurl::pattern::PatternSet>,
     here: bool,
+    layout: Layout,
 ) -> Result<Vec<RecordBatch>, ColumnError> {
-    // The hostname alone (the common call): `parse_hostname`, which reads it off the
-    // input when the URL is proven valid, without parsing the rest.
-    if let [Field::Hostname] = fields {
-        return run(input, base, schema, &HostnameSink, here);
-    }
-    // One field with a getter (e.g. `href`): a sink of its own, in which the getter is
-    // inlined.
-    macro_rules! one_getter {
-        ($($field:ident => $get:ident),*) => {
-            match fields {
-                $([Field::$field] => {
-                    let write = |out: &mut Output, url: &UrlRef<'_>, _: &str| out.push_one(url.$get());
-                    return run(input, base, schema, &ArrowSink { n_fields: 1, write }, here);
-                })*
-                _ => {}
-            }
-        };
-    }
-    plain_getters!(one_getter);
-    let n_fields = fields.len();
-    match fields.iter().map(getter).collect::<Option<Vec<Getter>>>() {
-        // Every field a plain getter: one indirect call each.
-        Some(getters) => {
-            let write = |out: &mut Output, url: &UrlRef<'_>, _: &str| out.push_plain(url, &getters);
-            run(input, base, schema, &ArrowSink { n_fields, write }, here)
-        }
-        None => {
-            let write = |out: &mut Output, url: &UrlRef<'_>, text: &str| {
-                out.push_url(url, text, fields, routes)
-            };
-            run(input, base, schema, &ArrowSink { n_fields, write }, here)
-        }
+    let call = Call {
+        input,
+        base,
+        fields,
+        schema,
+        routes,
+        here,
+    };
+    match layout {
+        Layout::Utf8 => call.parse(&|_: &Strings| Utf8Columns),
+        Layout::View => call.parse(&|array: &Strings| ViewColumns::new(array.buffers())),
     }
 }
 
-/// Runs the engine over every array of `input` into `sink`; each part becomes a batch.
-fn run<K>(
-    input: &Column,
-    base: &Base,
-    schema: &SchemaRef,
-    sink: &K,
+/// The arguments of a [`parse`] call.
+struct Call<'c> {
+    input: &'c Column,
+    base: &'c Base,
+    fields: &'c [Field],
+    schema: &'c SchemaRef,
+    routes: Option<&'c rapidurl::pattern::PatternSet>,
     here: bool,
-) -> Result<Vec<RecordBatch>, ColumnError>
-where
-    K: for<'s> Sink<'s, Part = Output>,
-{
-    let mut batches = Vec::new();
-    for (array, &first) in input.arrays.iter().zip(&input.starts) {
-        for out in array.run(base, first, sink, here) {
-            batches.push(out.finish(schema)?);
+}
+
+impl Call<'_> {
+    /// [`parse`] with the columns that `layout` makes for each input array.
+    fn parse<L: Columns>(&self, layout: &dyn Fn(&Strings) -> L) -> Result<Vec<RecordBatch>, ColumnError> {
+        let fields = self.fields;
+        // The hostname alone (the common call): `parse_hostname`, which reads it off the
+        // input when the URL is proven valid, without parsing the rest.
+        if let [Field::Hostname] = fields {
+            return self.run(&|a| HostnameSink { columns: layout(a) });
+        }
+        // One field with a getter (e.g. `href`): a sink of its own, in which the getter is
+        // inlined.
+        macro_rules! one_getter {
+            ($($field:ident => $get:ident),*) => {
+                match fields {
+                    $([Field::$field] => {
+                        let write = |out: &mut Output<L::Col>, url: &UrlRef<'_>, _: &str| {
+                            out.push_one(url.$get())
+                        };
+                        return self.run(&|a| ArrowSink { n_fields: 1, write, columns: layout(a) });
+                    })*
+                    _ => {}
+                }
+            };
+        }
+        plain_getters!(one_getter);
+        let n_fields = fields.len();
+        match fields.iter().map(getter).collect::<Option<Vec<Getter>>>() {
+            // Every field a plain getter: one indirect call each.
+            Some(getters) => {
+                let write = |out: &mut Output<L::Col>, url: &UrlRef<'_>, _: &str| {
+                    out.push_plain(url, &getters)
+                };
+                self.run(&|a| ArrowSink { n_fields, write, columns: layout(a) })
+            }
+            None => {
+                let routes = self.routes;
+                let write = |out: &mut Output<L::Col>, url: &UrlRef<'_>, text: &str| {
+                    out.push_url(url, text, fields, routes)
+                };
+                self.run(&|a| ArrowSink { n_fields, write, columns: layout(a) })
+            }
         }
     }
-    Ok(batches)
+
+    /// Runs the engine over every array of the input into the sink `sink` makes for it;
+    /// each part becomes a batch.
+    fn run<K, C>(&self, sink: &dyn Fn(&Strings) -> K) -> Result<Vec<RecordBatch>, ColumnError>
+    where
+        K: for<'s> Sink<'s, Part = Output<C>>,
+        C: Col,
+    {
+        let mut batches = Vec::new();
+        for (array, &first) in self.input.arrays.iter().zip(&self.input.starts) {
+            let sink = sink(array);
+            for out in array.run(self.base, first, &sink, self.here) {
+                batches.push(out.finish(self.schema)?);
+            }
+        }
+        Ok(batches)
+    }
 }
 
 /// The sink of a call whose fields are read off the parsed URL by `write` (given the
 /// URL and the row's input text).
-struct ArrowSink<W> {
+struct ArrowSink<W, L> {
     n_fields: usize,
     write: W,
+    columns: L,
 }
 
-impl<'s, W> Sink<'s> for ArrowSink<W>
+impl<'s, W, L> Sink<'s> for ArrowSink<W, L>
 where
-    W: Fn(&mut Output, &UrlRef<'_>, &str) + Sync,
+    W: Fn(&mut Output<L::Col>, &UrlRef<'_>, &str) + Sync,
+    L: Columns,
 {
-    type Part = Output;
+    type Part = Output<L::Col>;
 
-    fn part(&self, piece: &Piece) -> Output {
-        Output::new(self.n_fields, piece.rows, piece.bytes)
+    fn part(&self, piece: &Piece) -> Output<L::Col> {
+        Output::new(&self.columns, self.n_fields, piece.rows, piece.bytes)
     }
 
     #[inline(always)]
-    fn row(&self, out: &mut Output, row: Row<'s, '_>) {
+    fn row(&self, out: &mut Output<L::Col>, row: Row<'s, '_>) {
         if row.is_null() {
             return out.push_missing(None);
         }
@@ -347,16 +408,18 @@ where
 /// The sink of `parse_column(urls, ["hostname"])`: every row is taken before the engine
 /// parses it, and its hostname read with `parse_hostname` (off the input when the URL is
 /// proven valid).
-struct HostnameSink;
+struct HostnameSink<L> {
+    columns: L,
+}
 
-impl<'s> Sink<'s> for HostnameSink {
-    type Part = Output;
+impl<'s, L: Columns> Sink<'s> for HostnameSink<L> {
+    type Part = Output<L::Col>;
 
-    fn part(&self, piece: &Piece) -> Output {
-        Output::new(1, piece.rows, piece.bytes)
+    fn part(&self, piece: &Piece) -> Output<L::Col> {
+        Output::new(&self.columns, 1, piece.rows, piece.bytes)
     }
 
-    fn row(&self, out: &mut Output, row: Row<'s, '_>) {
+    fn row(&self, out: &mut Output<L::Col>, row: Row<'s, '_>) {
         // `take_unparsed` takes every row; a row parsed all the same gives the same.
         match row.url() {
             Ok(url) if !row.is_null() => out.push_one(url.hostname()),
@@ -366,7 +429,7 @@ impl<'s> Sink<'s> for HostnameSink {
     }
 
     #[inline(always)]
-    fn take_unparsed(&self, out: &mut Output, input: &Input<'s, '_>) -> bool {
+    fn take_unparsed(&self, out: &mut Output<L::Col>, input: &Input<'s, '_>) -> bool {
         if input.is_null() {
             out.push_missing(None);
             return true;
@@ -383,7 +446,8 @@ impl<'s> Sink<'s> for HostnameSink {
         };
         match host {
             Ok(host) => {
-                // The builder copies the value; the arena may then be emptied.
+                // The column copies the value (a view only points into the input's
+                // buffers, never into the arena); the arena may then be emptied.
                 let host: &str = host;
                 out.fields[0].push(host);
                 out.rows += 1;
@@ -398,8 +462,9 @@ impl<'s> Sink<'s> for HostnameSink {
 }
 
 /// A field's value when it is a plain getter of the URL (a slice of its serialization,
-/// never null): the row is then written with one indirect call and one copy.
-type Getter = for<'a, 'b> fn(&'b UrlRef<'a>) -> &'b str;
+/// never null; `origin`'s is one when the URL has no credentials, else it is written into
+/// the scratch buffer given): the row is then written with one indirect call and one copy.
+type Getter = for<'a, 'b> fn(&'b UrlRef<'a>, &'b mut String) -> &'b str;
 
 /// Calls macro `$then` with the fields that are plain getters (`Field` variant =>
 /// `UrlRef` method): the URL API's string attributes but `origin`, which is computed.
@@ -419,14 +484,194 @@ fn getter(field: &Field) -> Option<Getter> {
         ($($field:ident => $get:ident),*) => {
             match field {
                 $(Field::$field => {
-                    let get: Getter = |u| u.$get();
+                    let get: Getter = |u, _| u.$get();
                     Some(get)
                 })*
+                // A slice of `href` but for a URL with credentials or a `blob:` one.
+                Field::Origin => {
+                    let get: Getter = |u, buf| {
+                        Field::Origin
+                            .value_into(u, &FieldContext::new(), buf)
+                            .unwrap_or_default()
+                    };
+                    Some(get)
+                }
                 _ => None,
             }
         };
     }
     plain_getters!(lookup)
+}
+
+/// One output column of a task, of either layout.
+trait Col: Send {
+    /// Appends `value`.
+    fn push(&mut self, value: &str);
+    /// Appends a null.
+    fn push_null(&mut self);
+    /// The array; `Err` when it would have passed its size limit.
+    fn finish(self) -> Result<ArrayRef, ColumnError>;
+}
+
+/// What makes a task's columns: one per input array (a view column needs its buffers).
+trait Columns: Sync {
+    type Col: Col;
+    /// A column for a piece of `rows` rows and `bytes` bytes of input.
+    fn column(&self, rows: usize, bytes: usize) -> Self::Col;
+}
+
+/// utf8 columns ([`Values`]).
+struct Utf8Columns;
+
+impl Columns for Utf8Columns {
+    type Col = Values;
+    fn column(&self, rows: usize, bytes: usize) -> Values {
+        Values::with_capacity(rows, bytes / 2)
+    }
+}
+
+impl Col for Values {
+    #[inline(always)]
+    fn push(&mut self, value: &str) {
+        Values::push(self, value)
+    }
+    fn push_null(&mut self) {
+        Values::push_null(self)
+    }
+    fn finish(self) -> Result<ArrayRef, ColumnError> {
+        Values::finish(self)
+    }
+}
+
+/// string_view columns over the buffers of one input array ([`ViewValues`]).
+struct ViewColumns {
+    shared: Arc<Shared>,
+}
+
+/// The input array's buffers, which a view column shares, and where each lies in memory.
+struct Shared {
+    buffers: Vec<Buffer>,
+    /// Each buffer's address and length.
+    ranges: Vec<(usize, usize)>,
+}
+
+impl ViewColumns {
+    fn new(buffers: Vec<Buffer>) -> Self {
+        let ranges = buffers
+            .iter()
+            .map(|b| (b.as_ptr() as usize, b.len()))
+            .collect();
+        ViewColumns {
+            shared: Arc::new(Shared { buffers, ranges }),
+        }
+    }
+}
+
+impl Columns for ViewColumns {
+    type Col = ViewValues;
+    fn column(&self, rows: usize, bytes: usize) -> ViewValues {
+        ViewValues {
+            views: Vec::with_capacity(rows),
+            own: Vec::with_capacity(bytes / 16),
+            nulls: None,
+            first: self.shared.ranges.first().copied().unwrap_or((0, 0)),
+            shared: self.shared.clone(),
+            too_large: false,
+        }
+    }
+}
+
+/// One output string_view column of a task: its views, the values it copies (those
+/// outside the input's buffers, longer than 12 bytes) and, from the first null, its
+/// validity bits. The input's buffers come first in the array's buffers, then its own.
+struct ViewValues {
+    views: Vec<u128>,
+    own: Vec<u8>,
+    nulls: Option<BooleanBufferBuilder>,
+    /// The first input buffer's address and length (`shared.ranges[0]`, or empty): the
+    /// only one of a utf8 input.
+    first: (usize, usize),
+    shared: Arc<Shared>,
+    too_large: bool,
+}
+
+impl ViewValues {
+    /// The view of `value`, longer than 12 bytes: into the input buffer that holds it, or
+    /// into `own`, where it is copied.
+    #[inline(always)]
+    fn long_view(&mut self, value: &[u8]) -> u128 {
+        let at = value.as_ptr() as usize;
+        let prefix = u32::from_le_bytes([value[0], value[1], value[2], value[3]]);
+        let view = |buffer: usize, offset: usize| {
+            value.len() as u128
+                | (prefix as u128) << 32
+                | (buffer as u128) << 64
+                | (offset as u128) << 96
+        };
+        let inside = |(start, len): (usize, usize)| {
+            let offset = at.wrapping_sub(start);
+            (offset < len && value.len() <= len - offset && offset <= u32::MAX as usize)
+                .then_some(offset)
+        };
+        if let Some(offset) = inside(self.first) {
+            return view(0, offset);
+        }
+        for (k, &range) in self.shared.ranges.iter().enumerate().skip(1) {
+            if let Some(offset) = inside(range) {
+                return view(k, offset);
+            }
+        }
+        let offset = self.own.len();
+        if offset + value.len() > u32::MAX as usize {
+            self.too_large = true;
+            return 0;
+        }
+        self.own.extend_from_slice(value);
+        view(self.shared.ranges.len(), offset)
+    }
+}
+
+impl Col for ViewValues {
+    #[inline(always)]
+    fn push(&mut self, value: &str) {
+        let bytes = value.as_bytes();
+        let view = if bytes.len() <= 12 {
+            let mut v = [0u8; 16];
+            v[..4].copy_from_slice(&(bytes.len() as u32).to_le_bytes());
+            v[4..4 + bytes.len()].copy_from_slice(bytes);
+            u128::from_le_bytes(v)
+        } else {
+            self.long_view(bytes)
+        };
+        self.views.push(view);
+        if let Some(nulls) = &mut self.nulls {
+            nulls.append(true);
+        }
+    }
+
+    fn push_null(&mut self) {
+        let nulls = self.nulls.get_or_insert_with(|| {
+            let mut bits = BooleanBufferBuilder::new(self.views.capacity());
+            bits.append_n(self.views.len(), true);
+            bits
+        });
+        nulls.append(false);
+        self.views.push(0);
+    }
+
+    fn finish(mut self) -> Result<ArrayRef, ColumnError> {
+        if self.too_large {
+            return Err(ColumnError::TooLarge);
+        }
+        let mut buffers = self.shared.buffers.clone();
+        if !self.own.is_empty() {
+            buffers.push(Buffer::from_vec(std::mem::take(&mut self.own)));
+        }
+        let nulls = self.nulls.take().map(|mut b| NullBuffer::new(b.finish()));
+        let array = StringViewArray::try_new(ScalarBuffer::from(self.views), buffers, nulls)
+            .map_err(|e| ColumnError::Arrow(e.to_string()))?;
+        Ok(Arc::new(array))
+    }
 }
 
 /// One output utf8 column of a task: Arrow's builder, which writes the values and
@@ -479,23 +724,24 @@ impl Values {
 
 /// The per-task output: one column per field, and the failed rows for the `error`
 /// column (built at the end: all null, without a pass, when no row failed).
-struct Output {
-    fields: Vec<Values>,
+struct Output<C> {
+    fields: Vec<C>,
     errors: Vec<(u32, &'static str)>,
     rows: u32,
     /// Room for what the parser rewrites (the hostname sink's lower-cased hosts).
     arena: Bump,
+    /// Where a value that is not a slice of the URL is written (`Field::value_into`).
+    scratch: String,
 }
 
-impl Output {
-    fn new(n_fields: usize, rows: usize, bytes: usize) -> Self {
+impl<C: Col> Output<C> {
+    fn new<L: Columns<Col = C>>(columns: &L, n_fields: usize, rows: usize, bytes: usize) -> Self {
         Output {
-            fields: (0..n_fields)
-                .map(|_| Values::with_capacity(rows, bytes / 2))
-                .collect(),
+            fields: (0..n_fields).map(|_| columns.column(rows, bytes)).collect(),
             errors: Vec::new(),
             rows: 0,
             arena: Bump::new(),
+            scratch: String::new(),
         }
     }
 
@@ -521,7 +767,7 @@ impl Output {
     #[inline]
     fn push_plain(&mut self, url: &UrlRef<'_>, getters: &[Getter]) {
         for (get, f) in getters.iter().zip(&mut self.fields) {
-            f.push(get(url));
+            f.push(get(url, &mut self.scratch));
         }
         self.rows += 1;
     }
@@ -542,8 +788,8 @@ impl Output {
             None => cx,
         };
         for (field, f) in fields.iter().zip(&mut self.fields) {
-            match field.value_with(url, &cx) {
-                Some(v) => f.push(&v),
+            match field.value_into(url, &cx, &mut self.scratch) {
+                Some(v) => f.push(v),
                 None => f.push_null(),
             }
         }
@@ -555,7 +801,7 @@ impl Output {
         let mut columns = self
             .fields
             .into_iter()
-            .map(Values::finish)
+            .map(Col::finish)
             .collect::<Result<Vec<ArrayRef>, ColumnError>>()?;
         columns.push(error_column(rows, &self.errors)?);
         RecordBatch::try_new(schema.clone(), columns).map_err(|e| ColumnError::Arrow(e.to_string()))

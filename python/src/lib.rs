@@ -208,7 +208,7 @@ fn fields(names: Option<Vec<String>>) -> PyResult<Vec<Field>> {
 /// The engine of `rapidurl.parse_column` (the Python wrapper documents it and turns the
 /// result into a `pyarrow.Table` when pyarrow is installed).
 #[pyfunction]
-#[pyo3(signature = (urls, fields=None, *, base=None, threads=None, routes=None, routes_base=None))]
+#[pyo3(signature = (urls, fields=None, *, base=None, threads=None, routes=None, routes_base=None, output="utf8"))]
 #[allow(clippy::too_many_arguments)]
 fn parse_column(
     py: Python<'_>,
@@ -218,8 +218,18 @@ fn parse_column(
     threads: Option<usize>,
     routes: Option<&Bound<'_, PyAny>>,
     routes_base: Option<String>,
+    output: &str,
 ) -> PyResult<ArrowTable> {
     guard(|| {
+        let layout = match output {
+            "utf8" => column::Layout::Utf8,
+            "view" => column::Layout::View,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "output must be \"utf8\" or \"view\", not {other:?}"
+                )));
+            }
+        };
         let fields = self::fields(fields)?;
         let routes = pattern::route_table(routes, routes_base.as_deref(), &fields)?;
         // One thread: the calling thread parses (no pool to hand the work to).
@@ -261,11 +271,11 @@ fn parse_column(
                 }
             },
         };
-        let schema = column::schema(&fields);
+        let schema = column::schema(&fields, layout);
         let result = py.detach(|| {
             catch_unwind(AssertUnwindSafe(|| {
                 let parse =
-                    || column::parse(&input, &base, &fields, &schema, routes.as_ref(), here);
+                    || column::parse(&input, &base, &fields, &schema, routes.as_ref(), here, layout);
                 match here {
                     true => parse(),
                     false => on_pool(threads.as_deref(), parse),
@@ -276,7 +286,8 @@ fn parse_column(
             Ok(Ok(batches)) => batches,
             Ok(Err(ColumnError::TooLarge)) => {
                 return Err(PyValueError::new_err(
-                    "an output column would exceed 2 GiB in one Arrow batch (utf8 offsets are 32-bit)",
+                    "an output column would exceed 2 GiB (utf8: its 32-bit offsets) or 4 GiB \
+                     (string_view: its own buffer) in one Arrow batch",
                 ));
             }
             Ok(Err(ColumnError::Arrow(e))) => return Err(PyRuntimeError::new_err(e)),

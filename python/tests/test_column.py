@@ -244,3 +244,59 @@ def test_fields_of_the_input_valid_and_validation_errors():
         "invalid-credentials",
         "invalid-reverse-solidus",
     ]
+
+
+@pytest.mark.parametrize("typ", [pa.string(), pa.large_string(), pa.string_view()])
+def test_view_output_equals_the_url_objects(typ):
+    """output="view": string_view columns, row for row the URL objects' values, on WPT
+    inputs, a corpus and every Arrow string type; canonical rows' long values point into
+    the input's buffer (it is shared, not copied)."""
+    cases = wpt_cases("urltestdata.json")
+    inputs = [c["input"] for c in cases] + corpus("kasztp.txt")[:5000] + [None]
+    arr = pa.array(inputs, type=typ)
+    table = parse_column(arr, rapidurl.URL_API_FIELDS, threads=2, output="view")
+    for name in rapidurl.URL_API_FIELDS:
+        assert table.schema.field(name).type == pa.string_view()
+    assert table.schema.field("error").type == pa.string()
+    assert table.to_pylist() == expected_rows(inputs, fields=rapidurl.URL_API_FIELDS)
+    utf8 = parse_column(arr, rapidurl.URL_API_FIELDS, threads=2)
+    assert utf8.schema.field("href").type == pa.string()
+    assert utf8.to_pylist() == table.to_pylist()
+
+
+def test_view_output_shares_the_input_buffer():
+    inputs = [f"https://host{i}.example/a/long/path/{i}?q={i}" for i in range(2000)]
+    arr = pa.array(inputs)
+    data = arr.buffers()[2]
+    table = parse_column(arr, ["href", "hostname", "pathname"], threads=1, output="view")
+    href = table["href"].chunk(0)
+    # The views' variadic buffers begin with the input's own values buffer.
+    assert href.buffers()[2].address == data.address
+    assert table["href"].to_pylist() == inputs
+
+
+def test_view_output_default_fields_single_fields_and_bad_output():
+    inputs = ["https://u:p@a.example:8080/x?q#f", "blob:https://b.example/y", "nope", None,
+              "HTTP://C.EXAMPLE/./z"]
+    for fields in (None, ["hostname"], ["href"], ["origin"], ["origin", "surt", "valid"]):
+        names = fields or list(rapidurl.DEFAULT_FIELDS)
+        t = parse_column(inputs, fields, output="view")
+        u = parse_column(inputs, fields)
+        assert t.to_pylist() == u.to_pylist()
+        assert all(t.schema.field(n).type == pa.string_view() for n in names)
+    with pytest.raises(ValueError, match="output"):
+        parse_column(inputs, output="large")
+
+
+def test_view_output_in_polars_and_duckdb():
+    pl = pytest.importorskip("polars")
+    duckdb = pytest.importorskip("duckdb")
+    lines = corpus("kasztp.txt")[:3000] + ["nope", None]
+    table = parse_column(pa.array(lines), rapidurl.URL_API_FIELDS, output="view")
+    expected = expected_rows(lines, fields=rapidurl.URL_API_FIELDS)
+    assert pl.from_arrow(table).to_dicts() == expected
+    con = duckdb.connect()
+    con.register("t", table)
+    names = list(rapidurl.URL_API_FIELDS) + ["error"]
+    got = [dict(zip(names, row)) for row in con.execute("select * from t").fetchall()]
+    assert got == expected

@@ -15,6 +15,7 @@ use clap::Args;
 use rapidurl::batch::{self, engine};
 
 use crate::outcome::Failure;
+use crate::output::{Column, Format, RowFormat, RowText};
 
 pub const AFTER_HELP: &str = "\
 Reads FILE into memory (one URL per line), then measures, taking turns (one run of each
@@ -23,11 +24,17 @@ the batch engine into a UrlColumn (batch::parse_lines) on 1 thread, the same int
 buffers of the column before (batch::ColumnBuffers), the column on --threads threads
 (default: all cores), the engine with a counting sink and with a sink that keeps 8 bytes
 per row (where each row's serialization is, nothing else) on 1 thread, a single-threaded
-loop over parse_ref (one arena, emptied every run), and one memchr pass over the bytes.
-Prints each one's median run as URLs/s, MB/s (input bytes, 10^6) and ns/URL, its speed
-against the parse_ref loop, the speed-up on --threads threads, and the column's speed as
-a fraction of the memchr pass's. Output is not formatted or written: this is the
-parser's throughput, not the whole tool's (scripts/bulk_table.py times the tool too).
+loop over parse_ref (one arena, emptied every run), one memchr pass over the bytes, the
+engine into the tool's TSV rows of the 11 URL API fields (what `parse --threads 1
+--fields href,origin,…,hash` does but for reading and writing: rows formatted, then
+copied out) and the engine with `lint`'s sink (a line proven clean, else parsed again
+reporting its validation errors), both on 1 thread. Prints each one's median run as
+URLs/s, MB/s (input bytes, 10^6) and ns/URL, its speed against the parse_ref loop, its
+median CPU time per URL (every thread's; Linux) and its speed against the loop's in CPU
+time (the figure a shared machine moves least), the speed-up on --threads threads, the
+column's speed as a fraction of the memchr pass's, the TSV rows' time against the loop's
+and lint's against the counting sink's (what `check` does). Nothing is written:
+scripts/bulk_table.py times the whole tool too.
 
 Examples:
   rapidurl bench corpora/sample.txt
@@ -91,19 +98,42 @@ fn pool(n: usize) -> Result<rayon::ThreadPool, Failure> {
         .map_err(|e| Failure::Message(format!("cannot start {n} threads: {e}")))
 }
 
-/// One measurement: its label, what it runs, and its runs' times.
+/// One measurement: its label, what it runs, and its runs' times (wall clock, and the
+/// process's CPU time where the system tells it).
 struct Measure<'a> {
     label: String,
     run: Box<dyn FnMut() + 'a>,
     times: Vec<Duration>,
+    cpu: Vec<Duration>,
 }
 
 impl Measure<'_> {
     fn median(&self) -> Duration {
-        let mut times = self.times.clone();
-        times.sort();
-        times[times.len() / 2]
+        median(&self.times)
     }
+
+    /// The median CPU time of a run (every thread's), when it was measured.
+    fn cpu_median(&self) -> Option<Duration> {
+        (self.cpu.len() == self.times.len() && !self.cpu.is_empty()).then(|| median(&self.cpu))
+    }
+}
+
+fn median(times: &[Duration]) -> Duration {
+    let mut times = times.to_vec();
+    times.sort();
+    times[times.len() / 2]
+}
+
+/// The CPU time every thread of the process has used so far (Linux:
+/// `/proc/self/task/*/schedstat`, in nanoseconds); `None` elsewhere. On a machine that
+/// other work shares, a run's CPU time moves much less than its wall-clock time.
+fn cpu_time() -> Option<Duration> {
+    let mut total = 0u64;
+    for entry in std::fs::read_dir("/proc/self/task").ok()? {
+        let text = std::fs::read_to_string(entry.ok()?.path().join("schedstat")).ok()?;
+        total += text.split_whitespace().next()?.parse::<u64>().ok()?;
+    }
+    Some(Duration::from_nanos(total))
 }
 
 /// What is measured, in the order of the table: the column on 1 thread (first) and on
@@ -120,6 +150,7 @@ fn contenders<'a>(
         label,
         run,
         times: Vec::new(),
+        cpu: Vec::new(),
     };
     let mut all = vec![measure(
         "batch::parse_lines -> UrlColumn, 1 thread".into(),
@@ -145,7 +176,7 @@ fn contenders<'a>(
         ));
     }
     all.push(measure(
-        "engine, counting sink, 1 thread".into(),
+        COUNT.into(),
         Box::new(move || {
             let parts = one.install(|| engine::run(&engine::Lines::new(black_box(bytes)), &Count));
             black_box(parts.iter().sum::<usize>());
@@ -166,9 +197,41 @@ fn contenders<'a>(
         }),
     ));
     all.push(measure(
-        "one memchr pass over the bytes, 1 thread".into(),
+        MEMCHR.into(),
         Box::new(move || {
             black_box(memchr::memchr_iter(b'\n', black_box(bytes)).count());
+        }),
+    ));
+    let format = RowFormat::new(
+        Format::Tsv,
+        Vec::new(),
+        rapidurl::field::Field::URL_API
+            .into_iter()
+            .map(Column::Field)
+            .collect(),
+        false,
+    );
+    let mut out = Vec::new();
+    all.push(measure(
+        TSV.into(),
+        Box::new(move || {
+            let sink = Tsv {
+                format: &format,
+                block: bytes,
+            };
+            let parts = one.install(|| engine::run(&engine::Lines::new(black_box(bytes)), &sink));
+            let mut n = 0;
+            for rows in &parts {
+                n += format.write(&mut out, rows, bytes);
+            }
+            black_box(n);
+        }),
+    ));
+    all.push(measure(
+        LINT.into(),
+        Box::new(move || {
+            let parts = one.install(|| engine::run(&engine::Lines::new(black_box(bytes)), &Lint));
+            black_box(parts.iter().sum::<usize>());
         }),
     ));
     all.push(measure(
@@ -186,6 +249,14 @@ fn contenders<'a>(
 
 /// The label of the reference measurement, the parser alone.
 const LOOP: &str = "parse_ref loop (the parser alone), 1 thread";
+/// The label of the memchr pass.
+const MEMCHR: &str = "one memchr pass over the bytes, 1 thread";
+/// The label of the tool's TSV rows.
+const TSV: &str = "TSV rows, 11 URL API fields, 1 thread";
+/// The label of `lint`'s sink.
+const LINT: &str = "engine, lint's sink, 1 thread";
+/// The label of the counting sink (`check`).
+const COUNT: &str = "engine, counting sink, 1 thread";
 
 /// Runs every measurement once per round, in turns: one warm-up round, then at least
 /// three measured ones, until `min_time` has passed. Returns the measured rounds.
@@ -194,11 +265,14 @@ fn measure(measures: &mut [Measure<'_>], min_time: Duration) -> usize {
     let mut round = 0;
     while round < 4 || start.elapsed() < min_time {
         for m in measures.iter_mut() {
+            let cpu = cpu_time();
             let t = Instant::now();
             (m.run)();
             let t = t.elapsed();
+            let cpu = cpu.zip(cpu_time()).map(|(a, b)| b.saturating_sub(a));
             if round > 0 {
                 m.times.push(t);
+                m.cpu.extend(cpu);
             }
         }
         round += 1;
@@ -237,8 +311,8 @@ impl Table<'_> {
         )?;
         writeln!(
             out,
-            "{:<46} {:>12} {:>9} {:>8} {:>9}",
-            "", "URLs/s", "MB/s", "ns/URL", "vs loop"
+            "{:<46} {:>12} {:>9} {:>8} {:>9} {:>9} {:>9}",
+            "", "URLs/s", "MB/s", "ns/URL", "vs loop", "CPU ns", "CPU vs"
         )?;
         let secs = |label: &str| {
             measures
@@ -246,17 +320,34 @@ impl Table<'_> {
                 .find(|m| m.label == label)
                 .map_or(1e-9, |m| m.median().as_secs_f64().max(1e-9))
         };
+        // CPU time where measured (else wall clock): the ratios of one-thread runs that
+        // the machine's other work moves least.
+        let cpu = |label: &str| {
+            measures
+                .iter()
+                .find(|m| m.label == label)
+                .map_or(1e-9, |m| {
+                    m.cpu_median()
+                        .unwrap_or_else(|| m.median())
+                        .as_secs_f64()
+                        .max(1e-9)
+                })
+        };
         let reference = secs(LOOP);
+        let cpu_reference = cpu(LOOP);
         for m in measures {
             let secs = m.median().as_secs_f64().max(1e-9);
+            let cpu = cpu(&m.label);
             writeln!(
                 out,
-                "{:<46} {:>12.0} {:>9.1} {:>8.1} {:>8.2}x",
+                "{:<46} {:>12.0} {:>9.1} {:>8.1} {:>8.2}x {:>9.1} {:>8.2}x",
                 m.label,
                 urls as f64 / secs,
                 bytes as f64 / secs / 1e6,
                 secs * 1e9 / urls.max(1) as f64,
-                reference / secs
+                reference / secs,
+                cpu * 1e9 / urls.max(1) as f64,
+                cpu_reference / cpu
             )?;
         }
         let column_1 = secs(&measures[0].label);
@@ -271,8 +362,71 @@ impl Table<'_> {
         writeln!(
             out,
             "parse_lines, 1 thread, as a fraction of the memchr pass's speed: {:.3}",
-            secs(&measures[measures.len() - 2].label) / column_1
+            secs(MEMCHR) / column_1
+        )?;
+        writeln!(
+            out,
+            "parse_lines -> UrlColumn, 1 thread: {:.2}x the loop's speed (CPU: {:.2}x; target >= 0.85)",
+            reference / column_1,
+            cpu_reference / cpu(&measures[0].label)
+        )?;
+        writeln!(
+            out,
+            "TSV rows of the 11 URL API fields, 1 thread: {:.2}x the loop's time (CPU: {:.2}x)",
+            secs(TSV) / reference,
+            cpu(TSV) / cpu_reference
+        )?;
+        writeln!(
+            out,
+            "lint's sink against the counting sink (check's), 1 thread: {:.2}x the time (CPU: {:.2}x)",
+            secs(LINT) / secs(COUNT),
+            cpu(LINT) / cpu(COUNT)
         )
+    }
+}
+
+/// A sink that formats each row as the tool's TSV rows (`parse`'s line loop): a parsed
+/// line left as ranges of the input when it can be, any other row as text.
+struct Tsv<'f> {
+    format: &'f RowFormat,
+    block: &'f [u8],
+}
+
+impl<'a> engine::Sink<'a> for Tsv<'_> {
+    type Part = RowText;
+    fn part(&self, _piece: &engine::Piece) -> RowText {
+        RowText::default()
+    }
+    #[inline]
+    fn row(&self, rows: &mut RowText, row: engine::Row<'a, '_>) {
+        match row.url_ref() {
+            Ok(url) => self.format.url_line_spans(rows, self.block, row.input(), url),
+            Err(_) => {
+                let from = rows.side.len();
+                rows.side.push('\n');
+                rows.rows_from(from);
+            }
+        }
+    }
+}
+
+/// `lint`'s sink: the lines with validation errors.
+struct Lint;
+
+impl<'a> engine::Sink<'a> for Lint {
+    type Part = usize;
+    fn part(&self, _piece: &engine::Piece) -> usize {
+        0
+    }
+    #[inline]
+    fn row(&self, part: &mut usize, row: engine::Row<'a, '_>) {
+        let clean = match row.url_ref() {
+            Ok(url) => super::lint::clean(row.input(), url),
+            Err(_) => false,
+        };
+        if !clean {
+            *part += usize::from(!rapidurl::parse_with_validation_errors(row.input()).1.is_empty());
+        }
     }
 }
 
