@@ -366,7 +366,11 @@ impl Field {
 fn origin_range(c: &crate::Components) -> Option<std::ops::Range<usize>> {
     use crate::components::SchemeKind;
     match c.scheme_kind() {
-        SchemeKind::Http | SchemeKind::Https | SchemeKind::Ws | SchemeKind::Wss | SchemeKind::Ftp
+        SchemeKind::Http
+        | SchemeKind::Https
+        | SchemeKind::Ws
+        | SchemeKind::Wss
+        | SchemeKind::Ftp
             if !c.has_credentials() =>
         {
             Some(0..c.authority_end())

@@ -364,7 +364,11 @@ pub fn pattern_test(
             return out.null(i);
         };
         let pattern = compiled.as_ref().as_ref().expect("checked");
-        out.put(i, pattern.test_url(&url));
+        match pattern.test_url(&url) {
+            Ok(hit) => out.put(i, hit),
+            // A regexp group past its step limit: the query fails, never a silent FALSE.
+            Err(e) => failure = Some(Failure(format!("url_pattern_test: row {}: {e}", i + 1))),
+        }
     });
     failure.map_or(Ok(()), Err)
 }
@@ -398,8 +402,14 @@ pub fn pattern_exec(
             return out.null(i);
         };
         let pattern = compiled.as_ref().as_ref().expect("checked");
-        let Some(result) = pattern.exec_url(&url) else {
-            return out.null(i);
+        let result = match pattern.exec_url(&url) {
+            Ok(Some(result)) => result,
+            Ok(None) => return out.null(i),
+            // A regexp group past its step limit: the query fails, never a silent NULL.
+            Err(e) => {
+                failure = Some(Failure(format!("url_pattern_exec: row {}: {e}", i + 1)));
+                return;
+            }
         };
         keys.clear();
         let mut values: Vec<&str> = Vec::new();

@@ -314,7 +314,10 @@ struct Call<'c> {
 
 impl Call<'_> {
     /// [`parse`] with the columns that `layout` makes for each input array.
-    fn parse<L: Columns>(&self, layout: &dyn Fn(&Strings) -> L) -> Result<Vec<RecordBatch>, ColumnError> {
+    fn parse<L: Columns>(
+        &self,
+        layout: &dyn Fn(&Strings) -> L,
+    ) -> Result<Vec<RecordBatch>, ColumnError> {
         let fields = self.fields;
         // The hostname alone (the common call): `parse_hostname`, which reads it off the
         // input when the URL is proven valid, without parsing the rest.
@@ -344,14 +347,22 @@ impl Call<'_> {
                 let write = |out: &mut Output<L::Col>, url: &UrlRef<'_>, _: &str| {
                     out.push_plain(url, &getters)
                 };
-                self.run(&|a| ArrowSink { n_fields, write, columns: layout(a) })
+                self.run(&|a| ArrowSink {
+                    n_fields,
+                    write,
+                    columns: layout(a),
+                })
             }
             None => {
                 let routes = self.routes;
                 let write = |out: &mut Output<L::Col>, url: &UrlRef<'_>, text: &str| {
                     out.push_url(url, text, fields, routes)
                 };
-                self.run(&|a| ArrowSink { n_fields, write, columns: layout(a) })
+                self.run(&|a| ArrowSink {
+                    n_fields,
+                    write,
+                    columns: layout(a),
+                })
             }
         }
     }

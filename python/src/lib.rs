@@ -274,8 +274,17 @@ fn parse_column(
         let schema = column::schema(&fields, layout);
         let result = py.detach(|| {
             catch_unwind(AssertUnwindSafe(|| {
-                let parse =
-                    || column::parse(&input, &base, &fields, &schema, routes.as_ref(), here, layout);
+                let parse = || {
+                    column::parse(
+                        &input,
+                        &base,
+                        &fields,
+                        &schema,
+                        routes.as_ref(),
+                        here,
+                        layout,
+                    )
+                };
                 match here {
                     true => parse(),
                     false => on_pool(threads.as_deref(), parse),

@@ -400,7 +400,9 @@ impl<'a> engine::Sink<'a> for Tsv<'_> {
     #[inline]
     fn row(&self, rows: &mut RowText, row: engine::Row<'a, '_>) {
         match row.url_ref() {
-            Ok(url) => self.format.url_line_spans(rows, self.block, row.input(), url),
+            Ok(url) => self
+                .format
+                .url_line_spans(rows, self.block, row.input(), url),
             Err(_) => {
                 let from = rows.side.len();
                 rows.side.push('\n');
@@ -425,7 +427,11 @@ impl<'a> engine::Sink<'a> for Lint {
             Err(_) => false,
         };
         if !clean {
-            *part += usize::from(!rapidurl::parse_with_validation_errors(row.input()).1.is_empty());
+            *part += usize::from(
+                !rapidurl::parse_with_validation_errors(row.input())
+                    .1
+                    .is_empty(),
+            );
         }
     }
 }

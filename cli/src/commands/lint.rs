@@ -436,7 +436,8 @@ mod tests {
             let text = String::from_utf8_lossy(&text).into_owned();
             lines.extend(text.lines().map(str::to_owned));
         }
-        let wpt = std::fs::read_to_string(rapidurl_testkit::data::wpt_file("urltestdata.json")).unwrap();
+        let wpt =
+            std::fs::read_to_string(rapidurl_testkit::data::wpt_file("urltestdata.json")).unwrap();
         let json: serde_json::Value = serde_json::from_str(&wpt).unwrap();
         for case in json.as_array().unwrap() {
             if let Some(input) = case.get("input").and_then(|i| i.as_str()) {
