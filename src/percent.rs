@@ -301,38 +301,7 @@ pub(crate) fn first_flagged(t: &[u8; 256], b: &[u8], mut i: usize) -> usize {
 /// A percent-encode set and the bytes that end a component, as one 256-entry table, so
 /// that the state machine finds a component's end and encodes it in one pass: each byte
 /// costs one table look-up, and runs of bytes that stay as they are are copied whole.
-///
-/// The second field says whether every byte the table flags is *special* for the byte
-/// classifier ([`crate::scan`]): then long runs are searched with its SIMD kernel, 32
-/// bytes per step, and only the special bytes are looked up ([`first_flagged_long`]).
-pub(crate) struct EncodeTable([u8; 256], bool);
-
-/// Whether every byte flagged in `t` is outside the classifier's plain set.
-const fn flags_only_special(t: &[u8; 256]) -> bool {
-    let mut b = 0;
-    while b < 256 {
-        if t[b] != COPY && crate::scan::CLASS[b] != 0 {
-            return false;
-        }
-        b += 1;
-    }
-    true
-}
-
-/// The first byte at or after `i` flagged in `t` (`b.len()` if none), for a search that
-/// may be long: with the classifier's SIMD kernel when the CPU has one that pays (AVX2)
-/// and `special_only` (every byte flagged in `t` is special), else [`first_flagged`].
-#[inline(always)]
-pub(crate) fn first_flagged_long(t: &[u8; 256], special_only: bool, b: &[u8], i: usize) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if special_only && b.len().saturating_sub(i) >= 32 {
-        if let Some(at) = crate::scan::x86::first_flagged(t, b, i) {
-            return at;
-        }
-    }
-    let _ = special_only;
-    first_flagged(t, b, i)
-}
+pub(crate) struct EncodeTable([u8; 256]);
 
 impl EncodeTable {
     /// The table of `set`, with every byte of `stops` ending the component (a stop wins
@@ -351,21 +320,21 @@ impl EncodeTable {
             t[stops[i] as usize] = STOP;
             i += 1;
         }
-        EncodeTable(t, flags_only_special(&t))
+        EncodeTable(t)
     }
 
     /// The same table for [`encode_path_until`]: `/` no longer stops.
     pub(crate) const fn with_slash(self) -> EncodeTable {
         let mut t = self.0;
         t[b'/' as usize] = SLASH;
-        EncodeTable(t, flags_only_special(&t))
+        EncodeTable(t)
     }
 
     /// Where the next byte at or after `from` that is not copied as it is lies (`b.len()`
-    /// if none): [`first_flagged_long`] (`COPY` is zero).
+    /// if none): [`first_flagged`] (`COPY` is zero).
     #[inline(always)]
     fn next_work(&self, b: &[u8], i: usize) -> usize {
-        first_flagged_long(&self.0, self.1, b, i)
+        first_flagged(&self.0, b, i)
     }
 }
 

@@ -14,23 +14,15 @@
 //! is accepted too: the serialization is then the input with those two lower-cased,
 //! [`Canonical::lower`]):
 //!
-//! * `special://[userinfo@]host[:port]/path[?query][#fragment]` for http, https, ws, wss,
-//!   ftp: a userinfo of plain bytes but `;` and `=`, a domain that does not end in a
-//!   number or an IPv4 address as it is serialized (`192.0.2.1`), a port that is not the
-//!   default and has no leading zero, no dot segments, no `%2e`, no backslash;
+//! * `special://host[:port]/path[?query][#fragment]` for http, https, ws, wss, ftp: a
+//!   domain that does not end in a number or an IPv4 address as it is serialized
+//!   (`192.0.2.1`), a port that is not the default and has no
+//!   leading zero, no dot segments, no `%2e`, no backslash;
 //! * `file:///path…` and `file://host/path…` (host not `localhost`, no `|` in the path);
 //! * `scheme:opaque-path[?query][#fragment]` for other schemes, without spaces.
 //!
 //! A special URL with an empty path (`http://example.com`) is accepted too: the canonical
 //! form adds `/`, so the caller must insert it ([`Canonical::slash_at`]).
-//!
-//! A special URL whose scheme and authority are proven but whose path, query or fragment
-//! needs work (percent-encoding, dot segments, a backslash, spaces, …), or whose port is
-//! written otherwise than it is serialized (`:80` in `http:`, `:080`, `:`), keeps what was
-//! proven: the answer is then a prefix ([`Canonical::rest`]), which the caller writes
-//! as proven (lower-cased, the port rewritten) before the state machine finishes the URL
-//! from its path start state (`parser::finish_rest`). The scheme and the host are not
-//! read twice.
 
 use crate::components::{Components, HostKind, SchemeKind};
 use crate::host::is_canonical_ipv4;
@@ -47,63 +39,24 @@ pub(crate) struct Canonical {
     /// The scheme or the host has ASCII upper case, which the serialization lower-cases:
     /// the input is then not the serialization, even without `slash_at`.
     pub(crate) lower: bool,
-    /// Set when only the scheme and the authority are proven canonical (`input[..rest]`,
-    /// lower-cased as `lower` says): the path, query or fragment needs work, and the state
-    /// machine finishes the URL from its path start state at `rest` ([`Canonical::rest`]).
-    /// `components` then holds the scheme's and the authority's offsets only.
-    pub(crate) rest: Option<u32>,
-    /// With `rest`: the input's port is not its serialization (the scheme's default port,
-    /// leading zeros, or `:` alone), so the prefix is written up to the host, then the
-    /// port of `components` (if any) in decimal.
-    pub(crate) port_rewrite: bool,
 }
 
 impl Canonical {
-    /// The length of the serialization (of a whole canonical input).
+    /// The length of the serialization.
     #[inline]
     pub(crate) fn len(&self, input: &str) -> usize {
         input.len() + self.slash_at.is_some() as usize
     }
 
-    /// Whether the input is the serialization itself (nothing to insert or lower-case,
-    /// nothing left to the state machine).
+    /// Whether the input is the serialization itself (nothing to insert or lower-case).
     #[inline]
     pub(crate) fn is_input(&self) -> bool {
-        self.slash_at.is_none() && !self.lower && self.rest.is_none()
+        self.slash_at.is_none() && !self.lower
     }
 
-    /// Appends the serialization of the proven prefix `input[..rest]` to `out`: the
-    /// scheme and the host lower-cased when `lower` says so, the rest as it is.
-    #[inline]
-    pub(crate) fn write_prefix<O: Output + ?Sized>(&self, input: &str, rest: usize, out: &mut O) {
-        let c = &self.components;
-        let host_end = c.host_end as usize;
-        let copied = if self.port_rewrite { host_end } else { rest };
-        if !self.lower {
-            out.push_str(&input[..copied]);
-        } else {
-            let (scheme_end, host_start) = (c.scheme_end as usize, c.host_start as usize);
-            let start = out.len();
-            out.push_str(&input[..scheme_end]);
-            out.make_ascii_lowercase_from(start);
-            out.push_str(&input[scheme_end..host_start]);
-            let host = out.len();
-            out.push_str(&input[host_start..host_end]);
-            out.make_ascii_lowercase_from(host);
-            out.push_str(&input[host_end..copied]);
-        }
-        if self.port_rewrite {
-            if let Some(port) = c.port {
-                out.push(':');
-                crate::percent::push_decimal(out, port.into());
-            }
-        }
-    }
-
-    /// Appends the serialization of a whole canonical input (`rest` not set) to `out`.
+    /// Appends the serialization to `out`.
     #[inline]
     pub(crate) fn write<O: Output + ?Sized>(&self, input: &str, out: &mut O) {
-        debug_assert!(self.rest.is_none());
         if self.lower {
             // Scheme and host lower-cased; they come before the path, where `/` may go.
             let c = &self.components;
@@ -287,17 +240,9 @@ fn walk<K: Words, const LONG: bool>(input: &str, m: &mut Cursor<'_, K, LONG>) ->
     if kind == SchemeKind::NotSpecial {
         return opaque_path(b, m, c, scheme_upper);
     }
-    let (t, host_upper, port_rewrite) = authority(b, m, &mut c, colon)?;
-    let lower = scheme_upper || host_upper;
-    if port_rewrite {
-        return prefix_only(b, c, t, lower, true);
-    }
-    let Some((pos, slash_at)) = path(b, m, &mut c, t) else {
-        return prefix_only(b, c, t, lower, false);
-    };
-    let Some(pos) = query_and_fragment(b, m, &mut c, pos, true) else {
-        return prefix_only(b, c, t, lower, false);
-    };
+    let (t, host_upper) = authority(b, m, &mut c, colon)?;
+    let (pos, slash_at) = path(b, m, &mut c, t)?;
+    let pos = query_and_fragment(b, m, &mut c, pos, true)?;
     debug_assert_eq!(pos, n);
     if let Some(at) = slash_at {
         c.path_start = at;
@@ -307,58 +252,22 @@ fn walk<K: Words, const LONG: bool>(input: &str, m: &mut Cursor<'_, K, LONG>) ->
     Some(Canonical {
         components: c,
         slash_at,
-        lower,
-        rest: None,
-        port_rewrite: false,
-    })
-}
-
-/// A special URL whose scheme and authority (`b[..t]`) are canonical but whose path, query
-/// or fragment is not proven so: keep what was proven, when the authority really ends at
-/// `t` (the end of the input, or `/`, `\`, `?`, `#`), and leave the rest to the state
-/// machine's path start state. Else `None`: the state machine parses it all.
-#[inline(never)]
-fn prefix_only(
-    b: &[u8],
-    mut c: Components,
-    t: usize,
-    lower: bool,
-    port_rewrite: bool,
-) -> Option<Canonical> {
-    if !b
-        .get(t)
-        .is_none_or(|&e| matches!(e, b'/' | b'\\' | b'?' | b'#'))
-    {
-        return None;
-    }
-    // The path and what follows are the state machine's to record.
-    c.path_start = t as u32;
-    c.query_start = None;
-    c.fragment_start = None;
-    Some(Canonical {
-        components: c,
-        slash_at: None,
-        lower,
-        rest: Some(t as u32),
-        port_rewrite,
+        lower: scheme_upper || host_upper,
     })
 }
 
 /// The authority of a special URL, after the scheme's `:` at `colon`: exactly `//`, a host
-/// of plain bytes up to the first special byte, and a port of at most five digits.
-/// Returns where the path starts, whether the host has upper case (an ASCII domain is only
-/// lower-cased) and whether the port is written otherwise than it is serialized (the
-/// default port, leading zeros, an empty port).
+/// of plain bytes up to the first special byte, and a canonical port. Returns where the
+/// path starts and whether the host has upper case (an ASCII domain is only lower-cased).
 #[inline(always)]
 fn authority<K: Words, const LONG: bool>(
     b: &[u8],
     m: &mut Cursor<'_, K, LONG>,
     c: &mut Components,
     colon: usize,
-) -> Option<(usize, bool, bool)> {
+) -> Option<(usize, bool)> {
     let n = b.len();
     let kind = c.scheme_kind;
-    let mut port_rewrite = false;
     // Authority: exactly `//`, then the host (all plain bytes), up to the first special byte.
     let a = colon + 3;
     if n <= a || &b[colon + 1..a] != b"//" {
@@ -373,37 +282,12 @@ fn authority<K: Words, const LONG: bool>(
         c.host_kind = HostKind::Empty;
         t = a;
     } else {
-        let mut h = a; // where the host starts
-        let mut p = m.next_special(a);
-        // The first special byte after a `:` (a port's end, or a password's `@`).
-        let mut after_colon = None;
-        if kind != SchemeKind::File {
-            let mut at = None;
-            match b.get(p) {
-                Some(b'@') => at = Some(p),
-                Some(b':') => {
-                    let r = m.next_special(p + 1);
-                    if b.get(r) == Some(&b'@') {
-                        at = Some(r);
-                    } else {
-                        after_colon = Some(r);
-                    }
-                }
-                _ => {}
-            }
-            if let Some(at) = at {
-                userinfo(b, a, p, at)?;
-                c.username_end = p as u32;
-                h = at + 1;
-                c.host_start = h as u32;
-                p = m.next_special(h);
-            }
-        }
-        let host = &b[h..p];
+        let p = m.next_special(a);
+        let host = &b[a..p];
         if host.is_empty() {
             return None;
         }
-        upper = m.any_upper(h, p);
+        upper = m.any_upper(a, p);
         // A domain that ends in a number is an IPv4 address: only one written as it is
         // serialized is taken here.
         let host_kind = if last_label_is_not_numeric(host) {
@@ -423,32 +307,27 @@ fn authority<K: Words, const LONG: bool>(
             if kind == SchemeKind::File {
                 return None;
             }
-            // Digits up to the next special byte, at most five. Canonical: no leading zero,
-            // not the default, not empty; else the port is rewritten.
-            let r = match after_colon {
-                Some(r) => r,
-                None => m.next_special(p + 1),
-            };
+            // Digits up to the next special byte, no leading zero, not the default.
+            let r = m.next_special(p + 1);
             let digits = &b[p + 1..r];
-            if digits.len() > 5 || !digits.iter().all(u8::is_ascii_digit) {
+            if digits.is_empty()
+                || digits.len() > 5
+                || !digits.iter().all(u8::is_ascii_digit)
+                || (digits[0] == b'0' && digits.len() > 1)
+            {
                 return None;
             }
             let port = digits
                 .iter()
                 .fold(0u32, |v, &d| v * 10 + u32::from(d - b'0'));
-            if port > u32::from(u16::MAX) {
+            if port > u32::from(u16::MAX) || Some(port as u16) == kind.default_port() {
                 return None;
             }
-            if digits.is_empty() || Some(port as u16) == kind.default_port() {
-                port_rewrite = true;
-            } else {
-                port_rewrite = digits[0] == b'0' && digits.len() > 1;
-                c.port = Some(port as u16);
-            }
+            c.port = Some(port as u16);
             t = r;
         }
     }
-    Some((t, upper, port_rewrite))
+    Some((t, upper))
 }
 
 /// The path of a special URL from `t`: no dot segments, no `%2e`, nothing to encode.
@@ -502,17 +381,6 @@ fn path<K: Words, const LONG: bool>(
     Some((pos, slash_at))
 }
 
-/// Whether the userinfo `b[a..at]` (the `@` at `at`; `p` is the first special byte after
-/// `a`: the `@`, or the `:` before a password) is its own serialization: plain bytes
-/// other than `;` and `=` (which the userinfo set encodes), and a `:` only before a
-/// non-empty password (`user:@` and `:@` are written without it). `None` otherwise.
-#[inline]
-fn userinfo(b: &[u8], a: usize, p: usize, at: usize) -> Option<()> {
-    let canonical_form = if p == at { p > a } else { at > p + 1 };
-    let encoded = |s: &[u8]| s.iter().any(|&c| c == b';' || c == b'=');
-    (canonical_form && !encoded(&b[a..p]) && !encoded(&b[p.min(at)..at])).then_some(())
-}
-
 /// `scheme:opaque-path[?query][#fragment]` (a non-special scheme not followed by `/`).
 fn opaque_path<K: Words, const LONG: bool>(
     b: &[u8],
@@ -544,8 +412,6 @@ fn opaque_path<K: Words, const LONG: bool>(
         components: c,
         slash_at: None,
         lower,
-        rest: None,
-        port_rewrite: false,
     })
 }
 
@@ -597,63 +463,7 @@ fn query_and_fragment<K: Words, const LONG: bool>(
 
 #[cfg(test)]
 mod tests {
-    use crate::parser::testing::{fast_outcome, parse_fast, parse_slow};
-
-    /// Inputs whose scheme and authority are proven while the rest needs the state
-    /// machine (or whose port is rewritten), and userinfo taken whole: the state
-    /// machine's serialization and components, each time.
-    #[test]
-    fn proven_prefixes_keep_the_state_machines_answer() {
-        for (input, whole) in [
-            ("http://example.com/a b", false),
-            ("https://Example.COM/a/../b?x y#z", false),
-            ("HTTP://example.com\\a\\b", false),
-            ("http://example.com?q=\"x\"", false),
-            ("http://example.com#a b", false),
-            ("http://example.com/%2e/x", false),
-            ("http://example.com/./x/", false),
-            ("http://example.com/\u{e9}t\u{e9}?\u{e9}#\u{e9}", false),
-            ("http://example.com/a\tb\nc/ ", false),
-            ("https://example.com/x\r\n ", false),
-            ("file:///C|/x/../y", false),
-            ("file://host/a b", false),
-            ("ws://192.0.2.1:8080/a'b?c'd", false),
-            ("http://example.com:80/x", false),
-            ("https://example.com:443", false),
-            ("http://example.com:0080/x?y", false),
-            ("http://example.com:/x", false),
-            ("http://Example.com:08/x y", false),
-            ("ftp://example.com:21/", false),
-            ("http://user@example.com/", true),
-            ("http://user:pass@example.com:8080/x?y#z", true),
-            ("http://:pass@Example.com/", true),
-            ("http://user:pass@example.com/a b", false),
-            ("http://u@EXAMPLE.COM:80/", false),
-        ] {
-            assert_eq!(fast_outcome(input), Some(whole), "{input:?}");
-            let fast = parse_fast(input).unwrap_or_else(|| panic!("{input:?} not taken"));
-            assert_eq!(Ok(fast), parse_slow(input), "{input:?}");
-        }
-        // Not proven: the authority does not end where the plain host does, the userinfo
-        // is not its serialization, or the port is not one.
-        for input in [
-            "http://example.com /x",
-            "http://exa%41mple.com/",
-            "http://user:@example.com/",
-            "http://:@example.com/",
-            "http://@example.com/",
-            "http://us;er@example.com/",
-            "http://user:pa=ss@example.com/",
-            "http://a@b@example.com/",
-            "http://example.com:123456/",
-            "http://example.com:99999/",
-            "http://example.com:8x/",
-            "file://user@host/x",
-            "file://localhost/x",
-        ] {
-            assert_eq!(fast_outcome(input), None, "{input:?}");
-        }
-    }
+    use crate::parser::testing::{parse_fast, parse_slow};
 
     /// Canonical IPv4 hosts are taken as they are, with the state machine's serialization
     /// and components; other forms of IPv4 address are left to it.

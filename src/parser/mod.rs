@@ -86,9 +86,6 @@ pub(crate) fn write_into<O: Output + ?Sized>(
     // A canonical input means the same with or without a base (it has a scheme and, if
     // special, an authority) and in any encoding (it is ASCII).
     if let Some(canonical) = canonical {
-        if let Some(rest) = canonical.rest {
-            return finish_rest(input, canonical, rest as usize, encoding, out);
-        }
         let c = canonical.components;
         let start = out.len();
         out.reserve(canonical.len(input));
@@ -98,48 +95,6 @@ pub(crate) fn write_into<O: Output + ?Sized>(
     }
     let start = out.len();
     match parse_slow(input, base, encoding, out) {
-        Ok(c) => {
-            debug_check(&c, &out.as_str()[start..]);
-            Ok(c)
-        }
-        Err(e) => {
-            out.truncate(start);
-            Err(e)
-        }
-    }
-}
-
-/// [`write_into`] for an input whose scheme and authority the fast path proved (up to
-/// `rest`): writes them as proven, then runs the state machine from the path start state
-/// on the rest, cleaned as the basic URL parser's steps 1–3 say (the proven prefix has no
-/// C0 control, space, tab or newline, so cleaning leaves it and its offsets as they are).
-/// Base and encoding: as in [`write_into`]'s canonical case, a special scheme and `//`
-/// make the base irrelevant; the encoding still applies to the query.
-#[inline(never)]
-fn finish_rest<O: Output + ?Sized>(
-    input: &str,
-    canonical: Canonical,
-    rest: usize,
-    encoding: &'static Encoding,
-    out: &mut O,
-) -> Result<Components, ParseError> {
-    if input.len() > u32::MAX as usize {
-        return Err(ParseError::new(ErrorKind::InputTooLong));
-    }
-    let start = out.len();
-    let (_, end) = trim_c0_or_space(input.as_bytes());
-    debug_assert!(rest <= end);
-    let cleaned = remove_tab_and_newline(&input[..end]);
-    out.reserve(cleaned.len() + 8);
-    canonical.write_prefix(input, rest, out);
-    match state::Parser::finish_from_path(
-        &cleaned,
-        out,
-        start,
-        canonical.components,
-        encoding,
-        rest,
-    ) {
         Ok(c) => {
             debug_check(&c, &out.as_str()[start..]);
             Ok(c)
@@ -166,20 +121,7 @@ pub(crate) fn debug_check(c: &Components, s: &str) {
 /// [`proof`] can, else by the state machine into a scratch string.
 pub(crate) fn check(input: &str, base: Option<UrlParts<'_>>) -> bool {
     // A scheme and a plain authority prove it, base or not: nothing is written.
-    proof::proven_valid(input) || proven_trimmed(input) || check_slow(input, base)
-}
-
-/// Whether `input` with leading or trailing C0 control or space is proven to parse: the
-/// parser strips them first (step 1), so the proof of what is left holds for `input`.
-#[inline(never)]
-fn proven_trimmed(input: &str) -> bool {
-    let b = input.as_bytes();
-    let edge = |c: Option<&u8>| c.is_some_and(|&c| c <= b' ');
-    if !edge(b.first()) && !edge(b.last()) {
-        return false;
-    }
-    let (lead, end) = trim_c0_or_space(b);
-    proof::proven_valid(&input[lead..end])
+    proof::proven_valid(input) || check_slow(input, base)
 }
 
 /// The state machine's verdict: run validating ([`state::Parser::validating`]: it stops
@@ -305,24 +247,12 @@ fn run_slow<O: Output + ?Sized, R: Report>(
 pub(crate) mod testing {
     use super::*;
 
-    /// The fast path alone: `Some` only for input whose scheme and authority it proves
-    /// canonical; the serialization is then its own (a whole canonical input) or the
-    /// proven prefix finished by the state machine from the path start state.
+    /// The fast path alone: `Some` only for input it proves canonical.
     pub(crate) fn parse_fast(input: &str) -> Option<(String, Components)> {
         let canonical = fast::parse_canonical(input)?;
         let mut out = String::new();
-        if let Some(rest) = canonical.rest {
-            let c = finish_rest(input, canonical, rest as usize, UTF_8, &mut out).ok()?;
-            return Some((out, c));
-        }
         canonical.write(input, &mut out);
         Some((out, canonical.components))
-    }
-
-    /// Whether the fast path proves all of `input` canonical (`Some(true)`), or only its
-    /// scheme and authority (`Some(false)`), or neither (`None`).
-    pub(crate) fn fast_outcome(input: &str) -> Option<bool> {
-        fast::parse_canonical(input).map(|c| c.rest.is_none())
     }
 
     /// The check `can_parse` runs first.
@@ -400,31 +330,5 @@ mod tests {
             }
         }
         assert!(checked > 5_000, "{checked}");
-    }
-
-    /// `can_parse`'s route (the proof, the proof of the trimmed input, the validating run)
-    /// gives the full parse's verdict, with leading and trailing C0 control or space.
-    #[test]
-    fn check_agrees_with_parse_around_trimming() {
-        let sample =
-            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/corpora/sample.txt"))
-                .expect("corpora/sample.txt");
-        let mut trimmed = 0;
-        for line in sample
-            .lines()
-            .chain(["", " ", "\u{1}", " http://x ", "\thttp://x/"])
-        {
-            for input in [
-                line.to_owned(),
-                format!(" {line}"),
-                format!("{line}\u{0}"),
-                format!("\u{1f} {line} \t"),
-            ] {
-                let parsed = parse_slow(&input, None, UTF_8, &mut String::new()).is_ok();
-                assert_eq!(check(&input, None), parsed, "{input:?}");
-                trimmed += (!proof::proven_valid(&input) && proven_trimmed(&input)) as usize;
-            }
-        }
-        assert!(trimmed > 1_000, "{trimmed}");
     }
 }

@@ -146,59 +146,6 @@ unsafe fn run_avx2<T: Task>(task: T) -> T::Out {
     task.run(Avx2(()))
 }
 
-/// The first byte at or after `i` of `b` whose entry in `t` is not zero, when the CPU has
-/// AVX2 (`None` without it): 32 bytes per step, each block's *special* bytes looked up in
-/// `t` in turn. Every byte with a nonzero entry in `t` must be special (the caller's
-/// contract: [`crate::percent`]'s tables check it when they are built). `b` must hold at
-/// least 32 bytes from `i`.
-#[inline]
-pub(crate) fn first_flagged(t: &[u8; 256], b: &[u8], i: usize) -> Option<usize> {
-    if !has_avx2() {
-        return None;
-    }
-    debug_assert!(b.len() >= i + 32);
-    // SAFETY: the CPU reported AVX2.
-    Some(unsafe { first_flagged_avx2(t, b, i) })
-}
-
-/// [`first_flagged`] with AVX2.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-unsafe fn first_flagged_avx2(t: &[u8; 256], b: &[u8], mut i: usize) -> usize {
-    let n = b.len();
-    // The special bytes of the 32 bytes from `at`, from bit `skip` on, in turn.
-    let first_in = |at: usize, skip: usize| -> Option<usize> {
-        let block: &[u8; 32] = b[at..at + 32].try_into().expect("32 bytes");
-        // SAFETY: AVX2 is enabled here (this function's contract).
-        let (special, _) = unsafe { avx2_block(block) };
-        let mut s = special >> skip << skip;
-        while s != 0 {
-            let j = at + s.trailing_zeros() as usize;
-            if t[b[j] as usize] != 0 {
-                return Some(j);
-            }
-            s &= s - 1;
-        }
-        None
-    };
-    while i + 32 <= n {
-        if let Some(j) = first_in(i, 0) {
-            return j;
-        }
-        i += 32;
-    }
-    if i < n {
-        // The last 32 bytes, less those before `i` (at least 32 bytes were given).
-        if let Some(j) = first_in(n - 32, i + 32 - n) {
-            return j;
-        }
-    }
-    n
-}
-
 /// Whether this CPU has AVX2 (the standard library caches the answer).
 #[inline]
 pub(super) fn has_avx2() -> bool {
