@@ -90,7 +90,7 @@ pub enum Field {
     /// when none). A value of the input: absent unless the [`FieldContext`] has it. Like
     /// [`Field::Valid`], the input is parsed without a base.
     ValidationErrors,
-    /// The SURT key ([`crate::canon::surt`], the `surt` package's defaults):
+    /// The SURT key ([`crate::canon::surt()`], the `surt` package's defaults):
     /// `com,example)/a?a=1&b=2`.
     Surt,
     /// The dedup key with its defaults ([`crate::canon::dedup`]): a URL.

@@ -7,9 +7,9 @@
 //!
 //! | Preset | Function | Is | Computed as |
 //! |---|---|---|---|
-//! | SURT | [`surt`], [`surt_with`] | not a URL: `com,example)/a?a=1&b=2` | the `surt` package's `surt.surt(url)` (Internet Archive CDX keys) |
-//! | Scrapy | [`scrapy`] | a URL | `w3lib.url.canonicalize_url(url)` (Scrapy's request fingerprints) |
-//! | Safe Browsing | [`safe_browsing`] | a URL | Google Safe Browsing's documented canonicalization |
+//! | SURT | [`surt()`], [`surt_with`] | not a URL: `com,example)/a?a=1&b=2` | the `surt` package's `surt.surt(url)` (Internet Archive CDX keys) |
+//! | Scrapy | [`scrapy()`] | a URL | `w3lib.url.canonicalize_url(url)` (Scrapy's request fingerprints) |
+//! | Safe Browsing | [`safe_browsing()`] | a URL | Google Safe Browsing's documented canonicalization |
 //! | Dedup | [`dedup`], [`dedup_with`] | a URL | this crate's own "same resource?" key, each step switchable ([`DedupOptions`]) |
 //!
 //! The presets that give a URL give a fixed point of the WHATWG parser (parsing the key
@@ -60,11 +60,11 @@ use std::str::FromStr;
 pub enum Preset {
     /// [`dedup`] with its defaults (`"dedup"`).
     Dedup,
-    /// [`scrapy`] (`"scrapy"`).
+    /// [`scrapy()`] (`"scrapy"`).
     Scrapy,
-    /// [`safe_browsing`] (`"safe_browsing"`).
+    /// [`safe_browsing()`] (`"safe_browsing"`).
     SafeBrowsing,
-    /// [`surt`] with its defaults (`"surt"`): not a URL.
+    /// [`surt()`] with its defaults (`"surt"`): not a URL.
     Surt,
 }
 
