@@ -498,18 +498,18 @@ enum Frame {
 }
 
 /// A sparse set of program counters, in insertion (priority) order, with their slots.
-struct Threads {
-    dense: Vec<usize>,
-    sparse: Vec<usize>,
-    marked: usize,
-    pcs: Vec<usize>,
-    slot_data: Vec<Option<usize>>,
-    nslots: usize,
-    len: usize,
+pub(crate) struct Threads {
+    pub(crate) dense: Vec<usize>,
+    pub(crate) sparse: Vec<usize>,
+    pub(crate) marked: usize,
+    pub(crate) pcs: Vec<usize>,
+    pub(crate) slot_data: Vec<Option<usize>>,
+    pub(crate) nslots: usize,
+    pub(crate) len: usize,
 }
 
 impl Threads {
-    fn new(n: usize, nslots: usize) -> Threads {
+    pub(crate) fn new(n: usize, nslots: usize) -> Threads {
         Threads {
             dense: vec![0; n],
             sparse: vec![0; n],
@@ -521,30 +521,30 @@ impl Threads {
         }
     }
 
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.marked = 0;
         self.len = 0;
     }
 
-    fn contains(&self, pc: usize) -> bool {
+    pub(crate) fn contains(&self, pc: usize) -> bool {
         let i = self.sparse[pc];
         i < self.marked && self.dense[i] == pc
     }
 
-    fn mark(&mut self, pc: usize) {
+    pub(crate) fn mark(&mut self, pc: usize) {
         self.sparse[pc] = self.marked;
         self.dense[self.marked] = pc;
         self.marked += 1;
     }
 
-    fn push(&mut self, pc: usize, slots: &[Option<usize>]) {
+    pub(crate) fn push(&mut self, pc: usize, slots: &[Option<usize>]) {
         self.pcs[self.len] = pc;
         let at = self.len * self.nslots;
         self.slot_data[at..at + self.nslots].copy_from_slice(&slots[..self.nslots]);
         self.len += 1;
     }
 
-    fn slots(&self, i: usize) -> &[Option<usize>] {
+    pub(crate) fn slots(&self, i: usize) -> &[Option<usize>] {
         &self.slot_data[i * self.nslots..(i + 1) * self.nslots]
     }
 }

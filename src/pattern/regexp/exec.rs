@@ -4,6 +4,7 @@
 
 use super::compile::{Inst, Program};
 use super::parse::Assertion;
+use crate::pattern::matcher::Threads;
 
 /// Capture slots: byte offsets, `None` when the group did not take part.
 pub(crate) type Slots = Vec<Option<usize>>;
@@ -358,56 +359,4 @@ fn fold_eq(x: char, y: char) -> bool {
         regex_syntax::hir::ClassUnicode::new([regex_syntax::hir::ClassUnicodeRange::new(x, x)]);
     c.case_fold_simple();
     c.ranges().iter().any(|r| r.start() <= y && y <= r.end())
-}
-
-/// A sparse set of program counters, in insertion (priority) order, with their slots.
-struct Threads {
-    dense: Vec<usize>,
-    sparse: Vec<usize>,
-    marked: usize,
-    pcs: Vec<usize>,
-    slot_data: Vec<Option<usize>>,
-    nslots: usize,
-    len: usize,
-}
-
-impl Threads {
-    fn new(n: usize, nslots: usize) -> Threads {
-        Threads {
-            dense: vec![0; n],
-            sparse: vec![0; n],
-            marked: 0,
-            pcs: vec![0; n],
-            slot_data: vec![None; n * nslots],
-            nslots,
-            len: 0,
-        }
-    }
-
-    fn clear(&mut self) {
-        self.marked = 0;
-        self.len = 0;
-    }
-
-    fn contains(&self, pc: usize) -> bool {
-        let i = self.sparse[pc];
-        i < self.marked && self.dense[i] == pc
-    }
-
-    fn mark(&mut self, pc: usize) {
-        self.sparse[pc] = self.marked;
-        self.dense[self.marked] = pc;
-        self.marked += 1;
-    }
-
-    fn push(&mut self, pc: usize, slots: &[Option<usize>]) {
-        self.pcs[self.len] = pc;
-        let at = self.len * self.nslots;
-        self.slot_data[at..at + self.nslots].copy_from_slice(&slots[..self.nslots]);
-        self.len += 1;
-    }
-
-    fn slots(&self, i: usize) -> &[Option<usize>] {
-        &self.slot_data[i * self.nslots..(i + 1) * self.nslots]
-    }
 }
