@@ -140,7 +140,7 @@ fn main() {
         for r in &routes[..n.min(routes.len())] {
             small.add(None, r).expect("route compiles");
         }
-        let hits = urls.iter().filter_map(|u| small.first(u)).count();
+        let hits = urls.iter().filter_map(|u| small.first(u).unwrap()).count();
         println!("{n} routes: {hits} URLs hit a route");
         return;
     }
@@ -149,12 +149,12 @@ fn main() {
     let mut hits = 0;
     for u in &urls {
         let one_by_one = patterns.iter().position(|p| p.test_url(u).unwrap());
-        assert_eq!(set.first(u), one_by_one);
+        assert_eq!(set.first(u).unwrap(), one_by_one);
         hits += usize::from(one_by_one.is_some());
     }
 
     let set_ns = fastest(9, urls.len(), || {
-        urls.iter().filter_map(|u| set.first(u)).count()
+        urls.iter().filter_map(|u| set.first(u).unwrap()).count()
     });
     // Smaller tables, the first 10 and 100 routes of the same list (the set's cost as the
     // table grows).
@@ -166,7 +166,7 @@ fn main() {
                 small.add(None, r).expect("route compiles");
             }
             let ns = fastest(9, urls.len(), || {
-                urls.iter().filter_map(|u| small.first(u)).count()
+                urls.iter().filter_map(|u| small.first(u).unwrap()).count()
             });
             (n, ns)
         })

@@ -97,11 +97,15 @@ pub enum Field {
     Canonical,
     /// The name of the first pattern of the route table that matches the URL (its text
     /// when it has no name), empty when none matches; absent unless the [`FieldContext`]
-    /// has a route table ([`FieldContext::routes`]).
+    /// has a route table ([`FieldContext::routes`]), and absent when a pattern with a
+    /// backreference or a lookaround ran out of steps on this URL
+    /// ([`FieldContext::route_error`] tells that apart; the tool and Python columns make
+    /// such a row an error row named [`ROUTE_MATCH_LIMIT`]).
     Route,
     /// The groups of that match as a JSON object: named groups by name, numbered ones as
     /// `component.N` (`{"id":"42","pathname.0":"x/y"}`), a component that is `*` alone
-    /// left out; absent when no route matches or there is no route table.
+    /// left out; absent when no route matches, there is no route table, or matching ran
+    /// out of steps (as for [`Field::Route`]).
     RouteParams,
 }
 
@@ -331,10 +335,13 @@ impl Field {
                 let set = cx.routes?;
                 Cow::Owned(
                     set.first(url)
+                        .ok()?
                         .map_or_else(String::new, |i| set.name(i).to_owned()),
                 )
             }
-            Field::RouteParams => Cow::Owned(route_params(&cx.routes?.first_match(url)?.result)),
+            Field::RouteParams => {
+                Cow::Owned(route_params(&cx.routes?.first_match(url).ok()??.result))
+            }
             Field::Href => Cow::Borrowed(url.href()),
             Field::Origin => match origin_range(url.components()) {
                 Some(range) => Cow::Borrowed(&url.href()[range]),
@@ -392,6 +399,11 @@ fn origin_into<'b>(url: &UrlRef<'_>, buf: &'b mut String) -> &'b str {
     let _ = write!(buf, "{origin}");
     buf.as_str()
 }
+
+/// The error name of a row whose route fields could not be computed because the route
+/// table's lookup ran out of steps ([`FieldContext::route_error`]): the `error` of the
+/// tool's rows and of Python's columns.
+pub const ROUTE_MATCH_LIMIT: &str = "route-match-limit";
 
 /// The groups of a route's match as a JSON object (see [`Field::RouteParams`]).
 fn route_params(result: &crate::pattern::UrlPatternResult) -> String {
@@ -516,6 +528,31 @@ impl<'l> FieldContext<'l> {
     /// Uses these sections of the list.
     pub fn sections(self, sections: Sections) -> Self {
         FieldContext { sections, ..self }
+    }
+
+    /// Why the route fields of `url` are absent, when it is because the route table's
+    /// lookup ran out of steps on it
+    /// ([`PatternErrorKind::MatchLimit`](crate::pattern::PatternErrorKind::MatchLimit): a
+    /// pattern with a backreference or a lookaround). `None` at once (no lookup) when
+    /// there is no route table or none of its patterns can run out of steps.
+    ///
+    /// ```
+    /// use rapidurl::field::FieldContext;
+    /// use rapidurl::pattern::PatternSet;
+    ///
+    /// let mut set = PatternSet::new();
+    /// set.add_route(Some("look"), r"/:a((?=(?:a|a)*b)\w*)", None).unwrap();
+    /// let cx = FieldContext::new().routes(&set);
+    /// let arena = rapidurl::bumpalo::Bump::new();
+    /// let url = rapidurl::parse_ref("https://h.test/aab", &arena).unwrap();
+    /// assert!(cx.route_error(&url).is_none());
+    /// let stall = format!("https://h.test/{}", "a".repeat(40));
+    /// let url = rapidurl::parse_ref(&stall, &arena).unwrap();
+    /// assert!(cx.route_error(&url).is_some());
+    /// ```
+    pub fn route_error(&self, url: &UrlRef<'_>) -> Option<crate::pattern::PatternError> {
+        let set = self.routes.filter(|s| s.may_hit_match_limit())?;
+        set.first_match(url).err()
     }
 
     /// The list.

@@ -469,9 +469,9 @@ fn pattern_set_agrees_with_one_by_one() {
                 let all: Vec<usize> = (0..patterns.len())
                     .filter(|&i| patterns[i].test_url(&url).unwrap())
                     .collect();
-                assert_eq!(set.all(&url), all, "{href}");
-                assert_eq!(set.first(&url), all.first().copied(), "{href}");
-                let first = set.first_match(&url);
+                assert_eq!(set.all(&url).unwrap(), all, "{href}");
+                assert_eq!(set.first(&url).unwrap(), all.first().copied(), "{href}");
+                let first = set.first_match(&url).unwrap();
                 assert_eq!(first.as_ref().map(|m| m.index), all.first().copied());
                 if let Some(m) = first {
                     assert_eq!(Some(m.result), patterns[m.index].exec_url(&url).unwrap());

@@ -250,6 +250,7 @@ mod tests {
                 pass: Vec::new(),
                 cells: false,
                 base_url: None,
+                routes: None,
             };
             let mut count = Count(0);
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

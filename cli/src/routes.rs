@@ -21,6 +21,16 @@ use crate::output::Column;
 
 static TABLE: OnceLock<PatternSet> = OnceLock::new();
 
+/// The route table, when the command writes its fields and a pattern of it has a
+/// backreference or a lookaround (its lookup may run out of steps): each row is looked
+/// up first ([`crate::rows::Plan::check`]).
+static CHECKED: OnceLock<&'static PatternSet> = OnceLock::new();
+
+/// The table [`crate::rows::Plan::routes`] checks rows against, if any.
+pub fn checked() -> Option<&'static PatternSet> {
+    CHECKED.get().copied()
+}
+
 /// The route table read by [`load`], if any.
 pub fn table() -> Option<&'static PatternSet> {
     TABLE.get()
@@ -71,6 +81,12 @@ pub fn load(path: Option<&Path>, base: Option<&str>, columns: &[&Column]) -> Res
         )));
     }
     let _ = TABLE.set(set);
+    if let Some(set) = TABLE
+        .get()
+        .filter(|s| wants_routes && s.may_hit_match_limit())
+    {
+        let _ = CHECKED.set(set);
+    }
     Ok(())
 }
 

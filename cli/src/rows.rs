@@ -8,6 +8,7 @@ use std::fmt;
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef};
 use arrow_schema::DataType;
+use rapidurl::pattern::PatternSet;
 use rapidurl::{ParseError, Url, UrlRef};
 
 use crate::source::InputFormat;
@@ -34,6 +35,22 @@ pub struct Plan {
     pub cells: bool,
     /// `--base`.
     pub base_url: Option<Url>,
+    /// The route table whose lookup each parsed row goes through first ([`Plan::check`]):
+    /// set when the command writes route fields and a pattern of the table has a
+    /// backreference or a lookaround (its lookup may run out of steps).
+    pub routes: Option<&'static PatternSet>,
+}
+
+impl Plan {
+    /// Whether `url`'s row must be an error row because the route table's lookup ran
+    /// out of steps on it ([`RowError::Route`]); `Ok` at once without such a table.
+    #[inline]
+    pub fn check(&self, url: &UrlRef<'_>) -> Result<(), RowError> {
+        match self.routes {
+            None => Ok(()),
+            Some(set) => set.first_match(url).map(drop).map_err(RowError::Route),
+        }
+    }
 }
 
 /// Why a row has no URL.
@@ -43,6 +60,9 @@ pub enum RowError {
     Parse(ParseError),
     /// The cell is null or absent.
     Missing,
+    /// The URL parsed, but the route table's lookup ran out of steps on it (a pattern
+    /// with a backreference or a lookaround: [`rapidurl::field::ROUTE_MATCH_LIMIT`]).
+    Route(rapidurl::pattern::PatternError),
 }
 
 impl RowError {
@@ -51,6 +71,7 @@ impl RowError {
         match self {
             RowError::Parse(e) => e.name(),
             RowError::Missing => "missing-URL",
+            RowError::Route(_) => rapidurl::field::ROUTE_MATCH_LIMIT,
         }
     }
 
@@ -58,7 +79,7 @@ impl RowError {
     pub fn column(&self) -> usize {
         match self {
             RowError::Parse(e) => e.offset().map_or(1, |o| o + 1),
-            RowError::Missing => 1,
+            RowError::Missing | RowError::Route(_) => 1,
         }
     }
 }
@@ -68,6 +89,7 @@ impl fmt::Display for RowError {
         match self {
             RowError::Parse(e) => e.fmt(f),
             RowError::Missing => f.write_str("missing-URL: the URL cell is null or absent"),
+            RowError::Route(e) => write!(f, "{}: {e}", self.name()),
         }
     }
 }

@@ -157,11 +157,20 @@ impl<'w, W: Work> engine::Sink<'w> for Rows<'w, W> {
             None => {
                 let line = slot.first_line + index as u64;
                 match row.url_ref() {
-                    Ok(url) => slot.part.line_url(line, index, row.input(), url),
-                    Err(e) => bad_line(&mut slot.part, line, index, row.input(), *e),
+                    Ok(url) => match self.window.plan.check(url) {
+                        Ok(()) => slot.part.line_url(line, index, row.input(), url),
+                        Err(e) => bad_line(&mut slot.part, line, index, row.input(), e),
+                    },
+                    Err(e) => bad_line(
+                        &mut slot.part,
+                        line,
+                        index,
+                        row.input(),
+                        RowError::Parse(*e),
+                    ),
                 }
             }
-            Some(records) => record_row(slot, records, index, row.url()),
+            Some(records) => record_row(slot, self.window.plan, records, index, row.url()),
         };
         if flow == Flow::Stop {
             slot.stopped = true;
@@ -169,15 +178,16 @@ impl<'w, W: Work> engine::Sink<'w> for Rows<'w, W> {
     }
 }
 
-/// A line whose URL did not parse (out of the line loop: such lines are rare).
+/// A line whose URL did not parse, or whose route lookup ran out of steps (out of the
+/// line loop: such lines are rare).
 #[cold]
 #[inline(never)]
-fn bad_line<S: RowSink>(sink: &mut S, line: u64, index: usize, input: &str, e: ParseError) -> Flow {
+fn bad_line<S: RowSink>(sink: &mut S, line: u64, index: usize, input: &str, e: RowError) -> Flow {
     sink.row(&Row {
         line,
         index,
         input,
-        url: Err(RowError::Parse(e)),
+        url: Err(e),
         cells: &[],
     })
 }
@@ -185,6 +195,7 @@ fn bad_line<S: RowSink>(sink: &mut S, line: u64, index: usize, input: &str, e: P
 /// A decoded record's row.
 fn record_row<'w, P: RowSink>(
     slot: &mut Slot<'w, P>,
+    plan: &Plan,
     records: &'w Records,
     index: usize,
     url: Result<UrlRef<'_>, ParseError>,
@@ -195,7 +206,9 @@ fn record_row<'w, P: RowSink>(
     records.cells(rec, &mut slot.cells);
     let url = match records.url(rec) {
         None => Err(RowError::Missing),
-        Some(_) => url.map_err(RowError::Parse),
+        Some(_) => url
+            .map_err(RowError::Parse)
+            .and_then(|u| plan.check(&u).map(|()| u)),
     };
     slot.part.row(&Row {
         line: rec.line,

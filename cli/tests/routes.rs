@@ -354,3 +354,59 @@ fn help_shows_both_forms() {
         assert!(help.contains("https://example.com/users/:id"), "{help}");
     }
 }
+
+/// A route with a lookahead runs on the bounded backtracking interpreter: the line on
+/// which it runs out of steps is an error row (its line named on stderr, the `error`
+/// column says why), as a line that does not parse is; the other lines keep their routes.
+#[test]
+fn a_route_lookup_that_runs_out_of_steps_is_an_error_row() {
+    let table = Table::new("stall", "word\t/w/:a((?=(?:a|a)*b)\\w*)\nany\t/*\n");
+    let stall = format!("https://h.test/w/{}", "a".repeat(40));
+    let log = format!("https://h.test/w/aab\n{stall}\nhttp://[::1\nhttps://h.test/x\n");
+    let out = rapidurl(
+        &[
+            "parse",
+            "--routes",
+            table.path(),
+            "--fields",
+            "route,route_params",
+        ],
+        &log,
+    );
+    let stderr = text(&out.stderr);
+    // The same exit status as for the line that does not parse alone.
+    let invalid_only = rapidurl(&["parse", "--fields", "href"], "http://[::1\n");
+    assert_eq!(out.status.code(), invalid_only.status.code(), "{stderr}");
+    let limit = "route-match-limit: matching gave up after 1000000 steps of a regexp group \
+                 with a backreference or a lookaround (the input is neither matched nor refused)";
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "route\troute_params\terror\n\
+             word\t{{\"a\":\"aab\"}}\t\n\
+             \t\t{limit}\n\
+             \t\tIPv6-unclosed at byte 7: the IPv6 address is missing its closing ']'\n\
+             any\t{{\"pathname.0\":\"x\"}}\t\n"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("<stdin>:2:1: {limit}")),
+        "{stderr}"
+    );
+    // stats --by route: the row counts among the invalid ones, not under a route.
+    let out = rapidurl(&["stats", "--routes", table.path(), "--by", "route"], &log);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.starts_with("lines: 4\ninvalid: 2\n"), "{stdout}");
+    assert!(stdout.contains("(2 counted)"), "{stdout}");
+    // A table without backreferences and lookarounds looks nothing up twice, and the
+    // same line simply has no route.
+    let table = Table::new("plain", "word\t/w/:a(\\w*b)\n");
+    let out = rapidurl(
+        &["parse", "--routes", table.path(), "--fields", "route"],
+        &stall,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "route\terror\n\t\n");
+}

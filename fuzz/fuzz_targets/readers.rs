@@ -123,6 +123,7 @@ fn read(format: Format, bytes: &[u8], block: usize, url: Option<usize>) -> Outco
         pass: (0..columns.len()).filter(|&i| i != url).collect(),
         cells: true,
         base_url: None,
+        routes: None,
     };
     let (_free_tx, free_rx) = crossbeam_channel::unbounded();
     let mut batches = Vec::new();

@@ -758,11 +758,16 @@ impl<C: Col> Output<C> {
 
     /// A row with no fields: a null row (`error` null too) or an invalid one.
     fn push_missing(&mut self, error: Option<&ParseError>) {
+        self.push_error(error.map(ParseError::name));
+    }
+
+    /// A row without fields: NULL in each, and its error's name (none for a NULL input).
+    fn push_error(&mut self, name: Option<&'static str>) {
         for f in &mut self.fields {
             f.push_null();
         }
-        if let Some(err) = error {
-            self.errors.push((self.rows, err.name()));
+        if let Some(name) = name {
+            self.errors.push((self.rows, name));
         }
         self.rows += 1;
     }
@@ -798,6 +803,11 @@ impl<C: Col> Output<C> {
             Some(set) => cx.routes(set),
             None => cx,
         };
+        // A route table whose lookup ran out of steps on this URL (a pattern with a
+        // backreference or a lookaround): an error row, as a URL that does not parse.
+        if cx.route_error(url).is_some() {
+            return self.push_error(Some(rapidurl::field::ROUTE_MATCH_LIMIT));
+        }
         for (field, f) in fields.iter().zip(&mut self.fields) {
             match field.value_into(url, &cx, &mut self.scratch) {
                 Some(v) => f.push(v),

@@ -165,6 +165,25 @@ def test_parse_column_with_routes():
         rapidurl.parse_column(urls, ["route"])
 
 
+def test_a_route_lookup_that_runs_out_of_steps_is_an_error_row():
+    # A route with a lookahead runs on the bounded backtracking interpreter: the row on
+    # which it runs out of steps gets NULL fields and the error route-match-limit, as a
+    # row that does not parse; the other rows keep their routes.
+    stall = "https://h.test/w/" + "a" * 40
+    urls = ["https://h.test/w/aab", stall, "nope", "https://h.test/x"]
+    routes = [("word", "/w/:a((?=(?:a|a)*b)\\w*)"), ("any", "/*")]
+    d = rapidurl.parse_column(urls, ["route", "route_params"], routes=routes).to_pydict()
+    assert d == {
+        "route": ["word", None, None, "any"],
+        "route_params": ['{"a":"aab"}', None, None, '{"pathname.0":"x"}'],
+        "error": [None, "route-match-limit", "missing-scheme-non-relative-URL", None],
+    }
+    # The pattern alone raises on that URL instead of answering.
+    with pytest.raises(PatternError) as info:
+        URLPattern("https://h.test/w/:a((?=(?:a|a)*b)\\w*)").test(stall)
+    assert "gave up" in str(info.value)
+
+
 def test_parse_column_with_path_routes():
     urls = [
         "https://example.com/users/42",

@@ -35,9 +35,6 @@ pub enum PatternErrorKind {
     /// [`MAX_BACKTRACK_STEPS`](super::MAX_BACKTRACK_STEPS) steps: the input was neither
     /// matched nor refused.
     MatchLimit,
-    /// A pattern with a backreference or a lookaround in a regexp group was added to a
-    /// [`PatternSet`](super::PatternSet), which holds linear-time patterns only.
-    BacktrackingInSet,
 }
 
 /// The component of a URL pattern an error is in.
@@ -118,10 +115,6 @@ impl fmt::Display for PatternErrorKind {
                 "matching gave up after {} steps of a regexp group with a backreference or \
                  a lookaround (the input is neither matched nor refused)",
                 super::MAX_BACKTRACK_STEPS
-            ),
-            PatternErrorKind::BacktrackingInSet => f.write_str(
-                "a regexp group with a backreference or a lookaround cannot be in a route \
-                 table (matching many URLs must take linear time; rewrite it without them)",
             ),
         }
     }

@@ -45,7 +45,8 @@
 //! - with a backreference or a lookaround (which no linear-time engine runs), it runs on
 //!   a backtracking interpreter that gives up after [`MAX_BACKTRACK_STEPS`] steps per
 //!   component match: [`UrlPattern::test`] and [`UrlPattern::exec`] then return
-//!   [`PatternErrorKind::MatchLimit`], never a silent "no match".
+//!   [`PatternErrorKind::MatchLimit`], never a silent "no match"; so do
+//!   [`PatternSet`]'s lookups for a URL on which a pattern they try gives up.
 //!   [`UrlPattern::may_hit_match_limit`] tells such patterns apart.
 //!
 //! A regexp group's program has at most [`MAX_REGEXP_PROGRAM_SIZE`] instructions
@@ -278,12 +279,6 @@ impl Component {
         }
     }
 
-    /// [`Component::try_is_match`], with running out of steps counted as no match (the
-    /// set's index, which only sees linear-time patterns through its callers' checks).
-    pub(crate) fn is_match(&self, input: &str) -> bool {
-        self.try_is_match(input).unwrap_or(false)
-    }
-
     fn captures(&self, input: &str) -> Result<Option<regexp::Groups>, PatternError> {
         match &self.engine {
             Engine::Vm(_, Some(r)) if !input.is_ascii() => r.captures(input).map_err(limit),
@@ -426,7 +421,7 @@ impl Component {
     pub(crate) fn matches_special_scheme(&self) -> bool {
         ["ftp", "file", "http", "https", "ws", "wss"]
             .iter()
-            .any(|s| self.is_match(s))
+            .any(|s| self.try_is_match(s).unwrap_or(false))
     }
 }
 
@@ -654,12 +649,6 @@ impl UrlPattern {
 
     pub(crate) fn component(&self, i: usize) -> &Component {
         &self.comps[i]
-    }
-
-    /// [`UrlPattern::exec`] on component values for [`PatternSet`], which holds only
-    /// patterns that match in linear time (running out of steps cannot happen there).
-    pub(crate) fn exec_parts_pub(&self, v: [&str; 8]) -> Option<UrlPatternResult> {
-        self.exec_parts(v).ok().flatten()
     }
 
     /// The eight component values of `input` (with `base_url`), or `None` when it does

@@ -630,13 +630,13 @@ struct Entry {
 ///
 /// let arena = rapidurl::bumpalo::Bump::new();
 /// let url = rapidurl::parse_ref("https://example.com/users/42", &arena).unwrap();
-/// let m = set.first_match(&url).unwrap();
+/// let m = set.first_match(&url).unwrap().unwrap();
 /// assert_eq!(m.name, "user");
 /// assert_eq!(m.result.pathname.get("id"), Some("42"));
 ///
 /// let url = rapidurl::parse_ref("https://cdn.example.com/a.js", &arena).unwrap();
-/// assert_eq!(set.first_match(&url).unwrap().name, "https://*.example.com/*");
-/// assert_eq!(set.all(&url), vec![2]);
+/// assert_eq!(set.first_match(&url).unwrap().unwrap().name, "https://*.example.com/*");
+/// assert_eq!(set.all(&url).unwrap(), vec![2]);
 /// ```
 #[derive(Debug, Default)]
 pub struct PatternSet {
@@ -644,6 +644,8 @@ pub struct PatternSet {
     filed: Vec<Filed>,
     /// Built from `filed` on the first lookup after an `add`.
     index: OnceLock<Index>,
+    /// Whether a pattern may run out of steps ([`PatternSet::may_hit_match_limit`]).
+    backtracks: bool,
 }
 
 /// A pattern of a set that matched a URL: its position, its name (its text when it has
@@ -665,17 +667,15 @@ impl PatternSet {
     }
 
     /// Compiles the constructor string `pattern` (which must be absolute) and adds it
-    /// under `name`; returns its position. A pattern whose regexp group has a
-    /// backreference or a lookaround is refused
-    /// ([`PatternErrorKind::BacktrackingInSet`](super::PatternErrorKind::BacktrackingInSet)):
-    /// a set matches in linear time.
+    /// under `name`; returns its position.
+    ///
+    /// A pattern whose regexp group has a backreference or a lookaround is accepted: its
+    /// matching is bounded by [`MAX_BACKTRACK_STEPS`](super::MAX_BACKTRACK_STEPS) per
+    /// component, and a URL on which it runs out of steps makes the lookups
+    /// ([`PatternSet::first`], …) return
+    /// [`PatternErrorKind::MatchLimit`](super::PatternErrorKind::MatchLimit) for that URL.
     pub fn add(&mut self, name: Option<&str>, pattern: &str) -> Result<usize, PatternError> {
         let compiled = UrlPattern::parse(pattern, None)?;
-        if compiled.may_hit_match_limit() {
-            return Err(PatternError::new(
-                super::PatternErrorKind::BacktrackingInSet,
-            ));
-        }
         Ok(self.add_pattern(name, pattern, compiled))
     }
 
@@ -704,9 +704,10 @@ impl PatternSet {
     ///
     /// let arena = rapidurl::bumpalo::Bump::new();
     /// let url = rapidurl::parse_ref("http://any.test:8080/users/42?x", &arena).unwrap();
-    /// assert_eq!(set.first_match(&url).unwrap().result.pathname.get("id"), Some("42"));
+    /// let m = set.first_match(&url).unwrap().unwrap();
+    /// assert_eq!(m.result.pathname.get("id"), Some("42"));
     /// let url = rapidurl::parse_ref("https://other.test/products/lamp", &arena).unwrap();
-    /// assert_eq!(set.first(&url), None);
+    /// assert_eq!(set.first(&url).unwrap(), None);
     ///
     /// // Without a base, a relative pattern that is not a path is an error.
     /// assert!(set.add_route(None, "users/:id", None).is_err());
@@ -726,8 +727,6 @@ impl PatternSet {
     }
 
     /// Adds a pattern already compiled, with its name and its text; returns its position.
-    /// Give it patterns without [`UrlPattern::may_hit_match_limit`] ([`PatternSet::add`]
-    /// checks): a set counts a match that runs out of steps as no match.
     pub fn add_pattern(&mut self, name: Option<&str>, text: &str, pattern: UrlPattern) -> usize {
         let i = self.entries.len();
         let hosts = host_keys(pattern.component(HOSTNAME));
@@ -766,6 +765,7 @@ impl PatternSet {
             slashes: pathname.slashes(),
             tail: fixed_tail(pathname),
         });
+        self.backtracks |= pattern.may_hit_match_limit();
         self.entries.push(Entry {
             name: name.map(str::to_owned),
             text: text.to_owned(),
@@ -797,13 +797,25 @@ impl PatternSet {
         &self.entries[i].pattern
     }
 
+    /// Whether a pattern of the set has a regexp group with a backreference or a
+    /// lookaround ([`UrlPattern::may_hit_match_limit`]): only then can a lookup return
+    /// [`PatternErrorKind::MatchLimit`](super::PatternErrorKind::MatchLimit).
+    pub fn may_hit_match_limit(&self) -> bool {
+        self.backtracks
+    }
+
     fn index(&self) -> &Index {
         self.index.get_or_init(|| Index::build(&self.filed))
     }
 
     /// Calls `f` on the position of each pattern that matches the URL of components
-    /// `v`, ascending, until it returns `true`.
-    fn scan(&self, v: &[&str; 8], mut f: impl FnMut(usize) -> bool) {
+    /// `v`, ascending, until it returns `Ok(true)`; stops at the first error (of a
+    /// pattern's test or of `f`).
+    fn scan(
+        &self,
+        v: &[&str; 8],
+        mut f: impl FnMut(usize) -> Result<bool, PatternError>,
+    ) -> Result<(), PatternError> {
         let index = self.index();
         let path = v[PATHNAME].as_bytes();
         // The number of `/`, and the first two segments.
@@ -834,74 +846,88 @@ impl PatternSet {
                             .component(PATHNAME)
                             .parts_match(path)
                     } else {
-                        self.test(c, v)
+                        self.test(c, v)?
                     })
-                && f(c.index as usize)
+                && f(c.index as usize)?
             {
-                return;
+                return Ok(());
             }
         }
+        Ok(())
     }
 
     /// Whether the pattern of candidate `c` matches the URL of components `v`, past what
     /// the candidate itself proves.
-    fn test(&self, c: &Candidate, v: &[&str; 8]) -> bool {
+    fn test(&self, c: &Candidate, v: &[&str; 8]) -> Result<bool, PatternError> {
         let e = &self.entries[c.index as usize];
-        e.tests.iter().all(|&k| {
-            (k == PROTOCOL && c.protocols != u32::MAX) || e.pattern.component(k).is_match(v[k])
-        })
+        for &k in &e.tests {
+            if !((k == PROTOCOL && c.protocols != u32::MAX)
+                || e.pattern.component(k).try_is_match(v[k])?)
+            {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
-    fn set_match(&self, i: usize, v: [&str; 8]) -> Option<SetMatch<'_>> {
-        let result = self.entries[i].pattern.exec_parts_pub(v)?;
-        Some(SetMatch {
-            index: i,
-            name: self.name(i),
-            result,
-        })
+    fn set_match(&self, i: usize, v: [&str; 8]) -> Result<Option<SetMatch<'_>>, PatternError> {
+        Ok(self.entries[i]
+            .pattern
+            .exec_parts(v)?
+            .map(|result| SetMatch {
+                index: i,
+                name: self.name(i),
+                result,
+            }))
     }
 
-    /// The position of the first pattern that matches `url`.
-    pub fn first(&self, url: &UrlRef<'_>) -> Option<usize> {
+    /// The position of the first pattern that matches `url`; an error
+    /// ([`PatternErrorKind::MatchLimit`](super::PatternErrorKind::MatchLimit)) when a
+    /// pattern tried before the first match ran out of steps (only when
+    /// [`PatternSet::may_hit_match_limit`]).
+    pub fn first(&self, url: &UrlRef<'_>) -> Result<Option<usize>, PatternError> {
         let v = url_parts(url);
         let mut out = None;
         self.scan(&v, |i| {
             out = Some(i);
-            true
-        });
-        out
+            Ok(true)
+        })?;
+        Ok(out)
     }
 
-    /// The first pattern that matches `url`, with its groups.
-    pub fn first_match(&self, url: &UrlRef<'_>) -> Option<SetMatch<'_>> {
+    /// The first pattern that matches `url`, with its groups; errors as
+    /// [`PatternSet::first`].
+    pub fn first_match(&self, url: &UrlRef<'_>) -> Result<Option<SetMatch<'_>>, PatternError> {
         let v = url_parts(url);
         let mut out = None;
         self.scan(&v, |i| {
-            out = self.set_match(i, v);
-            out.is_some()
-        });
-        out
+            out = self.set_match(i, v)?;
+            Ok(out.is_some())
+        })?;
+        Ok(out)
     }
 
-    /// The positions of all the patterns that match `url`, ascending.
-    pub fn all(&self, url: &UrlRef<'_>) -> Vec<usize> {
+    /// The positions of all the patterns that match `url`, ascending; errors as
+    /// [`PatternSet::first`].
+    pub fn all(&self, url: &UrlRef<'_>) -> Result<Vec<usize>, PatternError> {
         let v = url_parts(url);
         let mut out = Vec::new();
         self.scan(&v, |i| {
             out.push(i);
-            false
-        });
-        out
+            Ok(false)
+        })?;
+        Ok(out)
     }
 
-    /// All the patterns that match `url`, with their groups.
-    pub fn all_matches(&self, url: &UrlRef<'_>) -> Vec<SetMatch<'_>> {
+    /// All the patterns that match `url`, with their groups; errors as
+    /// [`PatternSet::first`].
+    pub fn all_matches(&self, url: &UrlRef<'_>) -> Result<Vec<SetMatch<'_>>, PatternError> {
         let v = url_parts(url);
         let mut out = Vec::new();
         self.scan(&v, |i| {
-            out.extend(self.set_match(i, v));
-            false
-        });
-        out
+            out.extend(self.set_match(i, v)?);
+            Ok(false)
+        })?;
+        Ok(out)
     }
 }

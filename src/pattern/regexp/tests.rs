@@ -252,8 +252,8 @@ fn random_regexps_agree_with_regress() {
 }
 
 #[test]
-fn match_limit_is_an_error_and_sets_refuse_backtracking() {
-    use crate::pattern::{PatternErrorKind, PatternSet, UrlPattern};
+fn match_limit_is_an_error_in_patterns_and_sets() {
+    use crate::pattern::{PatternError, PatternErrorKind, PatternSet, UrlPattern};
     let p = UrlPattern::parse(r"https://h/:a((?=(?:a|a)*b)\w*)", None).unwrap();
     assert!(p.may_hit_match_limit());
     let long = format!("https://h/{}", "a".repeat(40));
@@ -264,8 +264,29 @@ fn match_limit_is_an_error_and_sets_refuse_backtracking() {
         &PatternErrorKind::MatchLimit
     );
     assert!(p.test_str("https://h/aab", None).unwrap());
+    // In a set: the URL on which the pattern runs out of steps is an error of every
+    // lookup that tries that pattern, never a silent "no match"; other URLs match.
     let mut set = PatternSet::new();
-    let err = set.add(None, r"https://h/:a((?=a)\w+)").unwrap_err();
-    assert_eq!(err.kind(), &PatternErrorKind::BacktrackingInSet);
-    assert!(set.add(None, r"https://h/:a(\w+)").is_ok());
+    set.add(Some("plain"), r"https://h/x/:a(\w+)").unwrap();
+    assert!(!set.may_hit_match_limit());
+    set.add(Some("look"), r"https://h/:a((?=(?:a|a)*b)\w*)")
+        .unwrap();
+    assert!(set.may_hit_match_limit());
+    set.add(Some("any"), "https://h/*").unwrap();
+    let arena = crate::bumpalo::Bump::new();
+    let url = crate::parse_ref(&long, &arena).unwrap();
+    let limit = |e: PatternError| assert_eq!(e.kind(), &PatternErrorKind::MatchLimit);
+    limit(set.first(&url).unwrap_err());
+    limit(set.first_match(&url).unwrap_err());
+    limit(set.all(&url).unwrap_err());
+    limit(set.all_matches(&url).unwrap_err());
+    let url = crate::parse_ref("https://h/aab", &arena).unwrap();
+    assert_eq!(set.first(&url).unwrap(), Some(1));
+    assert_eq!(set.all(&url).unwrap(), vec![1, 2]);
+    let m = set.first_match(&url).unwrap().unwrap();
+    assert_eq!((m.name, m.result.pathname.get("a")), ("look", Some("aab")));
+    // A URL the plain pattern takes first never reaches the stalling one.
+    let text = format!("https://h/x/{}", "a".repeat(40));
+    let url = crate::parse_ref(&text, &arena).unwrap();
+    assert_eq!(set.first(&url).unwrap(), Some(0));
 }
