@@ -56,17 +56,47 @@ fuzz_target!(|case: Case| {
             case.pattern
         );
         // Regexp groups run on regress in both paths; the comparison is about the rest.
-        // The reference backtracks: a pattern with many wildcards (`/*****x***`) takes it
-        // exponential time, so those are compared only with `test` above.
+        // The reference backtracks: a pattern with many wildcards (`/*****x***`), or a
+        // repeated wildcard (`*+`, `:a*`, `{…}+`: a quantifier inside a quantifier),
+        // takes it exponential time, so those are compared only with `test` above.
         let groups = p
             .component_patterns()
             .iter()
             .map(|c| c.matches(['*', ':']).count())
             .max()
             .unwrap_or(0);
-        if !p.has_regexp_groups() && groups <= 3 {
+        let nested = p.component_patterns().iter().any(|c| repeats_a_group(c));
+        if !p.has_regexp_groups() && groups <= 3 && !nested {
             let reference = p.__exec_reference(input, None).expect("compiles");
             assert_eq!(executed, reference, "{:?} on {input:?}", case.pattern);
         }
     }
 });
+
+/// Whether a component's pattern string has a `+` or `*` modifier on a group (a named
+/// group, a wildcard or a `{…}` group): a quantifier inside the wildcard's own `.*`.
+fn repeats_a_group(pattern: &str) -> bool {
+    let b = pattern.as_bytes();
+    let mut escaped = false;
+    for (i, &c) in b.iter().enumerate() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match c {
+            b'\\' => escaped = true,
+            b'+' => return true,
+            // `*` right after a name character is a modifier only after `:name`; it is
+            // taken as one here (the comparison is skipped, never wrongly made).
+            b'*' if i > 0
+                && (matches!(b[i - 1], b'*' | b'}' | b')' | b'_')
+                    || b[i - 1].is_ascii_alphanumeric()
+                    || b[i - 1] >= 0x80) =>
+            {
+                return true;
+            }
+            _ => {}
+        }
+    }
+    false
+}

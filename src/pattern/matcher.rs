@@ -353,13 +353,24 @@ impl Program {
     /// The Pike VM: threads in priority order, one list per input position, each
     /// program counter at most once per list. Anchored at both ends.
     fn run(&self, input: &str, with_captures: bool) -> Option<Vec<Option<usize>>> {
-        let n = self.insts.len();
         let nslots = if with_captures { self.slots } else { 0 };
-        let mut clist = Threads::new(n, nslots);
-        let mut nlist = Threads::new(n, nslots);
+        with_lists(self.insts.len(), nslots, |clist, nlist| {
+            self.run_in(input, nslots, clist, nlist)
+        })
+    }
+
+    /// [`Program::run`] in the thread lists `clist` and `nlist`.
+    fn run_in<'t>(
+        &self,
+        input: &str,
+        nslots: usize,
+        clist: &'t mut Threads,
+        nlist: &'t mut Threads,
+    ) -> Option<Vec<Option<usize>>> {
         let mut stack: Vec<Frame> = Vec::new();
+        let (mut clist, mut nlist) = (clist, nlist);
         let mut scratch: Vec<Option<usize>> = vec![None; nslots];
-        self.add(&mut clist, 0, 0, &mut scratch, &mut stack);
+        self.add(clist, 0, 0, &mut scratch, &mut stack);
         let mut matched: Option<Vec<Option<usize>>> = None;
         let mut chars = input.char_indices();
         loop {
@@ -386,7 +397,7 @@ impl Program {
                 };
                 if consumes {
                     scratch.copy_from_slice(clist.slots(i));
-                    self.add(&mut nlist, pc + 1, next_pos, &mut scratch, &mut stack);
+                    self.add(nlist, pc + 1, next_pos, &mut scratch, &mut stack);
                 }
             }
             if matched.is_some() || ch.is_none() {
@@ -508,7 +519,51 @@ pub(crate) struct Threads {
     pub(crate) len: usize,
 }
 
+/// A thread's list pair is kept for the next match when it holds at most this many
+/// slots (a program of thousands of groups leaves nothing behind).
+const KEEP_SLOTS: usize = 1 << 16;
+
+thread_local! {
+    /// Each Pike VM's two thread lists, kept between the matches a thread runs so that a
+    /// match allocates nothing once the thread has run a program at least as large.
+    static LISTS: std::cell::Cell<Option<Box<(Threads, Threads)>>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with two empty thread lists for a program of `n` instructions and `nslots`
+/// capture slots: this thread's kept pair (grown as needed), else a new one.
+pub(crate) fn with_lists<R>(
+    n: usize,
+    nslots: usize,
+    f: impl FnOnce(&mut Threads, &mut Threads) -> R,
+) -> R {
+    let mut lists = LISTS
+        .with(std::cell::Cell::take)
+        .unwrap_or_else(|| Box::new((Threads::new(0, 0), Threads::new(0, 0))));
+    lists.0.reset(n, nslots);
+    lists.1.reset(n, nslots);
+    let out = f(&mut lists.0, &mut lists.1);
+    if lists.0.slot_data.len() <= KEEP_SLOTS {
+        LISTS.with(|c| c.set(Some(lists)));
+    }
+    out
+}
+
 impl Threads {
+    /// Empties the list and makes room for `n` program counters of `nslots` slots each.
+    pub(crate) fn reset(&mut self, n: usize, nslots: usize) {
+        if self.dense.len() < n {
+            self.dense.resize(n, 0);
+            self.sparse.resize(n, 0);
+            self.pcs.resize(n, 0);
+        }
+        if self.slot_data.len() < n * nslots {
+            self.slot_data.resize(n * nslots, None);
+        }
+        self.nslots = nslots;
+        self.clear();
+    }
+
     pub(crate) fn new(n: usize, nslots: usize) -> Threads {
         Threads {
             dense: vec![0; n],

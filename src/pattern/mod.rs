@@ -833,6 +833,31 @@ pub fn __regexp_captures(
     Ok(caps)
 }
 
+/// A regexp compiled by the own engine (flags `v`, `vi` with `ignore_case`), for the
+/// benches' comparison with `regress` on the same source. Not part of the supported API.
+#[doc(hidden)]
+pub struct __Regexp(Regexp);
+
+impl __Regexp {
+    /// Compiles `source`; the error's text when it does not compile.
+    pub fn new(source: &str, ignore_case: bool) -> Result<__Regexp, String> {
+        Regexp::new(source, ignore_case)
+            .map(__Regexp)
+            .map_err(|e| format!("{e:?}"))
+    }
+
+    /// Whether it matches at the start of `input` (`None`: out of steps).
+    pub fn is_match(&self, input: &str) -> Option<bool> {
+        self.0.is_match(input).ok()
+    }
+
+    /// The byte ranges of the whole match and of each group (`None`: out of steps).
+    #[allow(clippy::type_complexity)] // a hidden bench hook
+    pub fn groups(&self, input: &str) -> Option<Option<Vec<Option<(usize, usize)>>>> {
+        self.0.groups(input).ok()
+    }
+}
+
 /// The eight component values of a parsed URL, as `match` takes them.
 pub(crate) fn url_parts<'u>(url: &'u UrlRef<'_>) -> [&'u str; 8] {
     let search = url.search();

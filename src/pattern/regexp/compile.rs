@@ -103,6 +103,8 @@ pub(crate) struct Program {
     /// The word characters of `\b` (with `i`: also U+017F and U+212A).
     pub(crate) word: CharSet,
     pub(crate) backtracking: bool,
+    /// The bit-parallel NFA's closures, when it can run the program (`is_match`).
+    pub(crate) bits: Option<Box<super::bits::Bits>>,
 }
 
 /// The program is over [`MAX_PROGRAM_SIZE`].
@@ -126,12 +128,14 @@ pub(crate) fn compile(node: &Node, groups: usize, icase: bool) -> Result<Program
             icase,
             word: CharSet::new(&super::parse::word(icase)),
             backtracking: node.needs_backtracking(),
+            bits: None,
         },
     };
     c.push(Inst::Save(0))?;
     c.node(node, false)?;
     c.push(Inst::Save(1))?;
     c.push(Inst::Match)?;
+    c.p.bits = super::bits::Bits::new(&c.p).map(Box::new);
     Ok(c.p)
 }
 

@@ -4,10 +4,14 @@
 
 use super::compile::{Inst, Program};
 use super::parse::Assertion;
-use crate::pattern::matcher::Threads;
+use crate::pattern::matcher::{Threads, with_lists};
 
 /// Capture slots: byte offsets, `None` when the group did not take part.
 pub(crate) type Slots = Vec<Option<usize>>;
+
+/// The most (instruction, position) pairs [`Program::memo_backtrack`] keeps a bit for
+/// (32 KiB); past it, the Pike VM finds the groups.
+const MEMO_BITS: usize = 1 << 18;
 
 /// The backtracking interpreter ran out of steps.
 #[derive(Debug)]
@@ -38,7 +42,7 @@ impl Program {
     }
 
     #[inline]
-    fn consumes(&self, inst: &Inst, c: char) -> bool {
+    pub(crate) fn consumes(&self, inst: &Inst, c: char) -> bool {
         match *inst {
             Inst::Char(want, _) => want == c,
             Inst::Set(i, _) => self.sets[i as usize].contains(c),
@@ -50,16 +54,28 @@ impl Program {
     /// backtracking ECMAScript engine finds, or `None`. With `want_slots` false, only
     /// whether there is a match (the slots returned are empty).
     pub(crate) fn pike(&self, input: &str, want_slots: bool) -> Option<Slots> {
-        let n = self.insts.len();
         let nslots = if want_slots { self.slots } else { 0 };
-        let mut clist = Threads::new(n, nslots);
-        let mut nlist = Threads::new(n, nslots);
+        with_lists(self.insts.len(), nslots, |clist, nlist| {
+            self.pike_in(input, want_slots, clist, nlist)
+        })
+    }
+
+    /// [`Program::pike`] in the thread lists `clist` and `nlist`.
+    fn pike_in<'t>(
+        &self,
+        input: &str,
+        want_slots: bool,
+        clist: &'t mut Threads,
+        nlist: &'t mut Threads,
+    ) -> Option<Slots> {
+        let nslots = clist.nslots;
+        let (mut clist, mut nlist) = (clist, nlist);
         let mut cx = Closure {
             stack: Vec::new(),
             slots: vec![None; nslots],
             regs: vec![None; self.regs],
         };
-        self.add(&mut clist, 0, input, 0, &mut cx);
+        self.add(clist, 0, input, 0, &mut cx);
         let mut matched: Option<Slots> = None;
         let mut pos = 0;
         loop {
@@ -81,7 +97,7 @@ impl Program {
                     && self.consumes(inst, c)
                 {
                     cx.slots.copy_from_slice(clist.slots(i));
-                    self.add(&mut nlist, pc + 1, input, next_pos, &mut cx);
+                    self.add(nlist, pc + 1, input, next_pos, &mut cx);
                 }
             }
             if ch.is_none() || nlist.len == 0 {
@@ -170,9 +186,49 @@ impl Program {
             slots: vec![None; self.slots],
             regs: vec![None; self.regs],
             steps: budget,
+            visited: Vec::new(),
         };
         Ok(m.run(0, 0)?.map(|_| m.slots))
     }
+
+    /// Whether [`Program::memo_backtrack`] runs this program on `input` in its
+    /// `MEMO_BITS` bits: no iteration registers, lookaround or backreference.
+    pub(crate) fn memo_fits(&self, input: &str) -> bool {
+        !self.backtracking
+            && self.regs == 0
+            && self.insts.len().saturating_mul(input.len() + 1) <= MEMO_BITS
+    }
+
+    /// The backtracking interpreter with a visited set of (instruction, position): for a
+    /// program without iteration registers, lookaround or backreference, what follows
+    /// an instruction at a position depends on nothing else, so a pair seen once (and
+    /// failed, or matching would have stopped) fails again. Each pair runs at most once:
+    /// O(input × program) steps, the slots of the match a backtracking ECMAScript engine
+    /// finds, following the preferred branch straight to it on the common route
+    /// regexps. Only where [`Program::memo_fits`].
+    pub(crate) fn memo_backtrack(&self, input: &str) -> Option<Slots> {
+        let words = (self.insts.len() * (input.len() + 1)).div_ceil(64);
+        // The visited set of this thread's previous match, cleared (at most MEMO_BITS).
+        let mut visited = VISITED.with(std::cell::Cell::take);
+        visited.clear();
+        visited.resize(words, 0);
+        let mut m = Backtracker {
+            p: self,
+            input,
+            slots: vec![None; self.slots],
+            regs: Vec::new(),
+            steps: u64::MAX,
+            visited,
+        };
+        let found = m.run(0, 0).ok().flatten().is_some();
+        VISITED.with(|c| c.set(std::mem::take(&mut m.visited)));
+        found.then_some(m.slots)
+    }
+}
+
+thread_local! {
+    /// [`Program::memo_backtrack`]'s visited set, kept between the matches a thread runs.
+    static VISITED: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 struct Closure {
@@ -193,6 +249,9 @@ struct Backtracker<'a> {
     slots: Slots,
     regs: Vec<Option<usize>>,
     steps: u64,
+    /// One bit per (instruction, position) already run ([`Program::memo_backtrack`]);
+    /// empty: no visited set.
+    visited: Vec<u64>,
 }
 
 enum Undo {
@@ -204,13 +263,25 @@ enum Undo {
 impl Backtracker<'_> {
     /// Runs from `pc` at `pos` to `Match` or `LookEnd`: the end position, or `None`.
     fn run(&mut self, pc: usize, pos: usize) -> Result<Option<usize>, OutOfSteps> {
-        let mut stack: Vec<Undo> = Vec::new();
+        let mut stack: Vec<Undo> = Vec::with_capacity(32);
         let (mut pc, mut pos) = (pc, pos);
         loop {
             if self.steps == 0 {
                 return Err(OutOfSteps);
             }
             self.steps -= 1;
+            if !self.visited.is_empty() {
+                let k = pc * (self.input.len() + 1) + pos;
+                let (word, bit) = (k / 64, 1u64 << (k % 64));
+                if self.visited[word] & bit != 0 {
+                    match self.backtrack_to_alternative(&mut stack) {
+                        Some((p, at)) => (pc, pos) = (p, at),
+                        None => return Ok(None),
+                    }
+                    continue;
+                }
+                self.visited[word] |= bit;
+            }
             let ok = match self.p.insts[pc] {
                 Inst::Match | Inst::LookEnd => return Ok(Some(pos)),
                 Inst::Char(_, back) | Inst::Set(_, back) => {
@@ -297,18 +368,20 @@ impl Backtracker<'_> {
             if ok {
                 continue;
             }
-            // Backtrack: undo to the latest alternative.
-            loop {
-                match stack.pop() {
-                    None => return Ok(None),
-                    Some(Undo::Slot(s, v)) => self.slots[s] = v,
-                    Some(Undo::Reg(r, v)) => self.regs[r] = v,
-                    Some(Undo::Alt(p, at)) => {
-                        pc = p;
-                        pos = at;
-                        break;
-                    }
-                }
+            match self.backtrack_to_alternative(&mut stack) {
+                Some((p, at)) => (pc, pos) = (p, at),
+                None => return Ok(None),
+            }
+        }
+    }
+
+    /// Undoes to the latest alternative: where it resumes, or `None` when there is none.
+    fn backtrack_to_alternative(&mut self, stack: &mut Vec<Undo>) -> Option<(usize, usize)> {
+        loop {
+            match stack.pop()? {
+                Undo::Slot(s, v) => self.slots[s] = v,
+                Undo::Reg(r, v) => self.regs[r] = v,
+                Undo::Alt(p, at) => return Some((p, at)),
             }
         }
     }

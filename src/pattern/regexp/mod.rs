@@ -16,6 +16,7 @@
 //! Programs have at most [`MAX_PROGRAM_SIZE`] instructions (counted repetitions are
 //! unrolled); a larger regexp is refused at construction.
 
+mod bits;
 mod compile;
 mod exec;
 mod parse;
@@ -91,7 +92,17 @@ impl Regexp {
                 .backtrack(input, MAX_BACKTRACK_STEPS)
                 .map_err(|_| StepLimit)?
         } else {
-            self.program.pike(input, true)
+            if self.program.memo_fits(input) {
+                self.program.memo_backtrack(input)
+            } else if let Some(bits) = &self.program.bits
+                && !self.program.bits_match(bits, input)
+            {
+                // The NFA refuses most inputs that do not match faster than the Pike
+                // VM follows one.
+                None
+            } else {
+                self.program.pike(input, true)
+            }
         };
         Ok(slots.map(|s| {
             s.chunks(2)
@@ -107,6 +118,9 @@ impl Regexp {
     pub(crate) fn is_match(&self, input: &str) -> Result<bool, StepLimit> {
         if self.program.backtracking {
             return Ok(self.captures(input)?.is_some());
+        }
+        if let Some(bits) = &self.program.bits {
+            return Ok(self.program.bits_match(bits, input));
         }
         Ok(self.program.pike(input, false).is_some())
     }

@@ -245,6 +245,12 @@ fn random_regexps_agree_with_regress() {
                 });
             let got = ours.groups(&input).unwrap();
             assert_eq!(got, want, "{source:?} (i: {icase}) on {input:?}");
+            // `is_match` runs on the bit-parallel NFA where it can, else the Pike VM.
+            assert_eq!(
+                ours.is_match(&input).unwrap(),
+                want.is_some(),
+                "is_match of {source:?} (i: {icase}) on {input:?}"
+            );
             compared += 1;
         }
     }
