@@ -110,6 +110,11 @@ fuzz_target!(|data: &[u8]| {
     if icase && (source.contains("--") || source.contains("\\P")) {
         return;
     }
+    // An empty string in a class (`[\q{}a]`, `\q{a|}`) matches the empty string in
+    // ECMAScript (V8: `/[\q{}a]/v.exec("c")` is `[""]`); regress 0.12 never matches it.
+    if ["\\q{}", "\\q{|", "||", "|}"].iter().any(|s| source.contains(s)) {
+        return;
+    }
     match rapidurl::pattern::__regexp_captures(&source, icase, &input) {
         Ok(got) => assert_eq!(got, want, "{source:?} (i: {icase}) on {input:?}"),
         // ECMAScript refuses a quantified assertion (`\b{2}`), which regress accepts; a

@@ -296,3 +296,14 @@ fn match_limit_is_an_error_in_patterns_and_sets() {
     let url = crate::parse_ref(&text, &arena).unwrap();
     assert_eq!(set.first(&url).unwrap(), Some(0));
 }
+
+#[test]
+fn an_empty_class_string_matches_the_empty_string() {
+    // V8: /[\q{}a]/v.exec("ccc") is [""] at 0, /[\q{a|}]+/v.exec("aab") is ["aa"];
+    // regress 0.12 finds no match for the first (the fuzz target skips such sources).
+    let re = Regexp::new(r"[\q{}a]", false).unwrap();
+    assert_eq!(re.groups("ccc").unwrap(), Some(vec![Some((0, 0))]));
+    assert!(re.is_match("ccc").unwrap());
+    let re = Regexp::new(r"[\q{a|}]+", false).unwrap();
+    assert_eq!(re.groups("aab").unwrap(), Some(vec![Some((0, 2))]));
+}
