@@ -97,8 +97,9 @@ def section_machine(args):
     return (f"- CPU: {cpu}, {os.cpu_count()} cores{mem}; SIMD kernel used: "
             f"{flags or 'scalar'}; {platform.system()} {platform.machine()}\n"
             f"- {rustc}; release profile (`cargo bench`, `cargo build --release`)\n"
-            f"- at the start of this run: {load_note()}; other work shared the machine, "
-            f"so absolute times are noisy and the ratios (same run) are what to read\n")
+            f"- shared with other work: each section below names the load average at its "
+            f"start; absolute times are noisy, and the ratios (two figures of one run) are "
+            f"what to read\n")
 
 
 # ---- parse (criterion) --------------------------------------------------------------------
@@ -149,7 +150,7 @@ def section_parse(args):
     groups = sorted(g[len("parse_"):] for g in os.listdir(CRITERION) if g.startswith("parse_"))
     out = [f"`cargo bench --bench parse` ({note}). Median ns per URL; "
            "MB/s of input bytes for `parse_ref`.\n",
-           "| corpus | URLs | " + " | ".join(label for _, label in PARSE_FUNCS) + " | `parse_ref` MB/s |",
+           "| corpus | lines | " + " | ".join(label for _, label in PARSE_FUNCS) + " | `parse_ref` MB/s |",
            "| --- | ---: |" + " ---: |" * (len(PARSE_FUNCS) + 1)]
     summary = []
     for corpus in groups:
@@ -174,11 +175,11 @@ def section_parse(args):
     if all(rr.values()):
         ada = rr["ada_url::Url::parse(link, Some(base))"][0]
         out += ["", "Relative links against their page (`corpora/relative.tsv`; MB/s of link bytes):", "",
-                "| function | median per pass | MB/s | ÷ ada |", "| --- | ---: | ---: | ---: |"]
+                "| function | median per pass | MB/s | ada ÷ this |", "| --- | ---: | ---: | ---: |"]
         for f, label in rel:
             ns, nbytes = rr[f]
             out.append(f"| {label} | {ns / 1e3:.1f} µs | {nbytes / ns * 1e3:.1f} | {ada / ns:.2f}× |")
-    head = ["| corpus | `parse_ref` ÷ ada | `Url::parse` ÷ ada | `can_parse` ÷ ada's | `Url::parse` ÷ url |",
+    head = ["| corpus | ada ÷ `parse_ref` | ada ÷ `Url::parse` | ada's ÷ `can_parse` | url ÷ `Url::parse` |",
             "| --- | ---: | ---: | ---: | ---: |"]
     args.summary = "\n".join(head + [f"| {c} | {a} | {b} | {d} | {e} |" for c, a, b, d, e in summary]) + "\n"
     return "\n".join(out) + "\n"
@@ -267,7 +268,7 @@ def section_canon(args):
     if all(r for _, r in rows):
         base = rows[0][1][0]
         n = rows[0][1][1]
-        out = [f"`cargo bench --bench canon` ({note}), kasztp ({n:,} URLs), each "
+        out = [f"`cargo bench --bench canon` ({note}), kasztp ({n:,} lines), each "
                "field through `Field::value` as the tool and `parse_column` compute it:\n",
                "| variant | median per pass | ns/URL | ÷ `parse_ref` |", "| --- | ---: | ---: | ---: |"]
         for v, (ns, n) in rows:

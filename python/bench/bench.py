@@ -286,7 +286,7 @@ def main():
         return 0
 
     # The corpus's own count (its lines), whatever subset a mode times.
-    print(f"corpus: {Path(args.corpus).name}, {corpus_lines} URLs; {os.cpu_count()} cores "
+    print(f"corpus: {Path(args.corpus).name}, {corpus_lines} lines; {os.cpu_count()} cores "
           f"(load average {os.getloadavg()[0]:.1f}); median of {args.repeat} interleaved runs")
     if args.canon and args.repeat > 0:
         ns = wall_clock(table, n, args.repeat)

@@ -37,11 +37,17 @@
 //! `\p{…}`, simple case folding under `vi`, where `\w` and `\b` include U+017F and
 //! U+212A):
 //!
-//! - without a backreference or a lookaround, it runs on a Pike VM: the same bounds as
+//! - without a backreference or a lookaround, it runs in linear time: the same bounds as
 //!   above, O(n × m) for `test` and O(n × m × g) for `exec`, with m the instructions of the
-//!   compiled regexp. `benches/pattern_adversarial.rs` times nested quantifiers, stacked
-//!   `.*`, alternations of equal branches and counted repetitions on pathnames of up to a
-//!   mebibyte (docs/robustness.md has the table); `tests/limits.rs` runs them.
+//!   compiled regexp. `test` runs a bit-parallel NFA on programs of at most 64
+//!   instructions (else a Pike VM); `exec` runs a backtracking interpreter that visits
+//!   each (instruction, position) pair at most once when the regexp has no quantifier
+//!   whose body can match the empty string and n × m is at most 2¹⁸ (the common route
+//!   regexps on ordinary paths: `\d+`, `[^\/]+`, `.*`), else the Pike VM; all three give
+//!   the match a backtracking ECMAScript engine finds. `benches/pattern_adversarial.rs`
+//!   times nested quantifiers, stacked `.*`, alternations of equal branches and counted
+//!   repetitions on pathnames of up to a mebibyte (docs/robustness.md has the table);
+//!   `tests/limits.rs` runs them.
 //! - with a backreference or a lookaround (which no linear-time engine runs), it runs on
 //!   a backtracking interpreter that gives up after [`MAX_BACKTRACK_STEPS`] steps per
 //!   component match: [`UrlPattern::test`] and [`UrlPattern::exec`] then return
