@@ -172,13 +172,8 @@ impl Validity {
 /// A flat VARCHAR output vector of DuckDB.
 pub struct VarcharOut {
     vector: ffi::duckdb_vector,
-    /// The vector's strings.
-    data: *mut ffi::duckdb_string_t,
     validity: Validity,
 }
-
-/// The longest string DuckDB keeps inside its `duckdb_string_t` (no heap, no pointer).
-const INLINED: usize = 12;
 
 impl VarcharOut {
     /// # Safety
@@ -187,8 +182,6 @@ impl VarcharOut {
     pub unsafe fn new(vector: ffi::duckdb_vector) -> VarcharOut {
         VarcharOut {
             vector,
-            // SAFETY: a live flat VARCHAR vector's data is its array of strings.
-            data: unsafe { ffi::duckdb_vector_get_data(vector) } as *mut ffi::duckdb_string_t,
             validity: Validity::new(vector),
         }
     }
@@ -197,27 +190,8 @@ impl VarcharOut {
 impl StrSink for VarcharOut {
     #[inline]
     fn put(&mut self, i: usize, value: &str) {
-        if value.len() <= INLINED {
-            // A short string is written in place, as DuckDB inlines one: its length, its
-            // bytes, zeros after them (DuckDB's assignment would also check the UTF-8
-            // of a `&str`, which is valid already).
-            let mut inlined = [0 as c_char; INLINED];
-            for (to, &b) in inlined.iter_mut().zip(value.as_bytes()) {
-                *to = b as c_char;
-            }
-            let string = ffi::duckdb_string_t {
-                value: ffi::duckdb_string_t__bindgen_ty_1 {
-                    inlined: ffi::duckdb_string_t__bindgen_ty_1__bindgen_ty_2 {
-                        length: value.len() as u32,
-                        inlined,
-                    },
-                },
-            };
-            // SAFETY: the vector has row `i` (`new`'s contract), and `data` is its array.
-            unsafe { self.data.add(i).write(string) };
-            return;
-        }
-        // SAFETY: the vector has row `i`; DuckDB copies the bytes into its string heap.
+        // SAFETY: the vector has row `i`; DuckDB copies the bytes into its string heap
+        // (or inlines them).
         unsafe {
             ffi::duckdb_vector_assign_string_element_len(
                 self.vector,
