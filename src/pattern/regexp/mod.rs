@@ -51,6 +51,10 @@ pub(crate) type Groups = Vec<Option<(usize, usize)>>;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct StepLimit;
 
+/// Inputs longer than this are checked by the bit-parallel NFA before their groups are
+/// looked for (on a short one, the check costs more than it saves).
+const PRECHECK_FROM: usize = 64;
+
 impl Regexp {
     /// Compiles `source` with the flags `v` (`vi` when `ignore_case`).
     pub(crate) fn new(source: &str, ignore_case: bool) -> Result<Regexp, CompileError> {
@@ -91,18 +95,17 @@ impl Regexp {
             self.program
                 .backtrack(input, MAX_BACKTRACK_STEPS)
                 .map_err(|_| StepLimit)?
+        } else if input.len() > PRECHECK_FROM
+            && let Some(bits) = &self.program.bits
+            && !self.program.bits_match(bits, input)
+        {
+            // The NFA refuses an input that does not match at a few instructions a code
+            // point; the groups' engines may visit every (instruction, position) first.
+            None
+        } else if self.program.memo_fits(input) {
+            self.program.memo_backtrack(input)
         } else {
-            if self.program.memo_fits(input) {
-                self.program.memo_backtrack(input)
-            } else if let Some(bits) = &self.program.bits
-                && !self.program.bits_match(bits, input)
-            {
-                // The NFA refuses most inputs that do not match faster than the Pike
-                // VM follows one.
-                None
-            } else {
-                self.program.pike(input, true)
-            }
+            self.program.pike(input, true)
         };
         Ok(slots.map(|s| {
             s.chunks(2)
