@@ -65,7 +65,11 @@ fn main() {
     // the same followed by the last character the pattern wants: they match, and the
     // groups are recorded (the Pike VM, past the memoized backtracker's size).
     for matching in [false, true] {
-        let what = if matching { "matching input" } else { "pattern (pathname)" };
+        let what = if matching {
+            "matching input"
+        } else {
+            "pattern (pathname)"
+        };
         println!("| {what} | {} |", SIZES.map(|s| s.1).join(" | "));
         println!("|---|{}", "---:|".repeat(SIZES.len()));
         for (name, pattern, unit) in CASES {
