@@ -73,7 +73,9 @@ def parse_column(
     with ``/`` (``"/users/:id"``, ``"/find?q=:q"``) matches on any protocol, host and
     port. ``routes_base`` (a URL) is the base of relative patterns, each read as
     ``URLPattern(pattern, routes_base)``: a path then matches only on the base's
-    protocol, host and port.
+    protocol, host and port. A row on which a pattern with a backreference or a
+    lookaround gives up (after 10**6 steps) has NULL fields and the error
+    ``route-match-limit``.
 
     ``output`` lays the field columns out: ``"utf8"`` (the default) copies every value into
     the column; ``"view"`` returns ``string_view`` columns that share the input's buffers
