@@ -8,8 +8,12 @@
 //! captures inside it, simple case folding under `i`, class set operations), and runs
 //! them:
 //!
-//! - without backreferences and lookarounds, by a Pike VM: time O(n × m) for an input
-//!   of n code points and a program of m instructions, memory O(m × g) for g groups;
+//! - without backreferences and lookarounds, in time O(n × m) for an input of n code
+//!   points and a program of m instructions: `is_match` on a bit-parallel NFA (`bits`,
+//!   programs of at most 64 instructions) or the Pike VM; the groups on the backtracking
+//!   interpreter with a visited bit per (instruction, position) (no quantifier over a
+//!   body that can match empty, n × m ≤ 2¹⁸) or the Pike VM (memory O(m × g) for g
+//!   groups);
 //! - with them, by a backtracking interpreter that stops after [`MAX_BACKTRACK_STEPS`]
 //!   steps per match with an error, never a silent "no match".
 //!
