@@ -25,7 +25,7 @@ use crate::vector::{BoolOut, MapOut, StrVector, StructOut, VarcharOut};
 pub const C_API_VERSION: &str = "v1.2.0";
 
 /// What a registered function computes; its argument types say whether it has a base.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 enum Op {
     Field(Field),
     Valid,
@@ -59,7 +59,7 @@ struct Overload {
 /// A SQL function: its name, what it computes, its overloads.
 struct Function {
     name: String,
-    op: fn() -> Op,
+    op: Op,
     overloads: Vec<Overload>,
 }
 
@@ -89,80 +89,55 @@ fn functions() -> Vec<Function> {
             ret,
         }]
     };
-    let mut out = Vec::new();
-    macro_rules! field_fn {
-        ($($variant:ident),*) => {
-            $(
-                if !matches!(Field::$variant, Field::Valid) {
-                    out.push(Function {
-                        name: format!("url_{}", Field::$variant.name()),
-                        op: || Op::Field(Field::$variant),
-                        overloads: url_overloads(Varchar),
-                    });
-                }
-            )*
-        };
-    }
-    field_fn!(
-        Href,
-        Origin,
-        Protocol,
-        Username,
-        Password,
-        Host,
-        Hostname,
-        Port,
-        Pathname,
-        Search,
-        Hash,
-        PublicSuffix,
-        RegistrableDomain,
-        Subdomain,
-        Display,
-        Valid,
-        ValidationErrors,
-        Surt,
-        Canonical
-    );
-    debug_assert_eq!(out.len() + 1, kernel::sql_fields().len());
+    // `url_<field>` for every field of `kernel::sql_fields()` but `valid` (`url_valid`,
+    // BOOLEAN, below).
+    let mut out: Vec<Function> = kernel::sql_fields()
+        .into_iter()
+        .filter(|f| *f != Field::Valid)
+        .map(|field| Function {
+            name: format!("url_{}", field.name()),
+            op: Op::Field(field),
+            overloads: url_overloads(Varchar),
+        })
+        .collect();
     out.push(Function {
         name: "url_valid".into(),
-        op: || Op::Valid,
+        op: Op::Valid,
         overloads: url_overloads(Boolean),
     });
     out.push(Function {
         name: "url_error".into(),
-        op: || Op::Error,
+        op: Op::Error,
         overloads: url_overloads(Varchar),
     });
     out.push(Function {
         name: "url_parse".into(),
-        op: || Op::Parse,
+        op: Op::Parse,
         overloads: url_overloads(UrlStruct),
     });
     out.push(Function {
         name: "url_query_param".into(),
-        op: || Op::QueryParam,
+        op: Op::QueryParam,
         overloads: two(Varchar),
     });
     out.push(Function {
         name: "url_join".into(),
-        op: || Op::Join,
+        op: Op::Join,
         overloads: two(Varchar),
     });
     out.push(Function {
         name: "url_canonicalize".into(),
-        op: || Op::Canonicalize,
+        op: Op::Canonicalize,
         overloads: two(Varchar),
     });
     out.push(Function {
         name: "url_pattern_test".into(),
-        op: || Op::PatternTest,
+        op: Op::PatternTest,
         overloads: two(Boolean),
     });
     out.push(Function {
         name: "url_pattern_exec".into(),
-        op: || Op::PatternExec,
+        op: Op::PatternExec,
         overloads: two(Map),
     });
     out
@@ -257,7 +232,7 @@ unsafe fn register(con: ffi::duckdb_connection) -> Result<(), String> {
                 let r = LogicalType::of(o.ret);
                 ffi::duckdb_scalar_function_set_return_type(func, r.0);
                 let extra = Box::new(Extra {
-                    op: (f.op)(),
+                    op: f.op.clone(),
                     ret: o.ret,
                 });
                 ffi::duckdb_scalar_function_set_extra_info(
