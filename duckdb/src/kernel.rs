@@ -337,13 +337,14 @@ fn pattern_of<'a>(
     })
 }
 
-/// `url_pattern_test(pattern, url)`: whether the URL matches the pattern (a URLPattern
-/// constructor string); NULL when the URL does not parse. An invalid pattern fails the
-/// query.
-pub fn pattern_test(
+/// The row loop of the pattern functions: `each` gets row `i` with its compiled pattern
+/// and parsed URL, or `None` for a row that is NULL (either argument) or whose URL does
+/// not parse. A pattern that does not compile, or an error of `each`, stops the loop and
+/// is returned.
+fn pattern_rows(
     patterns: StrVector,
     urls: StrVector,
-    out: &mut impl BoolSink,
+    mut each: impl FnMut(usize, Option<(&UrlPattern, &UrlRef<'_>)>) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let mut arena = Bump::new();
     let mut last = None;
@@ -352,25 +353,44 @@ pub fn pattern_test(
         if failure.is_some() {
             return;
         }
-        let compiled = match pattern_of(patterns, i, &mut last) {
-            None => return out.null(i),
-            Some(Err(e)) => {
-                failure = Some(e);
-                return;
-            }
-            Some(Ok(c)) => c,
+        let outcome = match pattern_of(patterns, i, &mut last) {
+            None => each(i, None),
+            Some(Err(e)) => Err(e),
+            Some(Ok(compiled)) => match row {
+                Some((_, Ok(url))) => {
+                    let pattern = compiled.as_ref().as_ref().expect("checked");
+                    each(i, Some((pattern, &url)))
+                }
+                _ => each(i, None),
+            },
         };
-        let Some((_, Ok(url))) = row else {
-            return out.null(i);
-        };
-        let pattern = compiled.as_ref().as_ref().expect("checked");
-        match pattern.test_url(&url) {
-            Ok(hit) => out.put(i, hit),
-            // A regexp group past its step limit: the query fails, never a silent FALSE.
-            Err(e) => failure = Some(Failure(format!("url_pattern_test: row {}: {e}", i + 1))),
+        if let Err(e) = outcome {
+            failure = Some(e);
         }
     });
     failure.map_or(Ok(()), Err)
+}
+
+/// `url_pattern_test(pattern, url)`: whether the URL matches the pattern (a URLPattern
+/// constructor string); NULL when the URL does not parse. An invalid pattern fails the
+/// query.
+pub fn pattern_test(
+    patterns: StrVector,
+    urls: StrVector,
+    out: &mut impl BoolSink,
+) -> Result<(), Failure> {
+    pattern_rows(patterns, urls, |i, row| {
+        let Some((pattern, url)) = row else {
+            out.null(i);
+            return Ok(());
+        };
+        // A regexp group past its step limit: the query fails, never a silent FALSE.
+        let hit = pattern
+            .test_url(url)
+            .map_err(|e| Failure(format!("url_pattern_test: row {}: {e}", i + 1)))?;
+        out.put(i, hit);
+        Ok(())
+    })
 }
 
 /// `url_pattern_exec(pattern, url)`: the groups of the match as a MAP (named groups by
@@ -382,34 +402,20 @@ pub fn pattern_exec(
     urls: StrVector,
     out: &mut impl MapSink,
 ) -> Result<(), Failure> {
-    let mut arena = Bump::new();
-    let mut last = None;
-    let mut failure = None;
     let mut keys: Vec<String> = Vec::new();
-    for_each_row(urls, None, &mut arena, |i, row| {
-        if failure.is_some() {
-            return;
-        }
-        let compiled = match pattern_of(patterns, i, &mut last) {
-            None => return out.null(i),
-            Some(Err(e)) => {
-                failure = Some(e);
-                return;
-            }
-            Some(Ok(c)) => c,
+    pattern_rows(patterns, urls, |i, row| {
+        let Some((pattern, url)) = row else {
+            out.null(i);
+            return Ok(());
         };
-        let Some((_, Ok(url))) = row else {
-            return out.null(i);
-        };
-        let pattern = compiled.as_ref().as_ref().expect("checked");
-        let result = match pattern.exec_url(&url) {
+        let result = match pattern.exec_url(url) {
             Ok(Some(result)) => result,
-            Ok(None) => return out.null(i),
-            // A regexp group past its step limit: the query fails, never a silent NULL.
-            Err(e) => {
-                failure = Some(Failure(format!("url_pattern_exec: row {}: {e}", i + 1)));
-                return;
+            Ok(None) => {
+                out.null(i);
+                return Ok(());
             }
+            // A regexp group past its step limit: the query fails, never a silent NULL.
+            Err(e) => return Err(Failure(format!("url_pattern_exec: row {}: {e}", i + 1))),
         };
         keys.clear();
         let mut values: Vec<&str> = Vec::new();
@@ -435,6 +441,6 @@ pub fn pattern_exec(
             }
         }
         out.put(i, &entries);
-    });
-    failure.map_or(Ok(()), Err)
+        Ok(())
+    })
 }
