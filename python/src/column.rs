@@ -804,8 +804,14 @@ impl<C: Col> Output<C> {
             None => cx,
         };
         // A route table whose lookup ran out of steps on this URL (a pattern with a
-        // backreference or a lookaround): an error row, as a URL that does not parse.
-        if cx.route_error(url).is_some() {
+        // backreference or a lookaround): an error row, as a URL that does not parse,
+        // when the route fields are asked for.
+        if routes.is_some_and(rapidurl::pattern::PatternSet::may_hit_match_limit)
+            && fields
+                .iter()
+                .any(|f| matches!(f, Field::Route | Field::RouteParams))
+            && cx.route_error(url).is_some()
+        {
             return self.push_error(Some(rapidurl::field::ROUTE_MATCH_LIMIT));
         }
         for (field, f) in fields.iter().zip(&mut self.fields) {

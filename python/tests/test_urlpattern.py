@@ -178,6 +178,10 @@ def test_a_route_lookup_that_runs_out_of_steps_is_an_error_row():
         "route_params": ['{"a":"aab"}', None, None, '{"pathname.0":"x"}'],
         "error": [None, "route-match-limit", "missing-scheme-non-relative-URL", None],
     }
+    # Without the route fields, the table is not looked up: the row is valid.
+    d = rapidurl.parse_column(urls, ["href", "valid"], routes=routes).to_pydict()
+    assert d["error"] == [None, None, "missing-scheme-non-relative-URL", None]
+    assert d["href"][1] == stall
     # The pattern alone raises on that URL instead of answering.
     with pytest.raises(PatternError) as info:
         URLPattern("https://h.test/w/:a((?=(?:a|a)*b)\\w*)").test(stall)
