@@ -355,7 +355,7 @@ impl Program {
     fn run(&self, input: &str, with_captures: bool) -> Option<Vec<Option<usize>>> {
         let nslots = if with_captures { self.slots } else { 0 };
         with_lists(self.insts.len(), nslots, |clist, nlist| {
-            self.run_in(input, nslots, clist, nlist)
+            self.run_in(input, clist, nlist)
         })
     }
 
@@ -363,10 +363,10 @@ impl Program {
     fn run_in<'t>(
         &self,
         input: &str,
-        nslots: usize,
         clist: &'t mut Threads,
         nlist: &'t mut Threads,
     ) -> Option<Vec<Option<usize>>> {
+        let nslots = clist.nslots;
         let mut stack: Vec<Frame> = Vec::new();
         let (mut clist, mut nlist) = (clist, nlist);
         let mut scratch: Vec<Option<usize>> = vec![None; nslots];
