@@ -99,6 +99,9 @@ cargo test --locked -p rapidurl-duckdb
 echo "== DuckDB extension: sqllogictest files (duckdb/test/sql/*.test)"
 target/wheel-venv/bin/python duckdb/test/run_sqllogictest.py "$DUCKDB_EXTENSION" duckdb/test/sql
 
+echo "== DuckDB extension: duckdb_functions() against docs/duckdb.md's table"
+target/wheel-venv/bin/python duckdb/test/test_catalog.py "$DUCKDB_EXTENSION"
+
 echo "== DuckDB extension: equality with the Rust API (WPT inputs, corpus lines)"
 target/wheel-venv/bin/python duckdb/test/test_equality.py "$DUCKDB_EXTENSION"
 # ---- end of the DuckDB extension ----------------------------------------------------------

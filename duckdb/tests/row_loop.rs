@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use rapidurl::bumpalo::Bump;
 use rapidurl::field::{Field, FieldContext};
 use rapidurl_duckdb::kernel;
-use rapidurl_duckdb::vector::{BoolSink, MapSink, StrSink, StrVector, string_t};
+use rapidurl_duckdb::vector::{BoolSink, MapSink, StrSink, StrVector, StringT, string_t};
 
 /// A sink that keeps the rows.
 struct Rows<T>(Vec<Option<T>>);
@@ -54,7 +54,7 @@ impl MapSink for Rows<Vec<(String, String)>> {
 /// validity mask.
 struct Column {
     rows: Vec<Option<Vec<u8>>>,
-    entries: Vec<libduckdb_sys::duckdb_string_t>,
+    entries: Vec<StringT>,
     mask: Vec<u64>,
 }
 
