@@ -80,6 +80,21 @@ impl Column {
         }
     }
 
+    /// The column read through `sel` (a dictionary vector; a constant one when every
+    /// index is 0).
+    fn selected<'a>(&'a self, sel: &'a [u32]) -> StrVector<'a> {
+        assert!(sel.iter().all(|&k| (k as usize) < self.rows.len()));
+        // SAFETY: every index of `sel` names an entry; `entries` point into `rows`.
+        unsafe {
+            StrVector::with_selection(
+                self.entries.as_ptr(),
+                self.mask.as_ptr(),
+                sel.as_ptr(),
+                sel.len(),
+            )
+        }
+    }
+
     fn vector(&self) -> StrVector<'_> {
         // SAFETY: `entries` point into `rows`, which lives as long as `self`.
         unsafe { StrVector::from_raw(self.entries.as_ptr(), self.mask.as_ptr(), self.rows.len()) }
@@ -185,6 +200,34 @@ proptest! {
             };
             prop_assert_eq!(valid.0[i], want_valid);
             prop_assert_eq!(&error.0[i], &want_error);
+        }
+    }
+
+    /// Dictionary vectors (rows read through a selection) and a constant base (a
+    /// selection of zeros into one entry) give the rows of the entries they select.
+    #[test]
+    fn selections_read_the_rows_they_select(
+        urls in proptest::collection::vec(input(), 1..60),
+        picks in proptest::collection::vec(any::<prop::sample::Index>(), 0..200),
+        base in input(),
+    ) {
+        let urls = Column::new(urls);
+        let sel: Vec<u32> = picks.iter().map(|p| p.index(urls.rows.len()) as u32).collect();
+        let bases = Column::new(vec![base]);
+        let zeros = vec![0u32; sel.len()];
+        for field in [Field::Href, Field::Hostname, Field::RegistrableDomain] {
+            for with_base in [false, true] {
+                let mut out = Rows::new(sel.len());
+                let b = with_base.then(|| bases.selected(&zeros));
+                kernel::field(&field, urls.selected(&sel), b, &mut out);
+                for (i, &k) in sel.iter().enumerate() {
+                    let want = match (&urls.rows[k as usize], with_base.then(|| &bases.rows[0])) {
+                        (None, _) | (_, Some(None)) => None,
+                        (Some(u), b) => expected(&field, u, b.map(|b| b.as_deref().unwrap())),
+                    };
+                    prop_assert_eq!(&out.0[i], &want, "{} row {} base {}", field, i, with_base);
+                }
+            }
         }
     }
 
