@@ -27,9 +27,9 @@ const ARENA_RESET_BYTES: usize = 1 << 20;
 /// decoded with U+FFFD.
 #[inline(always)]
 pub fn text(bytes: &[u8]) -> Cow<'_, str> {
-    match simdutf8::basic::from_utf8(bytes) {
-        Ok(s) => Cow::Borrowed(s),
-        Err(_) => String::from_utf8_lossy(bytes),
+    match rapidurl::batch::row_text(bytes) {
+        Some(s) => Cow::Borrowed(s),
+        None => String::from_utf8_lossy(bytes),
     }
 }
 

@@ -37,6 +37,20 @@ mod lines;
 mod rows;
 
 pub use self::column::{ColumnBuffers, Iter, UrlColumn};
+
+/// A row's bytes as text, as the engine reads a row given as bytes: an ASCII row (most
+/// URLs) is proven a word at a time and needs no other check; any other row is validated
+/// as UTF-8 (`simdutf8`). `None` when the bytes are not UTF-8.
+///
+/// ```
+/// assert_eq!(rapidurl::batch::row_text(b"https://example.com/"), Some("https://example.com/"));
+/// assert_eq!(rapidurl::batch::row_text("https://\u{e9}.fr/".as_bytes()), Some("https://\u{e9}.fr/"));
+/// assert_eq!(rapidurl::batch::row_text(b"https://\xff/"), None);
+/// ```
+#[inline]
+pub fn row_text(bytes: &[u8]) -> Option<&str> {
+    crate::scan::lines::ascii(bytes).or_else(|| simdutf8::basic::from_utf8(bytes).ok())
+}
 /// Line cutting for the command-line tool's own reader (not part of the API: the tool
 /// moves onto [`engine`]).
 use crate::error::ParseError;

@@ -117,9 +117,9 @@ pub(crate) fn emit_bytes<'a, F: FnMut(Input<'a, '_>)>(
     bytes: &'a [u8],
     row: &mut F,
 ) {
-    match simdutf8::basic::from_utf8(bytes) {
-        Ok(t) => emit(extras, bases, i, Input::borrowed(t), row),
-        Err(_) => {
+    match super::row_text(bytes) {
+        Some(t) => emit(extras, bases, i, Input::borrowed(t), row),
+        None => {
             let t = String::from_utf8_lossy(bytes);
             emit(extras, bases, i, Input::decoded(&t, bytes), row)
         }
