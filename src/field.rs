@@ -279,6 +279,11 @@ impl Field {
         }
         match self {
             Field::Origin => Some(origin_into(url, buf)),
+            Field::Surt => {
+                buf.clear();
+                crate::canon::surt_into(url, &crate::canon::SurtOptions::default(), buf);
+                Some(buf.as_str())
+            }
             _ => {
                 let value = self.value_with(url, cx)?;
                 Some(match value {

@@ -205,49 +205,26 @@ fn without_www<'h>(host: &'h str, options: &Options) -> &'h str {
 }
 
 /// Appends the labels of `host`, last first, joined by commas; whether none was empty.
-/// A host of at most 64 bytes is put together on the stack, in runs of sixteen bytes,
-/// and appended at once.
+/// The dots of a host of at most 64 bytes are found sixteen bytes at a time, and each
+/// label is appended as it stands (a domain of the parse is lower-case ASCII already).
 fn push_labels(host: &str, out: &mut String) -> bool {
-    let n = host.len();
-    if n > 64 {
+    let Some(marks) = crate::scan::marks::marks64(host.as_bytes()) else {
         return push_labels_each(host, out);
+    };
+    let (mut dots, mut end, mut no_empty) = (marks.dot, host.len(), true);
+    while dots != 0 {
+        let i = 63 - dots.leading_zeros() as usize;
+        dots ^= 1 << i;
+        no_empty &= i + 1 < end;
+        out.push_str(&host[i + 1..end]);
+        out.push(',');
+        end = i;
     }
-    let mut src = [0u8; 80];
-    src[..n].copy_from_slice(host.as_bytes());
-    let mut dst = [0u8; 80];
-    let (mut k, mut end, mut no_empty) = (0, n, true);
-    for i in (0..n).rev() {
-        if src[i] == b'.' {
-            copy_run(&src, i + 1..end, &mut dst, k);
-            no_empty &= i + 1 < end;
-            k += end - i - 1;
-            dst[k] = b',';
-            k += 1;
-            end = i;
-        }
-    }
-    copy_run(&src, 0..end, &mut dst, k);
-    k += end;
-    // The labels are whole runs of `host` between ASCII dots: always UTF-8.
-    match std::str::from_utf8(&dst[..k]) {
-        Ok(reversed) => out.push_str(reversed),
-        Err(_) => return push_labels_each(host, out),
-    }
+    out.push_str(&host[..end]);
     no_empty && end > 0
 }
 
-/// Copies `src[run]` to `dst[at..]` sixteen bytes at a time (the bytes after the run are
-/// overwritten later or not read): `run.end` and `at + run.len()` are at most 64.
-#[inline(always)]
-fn copy_run(src: &[u8; 80], run: std::ops::Range<usize>, dst: &mut [u8; 80], at: usize) {
-    let mut j = 0;
-    while run.start + j < run.end {
-        dst[at + j..at + j + 16].copy_from_slice(&src[run.start + j..run.start + j + 16]);
-        j += 16;
-    }
-}
-
-/// [`push_labels`] for a host of any length, one label at a time.
+/// [`push_labels`] for a host of any length, one byte at a time.
 fn push_labels_each(host: &str, out: &mut String) -> bool {
     let bytes = host.as_bytes();
     let mut end = bytes.len();
@@ -288,7 +265,7 @@ fn push_path(url: &UrlRef<'_>, has_host: bool, out: &mut String, buf: &mut Vec<u
         }
         out[path_start..].make_ascii_lowercase();
     }
-    if (held.dot_a || !copied) && out[path_start..].contains(".aspx") {
+    if (held.dot_a || !copied) && holds_from_byte(&out[path_start..], ".aspx") {
         let path = strip_path_session_id(&out[path_start..]);
         out.truncate(path_start);
         out.push_str(&path);
@@ -320,9 +297,10 @@ fn push_query(q: &str, path_empty: bool, out: &mut String, buf: &mut Vec<u8>) {
     // Every session-id pattern holds one of these (the patterns ignore case, so they
     // match the lower-cased query as they match the query).
     let stripped;
-    let q = if ["sessionid", "sessid", "sid=", "cfid="]
-        .iter()
-        .any(|n| q.contains(n))
+    let q = if holds_from_byte(q, "id")
+        && ["sessionid", "sessid", "sid=", "cfid="]
+            .iter()
+            .any(|n| q.contains(n))
     {
         stripped = strip_query_session_ids(q);
         &stripped[..]
@@ -341,6 +319,21 @@ fn push_query(q: &str, path_empty: bool, out: &mut String, buf: &mut Vec<u8>) {
     } else {
         out.push_str(q);
     }
+}
+
+/// Whether `text` holds `needle` (of at least one byte): each place of the needle's first
+/// byte tried in turn, which on a short span (a path, a query) costs less than setting up
+/// a substring search.
+fn holds_from_byte(text: &str, needle: &str) -> bool {
+    let (text, needle) = (text.as_bytes(), needle.as_bytes());
+    let mut at = 0;
+    while let Some(i) = memchr::memchr(needle[0], &text[at..]) {
+        if text[at + i..].starts_with(needle) {
+            return true;
+        }
+        at += i + 1;
+    }
+    false
 }
 
 /// The host as the package's canonicalizers leave it, before it is reversed: empty for a
@@ -668,7 +661,7 @@ mod tests {
     }
 
     #[test]
-    fn labels_on_the_stack_as_one_at_a_time() {
+    fn labels_by_mask_as_one_at_a_time() {
         let long = "a".repeat(70);
         let hosts = [
             "",
@@ -692,6 +685,30 @@ mod tests {
                 let empty_a = push_labels(host, &mut a);
                 let empty_b = push_labels_each(host, &mut b);
                 assert_eq!((a, empty_a), (b, empty_b), "{host:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn holds_as_contains() {
+        for text in [
+            "",
+            "i",
+            "id",
+            "xid",
+            "iid",
+            "idx",
+            "a.asp.aspx",
+            ".aspx",
+            ".asp",
+            "x.aspxx",
+        ] {
+            for needle in ["id", ".aspx"] {
+                assert_eq!(
+                    holds_from_byte(text, needle),
+                    text.contains(needle),
+                    "{text}"
+                );
             }
         }
     }

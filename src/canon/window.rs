@@ -37,8 +37,18 @@ fn window(w: &[u8; 17]) -> u8 {
     bit(escape, ESCAPE) | bit(slashes, DOUBLE_SLASH) | bit(dot_a, DOT_A) | bit(upper, UPPER)
 }
 
-/// What `bytes` holds ([`Held`]).
+/// What `bytes` holds ([`Held`]): a span of at most 64 bytes from the bitmasks of
+/// `scan::marks` (SSE2 compares on x86-64), a longer one window by window.
 pub(crate) fn scan(bytes: &[u8]) -> Held {
+    if let Some(m) = crate::scan::marks::marks64(bytes) {
+        // A pair is a bit of the first mask with the next byte's bit of the second.
+        return Held {
+            escape: m.escape != 0,
+            double_slash: m.slash & (m.slash >> 1) != 0,
+            dot_a: m.dot & (m.a >> 1) != 0,
+            upper: m.upper != 0,
+        };
+    }
     let n = bytes.len();
     // Padding: `x` is none of the bytes looked for.
     let mut w = [b'x'; 17];
@@ -87,10 +97,11 @@ mod tests {
     #[test]
     fn agrees_with_byte_by_byte() {
         let alphabet = b"/.aAzZ@[`{#%\x00\x1f \x7f\x80\xffx-";
-        // Every span up to 40 bytes over a small alphabet, each special byte at every
-        // place (and pairs across the word boundaries).
+        // Every span up to 100 bytes (the masks up to 64, the windows beyond) over a
+        // small alphabet, each special byte at every place (and pairs across the word
+        // boundaries).
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        for len in 0..=40 {
+        for len in 0..=100 {
             for _ in 0..2000 {
                 let bytes: Vec<u8> = (0..len)
                     .map(|_| {

@@ -39,6 +39,7 @@ mod aarch64;
 pub(crate) mod dots;
 #[cfg(feature = "rayon")]
 pub(crate) mod lines;
+pub(crate) mod marks;
 #[cfg(feature = "rayon")]
 pub(crate) mod spans;
 #[cfg(target_arch = "x86_64")]
