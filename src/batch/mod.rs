@@ -49,8 +49,9 @@ pub use self::column::{ColumnBuffers, Iter, UrlColumn};
 /// ```
 #[inline]
 pub fn row_text(bytes: &[u8]) -> Option<&str> {
-    crate::scan::lines::ascii(bytes).or_else(|| simdutf8::basic::from_utf8(bytes).ok())
+    crate::scan::ascii(bytes).or_else(|| simdutf8::basic::from_utf8(bytes).ok())
 }
+
 /// Line cutting for the command-line tool's own reader (not part of the API: the tool
 /// moves onto [`engine`]).
 use crate::error::ParseError;

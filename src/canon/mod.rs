@@ -242,7 +242,7 @@ pub(crate) fn escape_into(bytes: &[u8], set: &ByteSet, out: &mut String) {
 /// `bytes` as text: every caller passes ASCII.
 fn ascii(bytes: &[u8]) -> &str {
     debug_assert!(bytes.is_ascii());
-    std::str::from_utf8(bytes).unwrap_or("")
+    crate::scan::ascii(bytes).unwrap_or("")
 }
 
 /// Whether `b` is an RFC 3986 unreserved byte (`A-Z a-z 0-9 - . _ ~`).

@@ -25,19 +25,6 @@ pub(crate) fn line_feeds<'a>(bytes: &'a [u8], masks: &mut Vec<u64>) -> Option<&'
     Some(unsafe { std::str::from_utf8_unchecked(bytes) })
 }
 
-/// `bytes` as text when every byte is ASCII (checked a word at a time by
-/// `<[u8]>::is_ascii`); `None` otherwise, and the caller validates the bytes as UTF-8.
-/// For a row of a few dozen bytes this costs a fraction of a UTF-8 validator, whose
-/// short-input path goes byte by byte at the ends.
-#[inline]
-pub(crate) fn ascii(bytes: &[u8]) -> Option<&str> {
-    if !bytes.is_ascii() {
-        return None;
-    }
-    // SAFETY: no byte of `bytes` is above 0x7F, so `bytes` is ASCII, which is valid UTF-8.
-    Some(unsafe { std::str::from_utf8_unchecked(bytes) })
-}
-
 /// The last bytes of a block (fewer than 64), padded with zeros (neither `\n` nor
 /// non-ASCII, so the padding sets no bit).
 #[inline(always)]

@@ -34,6 +34,19 @@
 
 #![allow(unsafe_code)]
 
+/// `bytes` as text when every byte is ASCII (checked a word at a time by
+/// `<[u8]>::is_ascii`); `None` otherwise, and the caller validates the bytes as UTF-8.
+/// For a row of a few dozen bytes this costs a fraction of a UTF-8 validator, whose
+/// short-input path goes byte by byte at the ends.
+#[inline]
+pub(crate) fn ascii(bytes: &[u8]) -> Option<&str> {
+    if !bytes.is_ascii() {
+        return None;
+    }
+    // SAFETY: no byte of `bytes` is above 0x7F, so `bytes` is ASCII, which is valid UTF-8.
+    Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+}
+
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
 pub(crate) mod dots;

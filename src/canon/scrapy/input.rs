@@ -20,6 +20,7 @@
 use super::super::{ByteSet, escape_into};
 use super::Options;
 use crate::percent::push_pct;
+use std::borrow::Cow;
 use std::fmt;
 
 /// The caller's encoding cannot write a query or fragment (w3lib then starts again in
@@ -182,7 +183,7 @@ fn quote_into(bytes: &[u8], set: &ByteSet, out: &mut String) {
 }
 
 /// `_strip`: C0 controls and spaces trimmed, tabs and newlines removed.
-fn strip(input: &str) -> std::borrow::Cow<'_, str> {
+fn strip(input: &str) -> Cow<'_, str> {
     if !input.bytes().any(|b| b <= b' ') {
         return input.into();
     }
@@ -201,8 +202,16 @@ fn safe_split(
     utf8: bool,
 ) -> Result<Option<Safe>, ScrapyError> {
     let url = strip(input);
-    let parts = urlsplit(&url, env)?;
-    let mut netloc = String::new();
+    let (scheme, rest) = split_scheme(&url);
+    // For a special scheme, `\` before the query or fragment is `/`.
+    let rest: Cow<'_, str> = if SPECIAL.contains(&scheme.as_str()) && rest.contains('\\') {
+        let cut = rest.find(['?', '#']).unwrap_or(rest.len());
+        (rest[..cut].replace('\\', "/") + &rest[cut..]).into()
+    } else {
+        rest.into()
+    };
+    let parts = urlsplit(scheme, &rest, env)?;
+    let mut netloc = String::with_capacity(parts.netloc_len + 2);
     if let Some(user) = parts.username {
         quote_into(&unquote(user.as_bytes()), &USERINFO, &mut netloc);
         if let Some(pass) = parts.password {
@@ -211,13 +220,13 @@ fn safe_split(
         }
         netloc.push('@');
     }
-    let hostname = parts.hostname.as_str();
+    let hostname = parts.hostname;
     if hostname.contains(':') {
         netloc.push('[');
-        netloc.push_str(&lower_host(hostname));
+        push_lower_host(hostname, &mut netloc);
         netloc.push(']');
     } else if hostname.is_ascii() {
-        netloc.push_str(&lower_host(hostname));
+        push_lower_host(hostname, &mut netloc);
     } else {
         let bytes = env.host(hostname);
         netloc.push_str(&String::from_utf8_lossy(&bytes));
@@ -226,25 +235,16 @@ fn safe_split(
         netloc.push(':');
         netloc.push_str(&port.to_string());
     }
-    let mut path = String::new();
+    let mut path = String::with_capacity(parts.path.len() + 1);
     quote_into(parts.path.as_bytes(), &PATH_SAFEST, &mut path);
     let special = SPECIAL.contains(&parts.scheme.as_str());
     let mut buf = Vec::new();
-    let mut encode = |text: &str, buf: &mut Vec<u8>| -> Result<(), Unencodable> {
-        buf.clear();
-        if utf8 {
-            buf.extend_from_slice(text.as_bytes());
-            Ok(())
-        } else {
-            env.encode(text, buf)
-        }
-    };
-    if encode(&parts.query, &mut buf).is_err() {
+    let Ok(encoded) = encode(parts.query, utf8, env, &mut buf) else {
         return Ok(None);
-    }
-    let mut query = String::new();
+    };
+    let mut query = String::with_capacity(encoded.len());
     quote_into(
-        &buf,
+        encoded,
         if special {
             &SPECIAL_QUERY_SAFEST
         } else {
@@ -254,10 +254,11 @@ fn safe_split(
     );
     let mut fragment = String::new();
     if !parts.fragment.is_empty() {
-        if encode(&parts.fragment, &mut buf).is_err() {
+        let mut buf = Vec::new();
+        let Ok(encoded) = encode(parts.fragment, utf8, env, &mut buf) else {
             return Ok(None);
-        }
-        quote_into(&buf, &PATH_SAFEST, &mut fragment);
+        };
+        quote_into(encoded, &PATH_SAFEST, &mut fragment);
     }
     if path.is_empty() && !query.is_empty() && special {
         path.push('/');
@@ -271,48 +272,76 @@ fn safe_split(
     }))
 }
 
-/// The host lower-cased before a `%` (a zone identifier keeps its case).
-fn lower_host(host: &str) -> String {
-    match host.split_once('%') {
-        Some((h, zone)) => format!("{}%{zone}", h.to_lowercase()),
-        None => host.to_lowercase(),
+/// `text` in the caller's encoding: its own bytes in UTF-8, else written into `buf` by
+/// `env`.
+fn encode<'t>(
+    text: &'t str,
+    utf8: bool,
+    env: &mut dyn Environment,
+    buf: &'t mut Vec<u8>,
+) -> Result<&'t [u8], Unencodable> {
+    if utf8 {
+        return Ok(text.as_bytes());
+    }
+    buf.clear();
+    env.encode(text, buf)?;
+    Ok(&buf[..])
+}
+
+/// Appends the host lower-cased before a `%` (a zone identifier keeps its case).
+fn push_lower_host(host: &str, out: &mut String) {
+    let (h, zone) = match host.split_once('%') {
+        Some((h, zone)) => (h, Some(zone)),
+        None => (host, None),
+    };
+    if h.is_ascii() {
+        let start = out.len();
+        out.push_str(h);
+        out[start..].make_ascii_lowercase();
+    } else {
+        out.push_str(&h.to_lowercase());
+    }
+    if let Some(zone) = zone {
+        out.push('%');
+        out.push_str(zone);
     }
 }
 
-struct Split {
+/// The parts of a stripped input, borrowed from it.
+struct Split<'a> {
     scheme: String,
-    path: String,
-    query: String,
-    fragment: String,
-    username: Option<String>,
-    password: Option<String>,
-    hostname: String,
+    path: &'a str,
+    query: &'a str,
+    fragment: &'a str,
+    username: Option<&'a str>,
+    password: Option<&'a str>,
+    hostname: &'a str,
     port: Option<u32>,
+    /// The authority's length.
+    netloc_len: usize,
 }
 
-/// w3lib's `_urlsplit` on a stripped input.
-fn urlsplit(url: &str, env: &mut dyn Environment) -> Result<Split, ScrapyError> {
-    let mut scheme = String::new();
-    let mut rest: &str = url;
+/// The scheme of a stripped input (lower-cased, empty when there is none) and the rest.
+fn split_scheme(url: &str) -> (String, &str) {
     let b = url.as_bytes();
     if b.first().is_some_and(u8::is_ascii_alphabetic) {
         let n = b
             .iter()
             .position(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')));
         if let Some(n) = n.filter(|&n| b[n] == b':') {
-            scheme = url[..n].to_ascii_lowercase();
-            rest = &url[n + 1..];
+            return (url[..n].to_ascii_lowercase(), &url[n + 1..]);
         }
     }
-    // For a special scheme, `\` before the query or fragment is `/`.
-    let owned: String;
-    let rest: &str = if SPECIAL.contains(&scheme.as_str()) && rest.contains('\\') {
-        let cut = rest.find(['?', '#']).unwrap_or(rest.len());
-        owned = rest[..cut].replace('\\', "/") + &rest[cut..];
-        &owned
-    } else {
-        rest
-    };
+    (String::new(), url)
+}
+
+/// w3lib's `_urlsplit` on a stripped input after its scheme (`\` already made `/` for a
+/// special scheme).
+fn urlsplit<'a>(
+    scheme: String,
+    rest: &'a str,
+    env: &mut dyn Environment,
+) -> Result<Split<'a>, ScrapyError> {
     let (netloc, after) = match rest.strip_prefix("//") {
         Some(r) => {
             let delim = r.find(['/', '?', '#']).unwrap_or(r.len());
@@ -369,13 +398,14 @@ fn urlsplit(url: &str, env: &mut dyn Environment) -> Result<Split, ScrapyError> 
     };
     Ok(Split {
         scheme,
-        path: path.to_owned(),
-        query: query.to_owned(),
-        fragment: fragment.to_owned(),
-        username: username.map(str::to_owned),
-        password: password.map(str::to_owned),
-        hostname: hostname.to_owned(),
+        path,
+        query,
+        fragment,
+        username,
+        password,
+        hostname,
         port,
+        netloc_len: netloc.len(),
     })
 }
 
@@ -436,11 +466,17 @@ fn unquote(s: &[u8]) -> Vec<u8> {
     out
 }
 
-/// `_unquote_plus`: each `%XX` decoded, `+` a space.
-fn unquote_plus(s: &[u8]) -> Vec<u8> {
+/// Bytes borrowed from the input, or decoded from it.
+type Bytes<'a> = Cow<'a, [u8]>;
+
+/// `_unquote_plus`: each `%XX` decoded, `+` a space (`s` itself when it has neither).
+fn unquote_plus(s: &[u8]) -> Cow<'_, [u8]> {
+    if !s.iter().any(|&b| b == b'%' || b == b'+') {
+        return Cow::Borrowed(s);
+    }
     let mut out = Vec::with_capacity(s.len());
     crate::percent::decode_into(s, true, &mut out);
-    out
+    Cow::Owned(out)
 }
 
 /// `canonicalize_url`'s steps after the split.
@@ -471,7 +507,7 @@ fn canonicalize(
         if sep.is_empty() {
             return err("empty separator");
         }
-        let mut args: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+        let mut args: Vec<(Bytes<'_>, Bytes<'_>)> = Vec::new();
         for field in split_bytes(query.as_bytes(), sep) {
             if field.is_empty() {
                 continue;
@@ -497,13 +533,13 @@ fn canonicalize(
             quote_plus_into(value, &mut out_query);
         }
     }
-    let mut out_path = String::new();
+    let mut out_path = String::with_capacity(path.len() + 1);
     if path.is_empty() {
         out_path.push('/');
     } else {
         quote_into(&unquote_path(path), &PATH_SAFE, &mut out_path);
     }
-    if out_path.starts_with('/') {
+    if out_path.starts_with('/') && out_path.contains("/.") {
         out_path = remove_dot_segments(&out_path);
     }
     let fragment = if options.keep_fragments {
@@ -515,15 +551,18 @@ fn canonicalize(
         Some(i) => (&netloc[..=i], &netloc[i + 1..]),
         None => ("", &netloc[..]),
     };
-    let mut host = if host.is_ascii() {
-        host.to_ascii_lowercase()
+    let mut lowered = String::with_capacity(netloc.len());
+    lowered.push_str(userinfo);
+    if host.is_ascii() {
+        lowered.push_str(host);
+        lowered[userinfo.len()..].make_ascii_lowercase();
     } else {
-        host.to_lowercase()
-    };
-    if host.ends_with(':') {
-        host.pop();
+        lowered.push_str(&host.to_lowercase());
     }
-    let netloc = normalize_ipv6_host(format!("{userinfo}{host}"), env);
+    if lowered.ends_with(':') {
+        lowered.pop();
+    }
+    let netloc = normalize_ipv6_host(lowered, env);
     let mut url = out_path;
     if !params.is_empty() {
         url.push(';');
@@ -592,9 +631,9 @@ fn quote_plus_into(bytes: &[u8], out: &mut String) {
 
 /// `_unquotepath`: every escape decoded but `%25`, `%2F`, `%3B`, `%3F`, found as w3lib
 /// finds them (one `str.replace` after the other, then one decoding pass).
-fn unquote_path(path: &str) -> Vec<u8> {
+fn unquote_path(path: &str) -> Cow<'_, [u8]> {
     if !path.contains('%') {
-        return path.as_bytes().to_vec();
+        return Cow::Borrowed(path.as_bytes());
     }
     let p = path
         .replace("%25", "%2525")
@@ -604,14 +643,12 @@ fn unquote_path(path: &str) -> Vec<u8> {
         .replace("%3B", "%253B")
         .replace("%3f", "%253F")
         .replace("%3F", "%253F");
-    unquote(p.as_bytes())
+    Cow::Owned(unquote(p.as_bytes()))
 }
 
-/// `_remove_dot_segments` (RFC 3986, 5.2.4) on a path that starts with `/`.
+/// `_remove_dot_segments` (RFC 3986, 5.2.4) on a path that starts with `/` and holds a
+/// `/.` (any other path is its own result).
 fn remove_dot_segments(path: &str) -> String {
-    if !path.contains("/.") {
-        return path.to_owned();
-    }
     let segments: Vec<&str> = path[1..].split('/').collect();
     let (last, init) = segments.split_last().unwrap_or((&"", &[]));
     let mut output: Vec<&str> = Vec::new();
