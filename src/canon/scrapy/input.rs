@@ -135,6 +135,14 @@ pub fn scrapy_input_with(
     options: &Options,
     env: &mut dyn Environment,
 ) -> Result<String, ScrapyError> {
+    if let Some(key) = plain(input, options, env) {
+        return key;
+    }
+    steps(input, options, env)
+}
+
+/// w3lib's steps one by one (what [`plain`] shortens for the inputs it takes).
+fn steps(input: &str, options: &Options, env: &mut dyn Environment) -> Result<String, ScrapyError> {
     let parts = match safe_split(input, env, false)? {
         Some(parts) => parts,
         None => safe_split(input, env, true)?.unwrap_or_default(),
@@ -502,37 +510,7 @@ fn canonicalize(
         (&path[..], "")
     };
     let mut out_query = String::new();
-    if !query.is_empty() {
-        let sep = options.query_separator.as_bytes();
-        if sep.is_empty() {
-            return err("empty separator");
-        }
-        let mut args: Vec<(Bytes<'_>, Bytes<'_>)> = Vec::new();
-        for field in split_bytes(query.as_bytes(), sep) {
-            if field.is_empty() {
-                continue;
-            }
-            let (name, value, has_eq) = match memchr::memchr(b'=', field) {
-                Some(i) => (&field[..i], &field[i + 1..], true),
-                None => (field, &field[..0], false),
-            };
-            if !options.keep_blank_values && (!has_eq || value.is_empty()) {
-                continue;
-            }
-            args.push((unquote_plus(name), unquote_plus(value)));
-        }
-        if args.len() > 1 {
-            args.sort();
-        }
-        for (i, (name, value)) in args.iter().enumerate() {
-            if i > 0 {
-                out_query.push_str(&options.query_separator);
-            }
-            quote_plus_into(name, &mut out_query);
-            out_query.push('=');
-            quote_plus_into(value, &mut out_query);
-        }
-    }
+    push_query(&query, options, &mut out_query)?;
     let mut out_path = String::with_capacity(path.len() + 1);
     if path.is_empty() {
         out_path.push('/');
@@ -596,6 +574,131 @@ fn canonicalize(
         out.push_str(&fragment);
     }
     Ok(out)
+}
+
+/// Appends the query's arguments decoded, sorted and encoded again (`parse_qsl`, `sorted`,
+/// `urlencode` in w3lib), joined by the separator; nothing for an empty query or one whose
+/// arguments are all dropped.
+fn push_query(query: &str, options: &Options, out: &mut String) -> Result<(), ScrapyError> {
+    if query.is_empty() {
+        return Ok(());
+    }
+    let sep = options.query_separator.as_bytes();
+    if sep.is_empty() {
+        return err("empty separator");
+    }
+    let mut args: Vec<(Bytes<'_>, Bytes<'_>)> = Vec::new();
+    for field in split_bytes(query.as_bytes(), sep) {
+        if field.is_empty() {
+            continue;
+        }
+        let (name, value, has_eq) = match memchr::memchr(b'=', field) {
+            Some(i) => (&field[..i], &field[i + 1..], true),
+            None => (field, &field[..0], false),
+        };
+        if !options.keep_blank_values && (!has_eq || value.is_empty()) {
+            continue;
+        }
+        args.push((unquote_plus(name), unquote_plus(value)));
+    }
+    if args.len() > 1 {
+        args.sort();
+    }
+    for (i, (name, value)) in args.iter().enumerate() {
+        if i > 0 {
+            out.push_str(&options.query_separator);
+        }
+        quote_plus_into(name, out);
+        out.push('=');
+        quote_plus_into(value, out);
+    }
+    Ok(())
+}
+
+/// The key of an `http` or `https` input that every step but the query's leaves as it is
+/// (`None` for any other input, which takes the steps one by one): printable ASCII
+/// without `\\`; an authority without credentials, brackets or `%`, a host, and a port of
+/// digits without a leading zero up to 65535 if any; a path of bytes that need no
+/// escaping, without `%`, `;` or a dot segment; a query and a kept fragment of bytes that
+/// need no escaping, which the caller's encoding writes as they are. The key is then the
+/// scheme and host lower-cased, the port and path (or `/`) as they are, the query's
+/// arguments sorted ([`push_query`]) and the fragment if kept.
+fn plain(
+    input: &str,
+    options: &Options,
+    env: &mut dyn Environment,
+) -> Option<Result<String, ScrapyError>> {
+    let b = input.as_bytes();
+    if !b.iter().all(|&c| (0x21..=0x7e).contains(&c) && c != b'\\') {
+        return None;
+    }
+    let colon = memchr::memchr(b':', b)?;
+    let scheme = &input[..colon];
+    if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
+        return None;
+    }
+    let rest = input[colon + 1..].strip_prefix("//")?;
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (netloc, after) = rest.split_at(end);
+    if netloc
+        .bytes()
+        .any(|c| matches!(c, b'[' | b']' | b'@' | b'%'))
+    {
+        return None;
+    }
+    let (host, port) = netloc.split_once(':').unwrap_or((netloc, ""));
+    let port_ok = port.is_empty()
+        || (port.len() <= 5
+            && !port.starts_with('0')
+            && port.bytes().all(|c| c.is_ascii_digit())
+            && port.parse::<u32>().is_ok_and(|p| p <= 65535));
+    if host.is_empty() || !port_ok {
+        return None;
+    }
+    let (before_fragment, fragment) = after.split_once('#').unwrap_or((after, ""));
+    let (path, query) = before_fragment
+        .split_once('?')
+        .unwrap_or((before_fragment, ""));
+    let path_ok = path
+        .bytes()
+        .all(|c| !PATH_SAFEST.contains(c) && c != b'%' && c != b';')
+        && !path.contains("/.");
+    let query_ok = query.bytes().all(|c| !SPECIAL_QUERY_SAFEST.contains(c));
+    let fragment = if options.keep_fragments { fragment } else { "" };
+    let fragment_ok = fragment.bytes().all(|c| !PATH_SAFEST.contains(c));
+    if !(path_ok && query_ok && fragment_ok) {
+        return None;
+    }
+    // The query and fragment in the caller's encoding must be their own bytes.
+    let mut buf = Vec::new();
+    for text in [query, fragment] {
+        if !text.is_empty() && encode(text, false, env, &mut buf).ok()? != text.as_bytes() {
+            return None;
+        }
+    }
+    let mut out = String::with_capacity(input.len() + 2);
+    out.push_str(scheme);
+    out.push_str("://");
+    out.push_str(host);
+    out.make_ascii_lowercase();
+    if !port.is_empty() {
+        out.push(':');
+        out.push_str(port);
+    }
+    out.push_str(if path.is_empty() { "/" } else { path });
+    let at = out.len();
+    out.push('?');
+    if let Err(e) = push_query(query, options, &mut out) {
+        return Some(Err(e));
+    }
+    if out.len() == at + 1 {
+        out.pop();
+    }
+    if !fragment.is_empty() {
+        out.push('#');
+        out.push_str(fragment);
+    }
+    Some(Ok(out))
 }
 
 /// `bytes.split(sep)` (a non-empty `sep`).
@@ -685,5 +788,129 @@ fn normalize_ipv6_host(netloc: String, env: &mut dyn Environment) -> String {
             format!("{}[{form}]{}", &netloc[..start], &netloc[end + 1..])
         }
         _ => netloc,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Inputs near the edges of what [`plain`] takes: schemes, hosts, ports, paths,
+    /// queries and fragments, each plain or one byte away from it.
+    fn near_plain() -> impl Strategy<Value = String> {
+        let pick = |items: &'static [&'static str]| proptest::sample::select(items);
+        (
+            pick(&[
+                "http://",
+                "https://",
+                "HTTP://",
+                "HtTpS://",
+                "http:",
+                "http:///",
+                "ftp://",
+                "http+x://",
+            ]),
+            pick(&[
+                "a.com",
+                "Example.COM",
+                "",
+                ":80",
+                "host:",
+                "host:0",
+                "host:080",
+                "host:8080",
+                "host:65535",
+                "host:65536",
+                "host:1:2",
+                "u@h",
+                "[::1]",
+                "h%41",
+                "a_b.com",
+            ]),
+            pick(&[
+                "",
+                "/",
+                "/A/b",
+                "/a;b",
+                "/a/./b",
+                "/a/../b",
+                "/.",
+                "/a%2F",
+                "/a|b",
+                "/a b",
+                "/a\"b",
+                "/a[b]",
+                "/~x",
+                "/a:b@c",
+                "/a+b*c,d=e!f'g(h)$i&j",
+                "//x",
+                "/a^b",
+                "/a\\b",
+            ]),
+            pick(&[
+                "",
+                "?",
+                "?a=1",
+                "?b=2&a=1",
+                "?a",
+                "?a=",
+                "?&&a=1&&",
+                "?q=a+b",
+                "?q=%41%2b",
+                "?q=a b",
+                "?q=\"x\"",
+                "?q=<x>",
+                "?q='x'",
+                "?q=;x",
+                "?q=a/b?c",
+                "?q=%zz",
+                "?a=1;b=2",
+                "?\u{e9}=1",
+                "?q=^",
+            ]),
+            pick(&[
+                "", "#", "#f", "#a b", "#a\"b", "#%41", "#a#b", "#<x>", "#\u{e9}", "#a?b",
+            ]),
+        )
+            .prop_map(|(a, b, c, d, e)| format!("{a}{b}{c}{d}{e}"))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, .. ProptestConfig::default() })]
+
+        /// [`plain`]'s key, where it gives one, is that of w3lib's steps, for every option.
+        #[test]
+        fn plain_keys_are_those_of_the_steps(
+            input in near_plain(),
+            keep_blank_values: bool,
+            keep_fragments: bool,
+            separator in proptest::sample::select(&["&", ";", "", "&&"][..]),
+        ) {
+            let options = Options {
+                keep_blank_values,
+                keep_fragments,
+                query_separator: separator.to_string(),
+            };
+            if let Some(key) = plain(&input, &options, &mut RustEnvironment) {
+                let want = steps(&input, &options, &mut RustEnvironment);
+                prop_assert_eq!(key.map_err(|e| e.0), want.map_err(|e| e.0), "{}", input);
+            }
+        }
+    }
+
+    #[test]
+    fn common_urls_take_the_plain_path() {
+        let options = Options::default();
+        for url in [
+            "https://www.Example.com/a/b?z=1&a=2#top",
+            "http://example.com:8080",
+            "http://example.com/path/to/page.html?q=a+b&lang=en",
+        ] {
+            assert!(
+                plain(url, &options, &mut RustEnvironment).is_some(),
+                "{url}"
+            );
+        }
     }
 }
