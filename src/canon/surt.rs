@@ -265,7 +265,11 @@ fn push_path(url: &UrlRef<'_>, has_host: bool, out: &mut String, buf: &mut Vec<u
         }
         out[path_start..].make_ascii_lowercase();
     }
-    if (held.dot_a || !copied) && holds_from_byte(&out[path_start..], ".aspx") {
+    // Both forms of the session segment start with `(`.
+    if (held.dot_a || !copied)
+        && holds_from_byte(&out[path_start..], ".aspx")
+        && out[path_start..].contains('(')
+    {
         let path = strip_path_session_id(&out[path_start..]);
         out.truncate(path_start);
         out.push_str(&path);
