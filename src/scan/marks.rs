@@ -31,7 +31,7 @@ pub(crate) fn marks64(b: &[u8]) -> Option<Marks> {
     if n < 16 {
         // Padding: `x` is none of the bytes looked for.
         let mut padded = [b'x'; 16];
-        padded[..n].copy_from_slice(b);
+        copy_short(b, &mut padded);
         let c = kernel(&padded);
         return Some(Marks {
             dot: u64::from(c[0]),
@@ -54,6 +54,26 @@ pub(crate) fn marks64(b: &[u8]) -> Option<Marks> {
         at += 16;
     }
     Some(m)
+}
+
+/// Copies `b` (under sixteen bytes) to the start of `to` with two overlapping copies of a
+/// fixed size (8, 4 or 2 bytes) rather than byte by byte.
+#[inline(always)]
+fn copy_short(b: &[u8], to: &mut [u8; 16]) {
+    let n = b.len();
+    macro_rules! two {
+        ($w:literal) => {{
+            to[..$w].copy_from_slice(&b[..$w]);
+            to[n - $w..n].copy_from_slice(&b[n - $w..]);
+        }};
+    }
+    match n {
+        8.. => two!(8),
+        4.. => two!(4),
+        2.. => two!(2),
+        1 => to[0] = b[0],
+        _ => {}
+    }
 }
 
 /// The five masks of sixteen bytes, in the order of [`Marks`]' fields.
