@@ -221,6 +221,35 @@ library_benchmark_group!(
         rapidurl_parse_ref_psl_crate
 );
 
+// `parse_ref`, then the SURT key written into one reused buffer (`canon::surt_into`, as
+// `Field::value_into` and `parse_column` compute it), on kasztp's sample: the key's own
+// cost is the difference from `rapidurl_parse_ref` on the same sample.
+#[library_benchmark]
+#[bench::kasztp(args = ["kasztp"], setup = load_sample)]
+fn rapidurl_parse_ref_surt(lines: Vec<String>) -> usize {
+    let arena = rapidurl::bumpalo::Bump::new();
+    let options = rapidurl::canon::SurtOptions::default();
+    let mut key = String::new();
+    let n = black_box(
+        lines
+            .iter()
+            .filter_map(|l| rapidurl::parse_ref(l, &arena).ok())
+            .map(|u| {
+                key.clear();
+                rapidurl::canon::surt_into(&u, &options, &mut key);
+                key.len()
+            })
+            .sum::<usize>(),
+    );
+    std::mem::forget(lines);
+    n
+}
+
+library_benchmark_group!(
+    name = canon;
+    benchmarks = rapidurl_parse_ref_surt
+);
+
 library_benchmark_group!(
     name = per_url;
     benchmarks = rapidurl_parse_ref, rapidurl_url_parse, rapidurl_can_parse,
@@ -231,5 +260,6 @@ library_benchmark_group!(
 main!(
     library_benchmark_groups = per_url,
     search_params,
-    registrable_domain
+    registrable_domain,
+    canon
 );
