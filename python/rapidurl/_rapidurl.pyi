@@ -163,13 +163,13 @@ def _surt(url: Optional[str], canonicalizer: int = 0, options: Optional[dict[str
     """``surt.surt(url, **options)`` on the raw input (``rapidurl.compat.surt.surt`` calls it); ``canonicalizer`` 0 the default, 1 Google's, 2 the IA's, 3 none."""
 def _canonicalize_url(
     url: str,
-    keep_blank_values: bool,
-    keep_fragments: bool,
+    keep_blank_values: object,
+    keep_fragments: object,
     query_separator: str,
     encoding: Optional[str],
     helpers: Any,
 ) -> str:
-    """``w3lib.url.canonicalize_url`` on a ``str`` (``rapidurl.compat.w3lib.canonicalize_url`` calls it)."""
+    """``w3lib.url.canonicalize_url`` on a ``str`` (``rapidurl.compat.w3lib.canonicalize_url`` calls it); the flags are taken by their truth value."""
 def _batch_parse_lines(data: bytes, threads: Optional[int] = None) -> int: ...
 class _Lines:
     """The lines of ``data`` held on the Rust side (bench.py's anchor)."""

@@ -224,21 +224,22 @@ impl scrapy_key::Environment for PythonEnvironment<'_> {
 }
 
 /// `_canonicalize_url(url, keep_blank_values, keep_fragments, query_separator, encoding,
-/// helpers)`: `w3lib.url.canonicalize_url` on a `str`, split as w3lib splits it
+/// helpers)`: `w3lib.url.canonicalize_url` on a `str` (the two flags taken by their truth
+/// value, as Python's `if` does), split as w3lib splits it
 /// (`rapidurl.compat.w3lib.canonicalize_url` calls it); `encoding` `None` for UTF-8;
 /// `ValueError` where w3lib raises it.
 #[pyfunction]
 pub fn _canonicalize_url(
     url: &Bound<'_, PyString>,
-    keep_blank_values: bool,
-    keep_fragments: bool,
+    keep_blank_values: &Bound<'_, PyAny>,
+    keep_fragments: &Bound<'_, PyAny>,
     query_separator: String,
     encoding: Option<String>,
     helpers: &Bound<'_, PyAny>,
 ) -> PyResult<String> {
     let options = scrapy_key::Options {
-        keep_blank_values,
-        keep_fragments,
+        keep_blank_values: keep_blank_values.is_truthy()?,
+        keep_fragments: keep_fragments.is_truthy()?,
         query_separator,
     };
     let text = url.to_cow()?;

@@ -118,6 +118,9 @@ def canonicalize_url(
     query and fragment are percent-encoded in ``encoding`` (UTF-8 where it cannot write
     them). Raises ``ValueError`` where w3lib does (an invalid bracketed host or port).
     """
+    if url.__class__ is str and encoding is None:
+        # The common call, without the conversions below.
+        return _canonicalize_url(url, keep_blank_values, keep_fragments, query_separator, None, _this)
     if isinstance(url, ParseResult):
         url = _unparse(*url)
     utf8 = encoding is None or codecs.lookup(encoding).name == "utf-8"
@@ -126,6 +129,5 @@ def canonicalize_url(
     elif not isinstance(url, str):
         raise TypeError(f"to_unicode must receive bytes or str, got {type(url).__name__}")
     return _canonicalize_url(
-        url, bool(keep_blank_values), bool(keep_fragments), query_separator,
-        None if utf8 else encoding, _this,
+        url, keep_blank_values, keep_fragments, query_separator, None if utf8 else encoding, _this
     )
