@@ -162,6 +162,11 @@ pub fn canonicalize(input: &str, preset: Preset) -> Result<String, ParseError> {
 /// decoded at once. Each decoding shortens the output by two bytes, so the work is linear.
 pub(crate) fn unescape_repeatedly(input: &[u8], out: &mut Vec<u8>) {
     out.clear();
+    if memchr::memchr(b'%', input).is_none() {
+        out.extend_from_slice(input);
+        return;
+    }
+    out.reserve(input.len());
     for &b in input {
         out.push(b);
         loop {

@@ -415,6 +415,13 @@ fn normalize_path(path: &[u8]) -> Vec<u8> {
     if path.is_empty() {
         return b"/".to_vec();
     }
+    // A path from `/` without `.` or empty segments (but the last) is its own result.
+    if path[0] == b'/'
+        && memchr::memmem::find(path, b"//").is_none()
+        && memchr::memmem::find(path, b"/.").is_none()
+    {
+        return path.to_vec();
+    }
     let mut kept: Vec<&[u8]> = Vec::new();
     for segment in path.split(|&b| b == b'/').skip(1) {
         match segment {

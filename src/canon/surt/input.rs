@@ -134,11 +134,13 @@ fn clean(input: &[u8]) -> Vec<u8> {
     let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c);
     let start = input.iter().position(|b| !ws(b)).unwrap_or(input.len());
     let end = input.iter().rposition(|b| !ws(b)).map_or(start, |e| e + 1);
-    let mut url: Vec<u8> = input[start..end]
-        .iter()
-        .copied()
-        .filter(|b| !matches!(b, b'\t' | b'\n' | b'\r'))
-        .collect();
+    let kept = &input[start..end];
+    let mut url: Vec<u8> = Vec::with_capacity(kept.len() + 7);
+    if memchr::memchr3(b'\t', b'\n', b'\r', kept).is_none() {
+        url.extend_from_slice(kept);
+    } else {
+        url.extend(kept.iter().filter(|b| !matches!(b, b'\t' | b'\n' | b'\r')));
+    }
     if !url.is_empty() && scheme_len(&url).is_none() {
         url.splice(0..0, b"http://".iter().copied());
     }
@@ -318,29 +320,36 @@ fn google(
                 host = ascii;
             }
         }
-        let host = replace_double_dots(&host);
+        if memchr::memmem::find(&host, b"..").is_some() {
+            host = replace_double_dots(&host);
+        }
         let start = host.iter().position(|&b| b != b'.').unwrap_or(host.len());
         let end = host
             .iter()
             .rposition(|&b| b != b'.')
             .map_or(start, |e| e + 1);
-        let host = &host[start..end];
+        let host = &mut host[start..end];
         parts.host = Some(match attempt_ip_formats(host)? {
             Some(ip) => ip.into_bytes(),
-            None => escape_bytes(&host.to_ascii_lowercase()),
+            None => {
+                host.make_ascii_lowercase();
+                escape_bytes(host)
+            }
         });
     }
-    let path = parts.path.as_deref().map(|p| {
-        unescape_repeatedly(p, &mut buf);
-        buf.clone()
-    });
     let has_host = parts.host.as_ref().is_some_and(|h| !h.is_empty());
-    let path = if has_host {
-        Some(normalize_path(path.as_deref().unwrap_or(b"")))
-    } else {
-        path
+    parts.path = match parts.path.as_deref() {
+        Some(p) => {
+            unescape_repeatedly(p, &mut buf);
+            Some(if has_host {
+                escape_bytes(&normalize_path(&buf))
+            } else {
+                escape_bytes(&buf)
+            })
+        }
+        None if has_host => Some(escape_bytes(&normalize_path(b""))),
+        None => None,
     };
-    parts.path = path.map(|p| escape_bytes(&p));
     Ok(())
 }
 
@@ -363,7 +372,11 @@ fn replace_double_dots(host: &[u8]) -> Vec<u8> {
 /// looks like a dotted decimal (first part without a leading zero) or octal (first part
 /// with one) address is read as the C library's `inet_aton` reads it, where it can.
 fn attempt_ip_formats(host: &[u8]) -> Result<Option<String>, SurtError> {
-    if !host.is_empty() && host.iter().all(u8::is_ascii_digit) {
+    // Every form below starts with a digit.
+    if !host.first().is_some_and(u8::is_ascii_digit) {
+        return Ok(None);
+    }
+    if host.iter().all(u8::is_ascii_digit) {
         if host.len() > 4300 {
             return Err(SurtError::HostTooManyDigits(host.len()));
         }
@@ -502,13 +515,23 @@ fn ia(parts: &mut Parts<'_>, options: &Options) {
 
 /// The key: the host reversed (or as it is), the port, the path, the query.
 fn write(parts: &Parts<'_>, options: &Options) -> Vec<u8> {
-    let mut host_src: Option<Vec<u8>> = parts.host.clone().filter(|h| !h.is_empty());
-    if let Some(h) = &host_src {
-        if options.surt {
-            host_src = Some(host_to_surt(h, options.reverse_ipaddr));
-        }
-    }
-    let mut s = Vec::new();
+    let host_src: Option<std::borrow::Cow<'_, [u8]>> =
+        parts.host.as_deref().filter(|h| !h.is_empty()).map(|h| {
+            if options.surt {
+                host_to_surt(h, options.reverse_ipaddr).into()
+            } else {
+                h.into()
+            }
+        });
+    let len = |v: &Option<Vec<u8>>| v.as_ref().map_or(0, Vec::len);
+    let mut s = Vec::with_capacity(
+        parts.scheme.len()
+            + parts.host.as_ref().map_or(0, Vec::len)
+            + len(&parts.path)
+            + len(&parts.query)
+            + len(&parts.fragment)
+            + 16,
+    );
     if options.with_scheme {
         s.extend_from_slice(parts.scheme);
         s.push(b':');
