@@ -721,15 +721,20 @@ fn split_bytes<'a>(s: &'a [u8], sep: &'a [u8]) -> impl Iterator<Item = &'a [u8]>
 
 /// `quote(…, quote_plus=True)`: unreserved bytes as they are, space as `+`, else `%XX`.
 fn quote_plus_into(bytes: &[u8], out: &mut String) {
-    for &b in bytes {
-        if b == b' ' {
-            out.push('+');
-        } else if FORM.contains(b) {
-            push_pct(out, b);
-        } else {
-            out.push(char::from(b));
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if FORM.contains(b) {
+            // Bytes outside `FORM` are ASCII: the run before `b` is text.
+            out.push_str(crate::scan::ascii(&bytes[start..i]).unwrap_or(""));
+            if b == b' ' {
+                out.push('+');
+            } else {
+                push_pct(out, b);
+            }
+            start = i + 1;
         }
     }
+    out.push_str(crate::scan::ascii(&bytes[start..]).unwrap_or(""));
 }
 
 /// `_unquotepath`: every escape decoded but `%25`, `%2F`, `%3B`, `%3F`, found as w3lib
