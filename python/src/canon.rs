@@ -2,6 +2,7 @@
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use rapidurl::canon::{Preset, scrapy as scrapy_key, surt as surt_key};
 
@@ -80,11 +81,24 @@ fn surt_options(
     let Some(options) = options else {
         return Ok(o);
     };
-    // One pass over the options given (usually one or two), not a lookup per name.
+    // One pass over the options given (usually one or two), not a lookup per name. A
+    // keyword argument's name is the interned string of its identifier, so it is found
+    // by identity among the interned option names before its text is read.
+    let py = options.py();
+    let interned = SURT_OPTION_NAMES.get_or_init(py, || {
+        SURT_OPTIONS
+            .iter()
+            .map(|n| PyString::intern(py, n).unbind())
+            .collect()
+    });
     for (name, value) in options.iter() {
         let Ok(name) = name.cast::<PyString>() else {
             continue;
         };
+        if let Some(i) = interned.iter().position(|n| n.bind(py).is(name)) {
+            *surt_option(&mut o, i) = value.is_truthy()?;
+            continue;
+        }
         let name = name.to_cow()?;
         if name == "public_suffix" {
             if value.is_truthy()? {
@@ -98,26 +112,33 @@ fn surt_options(
         let Some(i) = SURT_OPTIONS.iter().position(|n| *n == name) else {
             continue;
         };
-        let field = match i {
-            0 => &mut o.surt,
-            1 => &mut o.with_scheme,
-            2 => &mut o.trailing_comma,
-            3 => &mut o.reverse_ipaddr,
-            4 => &mut o.host_lowercase,
-            5 => &mut o.host_massage,
-            6 => &mut o.port_strip_default,
-            7 => &mut o.path_strip_empty,
-            8 => &mut o.path_lowercase,
-            9 => &mut o.path_strip_session_id,
-            10 => &mut o.path_strip_trailing_slash_unless_empty,
-            11 => &mut o.query_lowercase,
-            12 => &mut o.query_strip_session_id,
-            13 => &mut o.query_strip_empty,
-            _ => &mut o.query_alpha_reorder,
-        };
-        *field = value.is_truthy()?;
+        *surt_option(&mut o, i) = value.is_truthy()?;
     }
     Ok(o)
+}
+
+/// [`SURT_OPTIONS`] as interned Python strings.
+static SURT_OPTION_NAMES: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
+
+/// The field of option `i` of [`SURT_OPTIONS`].
+fn surt_option(o: &mut surt_key::Options, i: usize) -> &mut bool {
+    match i {
+        0 => &mut o.surt,
+        1 => &mut o.with_scheme,
+        2 => &mut o.trailing_comma,
+        3 => &mut o.reverse_ipaddr,
+        4 => &mut o.host_lowercase,
+        5 => &mut o.host_massage,
+        6 => &mut o.port_strip_default,
+        7 => &mut o.path_strip_empty,
+        8 => &mut o.path_lowercase,
+        9 => &mut o.path_strip_session_id,
+        10 => &mut o.path_strip_trailing_slash_unless_empty,
+        11 => &mut o.query_lowercase,
+        12 => &mut o.query_strip_session_id,
+        13 => &mut o.query_strip_empty,
+        _ => &mut o.query_alpha_reorder,
+    }
 }
 
 /// Python's `host.decode('utf-8', 'ignore').encode('idna')` (IDNA 2003), `None` where it

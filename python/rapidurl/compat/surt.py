@@ -102,6 +102,6 @@ def surt(
     are ignored, as the package ignores them. Raises ``ValueError`` where the package
     raises (a port that is not a number up to 65535, an input of whitespace only).
     """
-    if canonicalizer is None and not options:
-        return _surt(url)
+    if canonicalizer is None:
+        return _surt(url, 0, options) if options else _surt(url)
     return _surt(url, _code(canonicalizer), options)
