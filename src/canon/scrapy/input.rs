@@ -615,6 +615,51 @@ fn push_query(query: &str, options: &Options, out: &mut String) -> Result<(), Sc
     Ok(())
 }
 
+/// [`CLASS`] bits: a byte outside `!`..`~` or a `\\`.
+const NOT_PRINTABLE: u8 = 1;
+/// A byte an authority of [`plain`] cannot hold: `[`, `]`, `@`, `%`.
+const NOT_HOST: u8 = 2;
+/// A byte [`plain`]'s path cannot hold: one the path is escaped for, `%` or `;`.
+const NOT_PATH: u8 = 4;
+/// A byte the query of a special URL is escaped for.
+const NOT_QUERY: u8 = 8;
+/// A byte the fragment is escaped for.
+const NOT_FRAGMENT: u8 = 16;
+
+/// What each byte keeps [`plain`] from taking an input, by part.
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        let mut c = 0;
+        if b < 0x21 || b > 0x7e || b == b'\\' {
+            c |= NOT_PRINTABLE;
+        }
+        if matches!(b, b'[' | b']' | b'@' | b'%') {
+            c |= NOT_HOST;
+        }
+        if PATH_SAFEST.0[i] || b == b'%' || b == b';' {
+            c |= NOT_PATH;
+        }
+        if SPECIAL_QUERY_SAFEST.0[i] {
+            c |= NOT_QUERY;
+        }
+        if PATH_SAFEST.0[i] {
+            c |= NOT_FRAGMENT;
+        }
+        t[i] = c;
+        i += 1;
+    }
+    t
+};
+
+/// The union of the [`CLASS`] bits of `text`'s bytes.
+#[inline]
+fn classes(text: &str) -> u8 {
+    text.bytes().fold(0, |acc, b| acc | CLASS[b as usize])
+}
+
 /// The key of an `http` or `https` input that every step but the query's leaves as it is
 /// (`None` for any other input, which takes the steps one by one): printable ASCII
 /// without `\\`; an authority without credentials, brackets or `%`, a host, and a port of
@@ -629,24 +674,24 @@ fn plain(
     env: &mut dyn Environment,
 ) -> Option<Result<String, ScrapyError>> {
     let b = input.as_bytes();
-    if !b.iter().all(|&c| (0x21..=0x7e).contains(&c) && c != b'\\') {
-        return None;
-    }
     let colon = memchr::memchr(b':', b)?;
     let scheme = &input[..colon];
     if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
         return None;
     }
     let rest = input[colon + 1..].strip_prefix("//")?;
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let (netloc, after) = rest.split_at(end);
-    if netloc
+    let end = rest
         .bytes()
-        .any(|c| matches!(c, b'[' | b']' | b'@' | b'%'))
-    {
+        .position(|c| matches!(c, b'/' | b'?' | b'#'))
+        .unwrap_or(rest.len());
+    let (netloc, after) = rest.split_at(end);
+    if classes(netloc) & (NOT_PRINTABLE | NOT_HOST) != 0 {
         return None;
     }
-    let (host, port) = netloc.split_once(':').unwrap_or((netloc, ""));
+    let (host, port) = match memchr::memchr(b':', netloc.as_bytes()) {
+        Some(i) => (&netloc[..i], &netloc[i + 1..]),
+        None => (netloc, ""),
+    };
     let port_ok = port.is_empty()
         || (port.len() <= 5
             && !port.starts_with('0')
@@ -655,20 +700,26 @@ fn plain(
     if host.is_empty() || !port_ok {
         return None;
     }
-    let (before_fragment, fragment) = after.split_once('#').unwrap_or((after, ""));
-    let (path, query) = before_fragment
-        .split_once('?')
-        .unwrap_or((before_fragment, ""));
-    let path_ok = path
-        .bytes()
-        .all(|c| !PATH_SAFEST.contains(c) && c != b'%' && c != b';')
-        && !path.contains("/.");
-    let query_ok = query.bytes().all(|c| !SPECIAL_QUERY_SAFEST.contains(c));
-    let fragment = if options.keep_fragments { fragment } else { "" };
-    let fragment_ok = fragment.bytes().all(|c| !PATH_SAFEST.contains(c));
-    if !(path_ok && query_ok && fragment_ok) {
+    let (before_fragment, fragment) = match memchr::memchr(b'#', after.as_bytes()) {
+        Some(i) => (&after[..i], &after[i + 1..]),
+        None => (after, ""),
+    };
+    let (path, query) = match memchr::memchr(b'?', before_fragment.as_bytes()) {
+        Some(i) => (&before_fragment[..i], &before_fragment[i + 1..]),
+        None => (before_fragment, ""),
+    };
+    // The scheme's bytes are letters; a dropped fragment need only be printable.
+    let fragment_kept = if options.keep_fragments { fragment } else { "" };
+    if classes(path) & (NOT_PRINTABLE | NOT_PATH) != 0
+        || memchr::memchr_iter(b'.', path.as_bytes())
+            .any(|i| i > 0 && path.as_bytes()[i - 1] == b'/')
+        || classes(query) & (NOT_PRINTABLE | NOT_QUERY) != 0
+        || classes(fragment) & NOT_PRINTABLE != 0
+        || classes(fragment_kept) & NOT_FRAGMENT != 0
+    {
         return None;
     }
+    let fragment = fragment_kept;
     // The query and fragment in the caller's encoding must be their own bytes.
     let mut buf = Vec::new();
     for text in [query, fragment] {
