@@ -185,6 +185,14 @@ pub(crate) fn unescape_repeatedly(input: &[u8], out: &mut Vec<u8>) {
     }
 }
 
+/// Whether `first` is directly followed by `second` somewhere in `bytes` (for short
+/// spans such as a host or a path: a search for `second` and a look behind each hit,
+/// cheaper there than a substring search's set-up).
+#[inline]
+pub(crate) fn has_pair(bytes: &[u8], first: u8, second: u8) -> bool {
+    memchr::memchr_iter(second, bytes).any(|i| i > 0 && bytes[i - 1] == first)
+}
+
 /// A set of bytes to percent-encode, as a 256-entry table.
 pub(crate) struct ByteSet([bool; 256]);
 

@@ -354,7 +354,7 @@ fn host_of<'a>(url: &UrlRef<'a>, buf: &mut Vec<u8>) -> Cow<'a, str> {
         HostKind::Domain
             if !hostname.starts_with(b".")
                 && !hostname.ends_with(b".")
-                && memchr::memmem::find(hostname, b"..").is_none() =>
+                && !crate::canon::has_pair(hostname, b'.', b'.') =>
         {
             Cow::Borrowed(name)
         }
@@ -417,8 +417,8 @@ fn normalize_path(path: &[u8]) -> Vec<u8> {
     }
     // A path from `/` without `.` or empty segments (but the last) is its own result.
     if path[0] == b'/'
-        && memchr::memmem::find(path, b"//").is_none()
-        && memchr::memmem::find(path, b"/.").is_none()
+        && !crate::canon::has_pair(path, b'/', b'/')
+        && !crate::canon::has_pair(path, b'/', b'.')
     {
         return path.to_vec();
     }

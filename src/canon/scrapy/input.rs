@@ -711,8 +711,7 @@ fn plain(
     // The scheme's bytes are letters; a dropped fragment need only be printable.
     let fragment_kept = if options.keep_fragments { fragment } else { "" };
     if classes(path) & (NOT_PRINTABLE | NOT_PATH) != 0
-        || memchr::memchr_iter(b'.', path.as_bytes())
-            .any(|i| i > 0 && path.as_bytes()[i - 1] == b'/')
+        || crate::canon::has_pair(path.as_bytes(), b'/', b'.')
         || classes(query) & (NOT_PRINTABLE | NOT_QUERY) != 0
         || classes(fragment) & NOT_PRINTABLE != 0
         || classes(fragment_kept) & NOT_FRAGMENT != 0

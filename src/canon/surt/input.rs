@@ -320,7 +320,7 @@ fn google(
                 host = ascii;
             }
         }
-        if memchr::memmem::find(&host, b"..").is_some() {
+        if crate::canon::has_pair(&host, b'.', b'.') {
             host = replace_double_dots(&host);
         }
         let start = host.iter().position(|&b| b != b'.').unwrap_or(host.len());
