@@ -57,3 +57,26 @@ fn render_keeps_a_domain_that_does_not_round_trip_in_ascii() {
     );
     assert_eq!(shown, "http://xn--ynd.xn--3xa/");
 }
+
+/// `canon`: Safe Browsing's key is its own key. With the port cut at the last colon, the
+/// host of `example.com:44ample.com:43` kept `:44ample.com`, which the next pass cut.
+#[test]
+fn safe_browsing_cuts_the_port_at_the_first_colon() {
+    use rapidurl::canon::safe_browsing::canonicalize_input;
+    for input in [
+        &b"example.com:44ample.com:43"[..],
+        b"http://user@a.example:1b:2/x",
+        b"a:1b:2",
+    ] {
+        let key = canonicalize_input(input);
+        assert_eq!(canonicalize_input(key.as_bytes()), key, "{input:?}");
+    }
+    assert_eq!(
+        canonicalize_input(b"example.com:44ample.com:43"),
+        "http://example.com/"
+    );
+    assert_eq!(
+        canonicalize_input(b"http://user@a.example:1b:2/x"),
+        "http://a.example/x"
+    );
+}

@@ -126,7 +126,9 @@ fn push_host(authority: &[u8], out: &mut String) {
             None => host_port,
         }
     } else {
-        match memchr::memrchr(b':', host_port) {
+        // The port starts at the first colon: a host keeps none (with the last, the key of
+        // `a:1b:2` would hold `a:1b`, whose key is `a`).
+        match memchr::memchr(b':', host_port) {
             Some(i) => &host_port[..i],
             None => host_port,
         }
