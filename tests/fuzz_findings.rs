@@ -80,3 +80,27 @@ fn safe_browsing_cuts_the_port_at_the_first_colon() {
         "http://a.example/x"
     );
 }
+
+/// `canon`: Safe Browsing's key is its own key when IDNA maps a label to nothing (a soft
+/// hyphen: `Ä.\u{ad}.C` gave `xn--4ca..c`) or a host to an IPv4 form (full-width digits).
+#[test]
+fn safe_browsing_treats_the_idna_result_as_an_ascii_host() {
+    use rapidurl::canon::safe_browsing::canonicalize_input;
+    for input in [
+        "htpt://\u{c4}.\u{ad}.C/\u{fffd}",
+        "http://a.\u{ad}/",
+        "http://\u{ff10}x7f.\u{ff11}/",
+        "http://\u{ff11}.\u{ff12}.\u{ff13}.\u{ff14}/",
+    ] {
+        let key = canonicalize_input(input.as_bytes());
+        assert_eq!(canonicalize_input(key.as_bytes()), key, "{input:?}");
+    }
+    assert_eq!(
+        canonicalize_input("htpt://\u{c4}.\u{ad}.C/".as_bytes()),
+        "htpt://xn--4ca.c/"
+    );
+    assert_eq!(
+        canonicalize_input("http://\u{ff10}x7f.\u{ff11}/".as_bytes()),
+        "http://127.0.0.1/"
+    );
+}

@@ -133,6 +133,30 @@ fn push_host(authority: &[u8], out: &mut String) {
             None => host_port,
         }
     };
+    let mut host = single_dots(host);
+    host.make_ascii_lowercase();
+    // IDNA may map a label to nothing (a soft hyphen) or to digits (full-width ones): its
+    // result gets the dots and the IPv4 test of an ASCII host, so that the key is its
+    // own key.
+    if let Ok(text) = std::str::from_utf8(&host)
+        && !text.is_ascii()
+        && let Ok(ascii) = crate::host::domain_to_ascii(text, false)
+    {
+        host = single_dots(ascii.as_bytes());
+    }
+    if let Ok(text) = std::str::from_utf8(&host)
+        && text.is_ascii()
+        && ends_in_a_number(text)
+        && let Ok(addr) = parse_ipv4(text)
+    {
+        serialize_ipv4(addr, out);
+        return;
+    }
+    escape_into(&host, &ESCAPE, out);
+}
+
+/// `host` with its leading and trailing dots trimmed and each run of dots made one.
+fn single_dots(host: &[u8]) -> Vec<u8> {
     let start = host.iter().position(|&b| b != b'.').unwrap_or(host.len());
     let end = host
         .iter()
@@ -144,21 +168,7 @@ fn push_host(authority: &[u8], out: &mut String) {
             single.push(b);
         }
     }
-    let mut host = single;
-    host.make_ascii_lowercase();
-    if let Ok(text) = std::str::from_utf8(&host) {
-        if !text.is_ascii() {
-            if let Ok(ascii) = crate::host::domain_to_ascii(text, false) {
-                host = ascii.into_bytes();
-            }
-        } else if ends_in_a_number(text) {
-            if let Ok(addr) = parse_ipv4(text) {
-                serialize_ipv4(addr, out);
-                return;
-            }
-        }
-    }
-    escape_into(&host, &ESCAPE, out);
+    single
 }
 
 /// The lookup expressions of `url` that a Safe Browsing client hashes (v4 "URLs and
