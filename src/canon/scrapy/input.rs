@@ -709,16 +709,19 @@ fn plain(
         None => (before_fragment, ""),
     };
     // The scheme's bytes are letters; a dropped fragment need only be printable.
-    let fragment_kept = if options.keep_fragments { fragment } else { "" };
+    let fragment_not = if options.keep_fragments {
+        NOT_PRINTABLE | NOT_FRAGMENT
+    } else {
+        NOT_PRINTABLE
+    };
     if classes(path) & (NOT_PRINTABLE | NOT_PATH) != 0
         || crate::canon::has_pair(path.as_bytes(), b'/', b'.')
         || classes(query) & (NOT_PRINTABLE | NOT_QUERY) != 0
-        || classes(fragment) & NOT_PRINTABLE != 0
-        || classes(fragment_kept) & NOT_FRAGMENT != 0
+        || classes(fragment) & fragment_not != 0
     {
         return None;
     }
-    let fragment = fragment_kept;
+    let fragment = if options.keep_fragments { fragment } else { "" };
     // The query and fragment in the caller's encoding must be their own bytes.
     let mut buf = Vec::new();
     for text in [query, fragment] {
