@@ -11,9 +11,9 @@ const NONE16: u16 = u16::MAX;
 
 /// The components of one row, as offsets from the row's start.
 ///
-/// 18 bytes a row: a serialization shorter than 65,535 bytes (every real URL) has all its
-/// offsets in 16 bits. Longer rows are flagged [`WIDE`] and their [`Components`] kept in
-/// [`Chunk::wide`].
+/// 18 bytes a row, written once: a serialization shorter than 65,535 bytes (every real
+/// URL) has all its offsets in 16 bits. Longer rows are flagged [`WIDE`] and their
+/// [`Components`] kept in [`Chunk::wide`]; a failed row is all zeros (no [`VALID`]).
 #[derive(Clone, Copy, Debug, Default)]
 struct Meta {
     scheme_end: u16,
@@ -24,13 +24,15 @@ struct Meta {
     query_start: u16,
     fragment_start: u16,
     port: u16,
-    /// Bits 0–2 host kind, 3–5 scheme kind, 6 opaque path, 7 port present, 8 wide.
+    /// Bits 0–2 host kind, 3–5 scheme kind, 6 opaque path, 7 port present, 8 wide,
+    /// 9 valid (the row parsed).
     flags: u16,
 }
 
 const OPAQUE: u16 = 1 << 6;
 const HAS_PORT: u16 = 1 << 7;
 const WIDE: u16 = 1 << 8;
+const VALID: u16 = 1 << 9;
 
 fn host_kind_code(kind: HostKind) -> u16 {
     match kind {
@@ -93,7 +95,8 @@ impl Meta {
         let flags = host_kind_code(c.host_kind)
             | scheme_kind_code(c.scheme_kind) << 3
             | if c.opaque_path { OPAQUE } else { 0 }
-            | if c.port.is_some() { HAS_PORT } else { 0 };
+            | if c.port.is_some() { HAS_PORT } else { 0 }
+            | VALID;
         Some(Meta {
             scheme_end: o(c.scheme_end),
             username_end: o(c.username_end),
@@ -134,10 +137,9 @@ pub(crate) struct Chunk<'a> {
     /// Per row, where its serialization is: a slice of the input the chunk borrows, or
     /// of `data` (a failed row is empty).
     spans: Spans<'a>,
-    /// Per row, its components relative to the row's start (zeros for a failed row).
+    /// Per row, its components relative to the row's start and whether it parsed (zeros
+    /// for a failed row).
     meta: Vec<Meta>,
-    /// Per row, one bit: set when the row parsed.
-    valid: Vec<u64>,
     /// The failed rows (index in the chunk, error), in row order.
     errors: Vec<(u32, ParseError)>,
     /// The rows flagged [`WIDE`] (index in the chunk, components), in row order.
@@ -155,21 +157,18 @@ impl<'a> Chunk<'a> {
             mut data,
             spans,
             mut meta,
-            mut valid,
             mut errors,
             mut wide,
             reserve,
         } = self;
         data.clear();
         meta.clear();
-        valid.clear();
         errors.clear();
         wide.clear();
         Chunk {
             data,
             spans: spans.recycle(),
             meta,
-            valid,
             errors,
             wide,
             reserve,
@@ -181,9 +180,7 @@ impl<'a> Chunk<'a> {
     }
 
     fn is_valid(&self, r: usize) -> bool {
-        self.valid
-            .get(r / 64)
-            .is_some_and(|w| w & (1 << (r % 64)) != 0)
+        self.meta.get(r).is_some_and(|m| m.flags & VALID != 0)
     }
 
     fn error(&self, r: usize) -> Option<ParseError> {
@@ -220,7 +217,6 @@ impl<'a> Chunk<'a> {
         self.data.capacity()
             + self.spans.heap_bytes()
             + self.meta.capacity() * size_of::<Meta>()
-            + self.valid.capacity() * size_of::<u64>()
             + self.errors.capacity() * size_of::<(u32, ParseError)>()
             + self.wide.capacity() * size_of::<(u32, Components)>()
     }
@@ -252,20 +248,17 @@ impl<'a> ChunkBuilder<'a> {
             data,
             spans,
             mut meta,
-            mut valid,
             errors,
             wide,
             ..
         } = chunk;
         meta.reserve(rows);
-        valid.reserve(rows.div_ceil(64));
         ChunkBuilder {
             chunk: Chunk {
                 reserve: bytes,
                 data,
                 spans: spans.reuse(input, rows),
                 meta,
-                valid,
                 errors,
                 wide,
             },
@@ -274,76 +267,107 @@ impl<'a> ChunkBuilder<'a> {
 
     /// Appends a parsed row: when `borrowed` is a slice of the builder's input and is the
     /// row's serialization, as offsets into the input; else copied.
-    #[inline]
+    ///
+    /// The rare cases (a copy, a wide row) are functions of their own that take scalars
+    /// and slices only: given a reference to the row's parts, they would keep the whole
+    /// row the engine made in memory, copied there for every row.
+    #[inline(always)]
     pub(crate) fn push_url(&mut self, url: &UrlRef<'_>, borrowed: Option<&'a str>) {
-        let c = url.components();
-        if let Some(text) = borrowed {
-            if self.chunk.spans.push_borrowed(text) {
-                self.finish_row(text.len(), c);
-                return;
-            }
+        let text = url.as_str();
+        let kept = match borrowed {
+            Some(borrowed) if self.chunk.spans.push_borrowed(borrowed) => true,
+            _ => self.push_copy(text),
+        };
+        if kept {
+            self.finish_row(text.len(), url.components());
         }
+    }
+
+    /// Gives the next row a copy of `text` in the chunk's own buffer; `false` (and a
+    /// failed row) when the buffer would pass 2 GiB.
+    #[inline(never)]
+    fn push_copy(&mut self, text: &str) -> bool {
         if self.chunk.data.capacity() == 0 {
             self.chunk.data.reserve(self.chunk.reserve);
         }
         let start = self.chunk.data.len();
-        let len = url.as_str().len();
+        let len = text.len();
         if start + len >= 1 << 31 {
             self.push_error(ParseError::new(ErrorKind::InputTooLong));
-            return;
+            return false;
         }
-        self.chunk.data.push_str(url.as_str());
+        self.chunk.data.push_str(text);
         self.chunk
             .spans
             .push_owned(start as u32, (start + len) as u32);
-        self.finish_row(len, c);
+        true
     }
 
     /// Records the valid row just given a span, `len` bytes long.
     #[inline(always)]
     fn finish_row(&mut self, len: usize, c: &Components) {
-        let r = self.chunk.meta.len();
-        let meta = match Meta::pack(c, len) {
-            Some(meta) => meta,
-            None => {
-                self.chunk.wide.push((r as u32, *c));
-                Meta {
-                    flags: WIDE,
-                    ..Meta::default()
-                }
-            }
-        };
-        self.chunk.meta.push(meta);
-        self.set_bit(r, true);
+        match Meta::pack(c, len) {
+            Some(meta) => self.chunk.meta.push(meta),
+            None => self.push_wide(
+                [
+                    c.scheme_end,
+                    c.username_end,
+                    c.host_start,
+                    c.host_end,
+                    c.path_start,
+                ],
+                [c.query_start, c.fragment_start],
+                c.port,
+                (c.host_kind, c.scheme_kind, c.opaque_path),
+            ),
+        }
         if cfg!(debug_assertions) {
             // The row as it will be read back: packed offsets and the chunk's slice.
-            let row = self.chunk.view(r);
+            let row = self.chunk.view(self.chunk.meta.len() - 1);
             crate::parser::debug_check(row.components(), row.as_str());
         }
     }
 
+    /// Records a valid row whose offsets do not fit in 16 bits, given its components:
+    /// the scheme's end, the username's, the host's start and end, the path's start; the
+    /// query's and fragment's starts; the port; host kind, scheme kind and opaque path.
+    #[cold]
+    #[inline(never)]
+    fn push_wide(
+        &mut self,
+        [scheme_end, username_end, host_start, host_end, path_start]: [u32; 5],
+        [query_start, fragment_start]: [Option<u32>; 2],
+        port: Option<u16>,
+        (host_kind, scheme_kind, opaque_path): (HostKind, SchemeKind, bool),
+    ) {
+        let r = self.chunk.meta.len();
+        let c = Components {
+            scheme_end,
+            username_end,
+            host_start,
+            host_end,
+            path_start,
+            query_start,
+            fragment_start,
+            port,
+            host_kind,
+            scheme_kind,
+            opaque_path,
+        };
+        self.chunk.wide.push((r as u32, c));
+        self.chunk.meta.push(Meta {
+            flags: WIDE | VALID,
+            ..Meta::default()
+        });
+    }
+
     /// Appends a failed row.
+    #[inline(never)]
     pub(crate) fn push_error(&mut self, err: ParseError) {
         let r = self.chunk.spans.len();
         self.chunk.errors.push((r as u32, err));
         self.chunk.meta.push(Meta::default());
         self.chunk.spans.push_owned(0, 0);
-        self.set_bit(r, false);
-    }
-
-    #[inline]
-    fn set_bit(&mut self, r: usize, valid: bool) {
-        if r % 64 == 0 {
-            self.chunk.valid.push(0);
-        }
-        if valid {
-            let w = self
-                .chunk
-                .valid
-                .last_mut()
-                .expect("a word exists because row r % 64 == 0 pushed it");
-            *w |= 1 << (r % 64);
-        }
     }
 
     pub(crate) fn finish(self) -> Chunk<'a> {
@@ -369,9 +393,8 @@ impl<'a> ChunkBuilder<'a> {
 /// * `spans`: per row, two `u32` offsets where its serialization starts and ends, in
 ///   `input` when the row is its input (a canonical URL: nothing copied), else in `data`;
 /// * `meta`: per row, its [`Components`] as 16-bit offsets relative to the row's start,
-///   plus host kind, scheme kind, opaque-path, port and borrowed flags (18 bytes; the
-///   rare row of 64 KiB or more keeps full components in a side list);
-/// * `valid`: a bitmap, one bit per row;
+///   plus host kind, scheme kind, opaque-path, port, wide and valid flags (18 bytes,
+///   written once; the rare row of 64 KiB or more keeps full components in a side list);
 /// * `errors`: `(row, ParseError)` for the failed rows only (error kind and offset).
 ///
 /// The column is the list of chunks plus the index of each chunk's first row. Chunks are
@@ -379,7 +402,7 @@ impl<'a> ChunkBuilder<'a> {
 /// a pass over the output, and finding a row's chunk is a binary search over a few dozen
 /// entries. Everything a column holds is allocated per chunk, never per row; for
 /// canonical input read from one text ([`parse_lines`](super::parse_lines)) the buffers
-/// hold 26 bytes and a bit per row and no copy of the URLs ([`UrlColumn::heap_bytes`]);
+/// hold 26 bytes per row and no copy of the URLs ([`UrlColumn::heap_bytes`]);
 /// the column borrows the input (its lifetime `'a`).
 ///
 /// ```
