@@ -8,7 +8,7 @@
 //!
 //! | You have | Use | You get |
 //! |---|---|---|
-//! | one URL to keep, change or pass around | [`Url::parse`], [`Url::join`], the setters | an owned [`Url`] (one allocation) |
+//! | one URL to keep, change or pass around | [`Url::parse`], [`Url::join`], the setters | an owned [`Url`] (up to 56 bytes kept inline; longer, one allocation) |
 //! | many URLs read once (logs, crawls) | [`parse_ref`], [`parse_ref_with_base`] | a [`UrlRef`] borrowing the input when it is canonical, else a [`bumpalo`] arena |
 //! | a file or slice of URLs, all cores | [`batch::parse_lines`], [`batch::parse_column`], [`batch::parse_pairs`] (feature `rayon`) | a [`batch::UrlColumn`]: rows as [`UrlRef`]s or errors, in input order |
 //! | only a yes or no | [`can_parse`], [`can_parse_with_base`] | `bool`, usually without parsing at all |
@@ -71,6 +71,7 @@ pub mod psl;
 pub mod render;
 mod scan;
 mod search_params;
+mod serialization;
 mod syntax;
 mod url;
 mod validation;

@@ -5,6 +5,7 @@ use crate::error::ParseError;
 use crate::origin::Origin;
 use crate::parser::{self, setters};
 use crate::search_params::SearchParams;
+use crate::serialization::Serialization;
 use crate::validation::{Collect, ValidationError};
 use crate::view::UrlRef;
 use encoding_rs::{Encoding, UTF_8};
@@ -34,7 +35,7 @@ use std::str::FromStr;
 /// ```
 #[derive(Clone)]
 pub struct Url {
-    serialization: String,
+    serialization: Serialization,
     components: Components,
 }
 
@@ -106,7 +107,7 @@ impl Url {
         }
     }
 
-    pub(crate) fn from_raw(serialization: String, components: Components) -> Url {
+    pub(crate) fn from_raw(serialization: Serialization, components: Components) -> Url {
         Url {
             serialization,
             components,
@@ -115,24 +116,24 @@ impl Url {
 
     pub(crate) fn parts(&self) -> UrlParts<'_> {
         UrlParts {
-            s: &self.serialization,
+            s: self.serialization.as_str(),
             c: &self.components,
         }
     }
 
     /// Consumes the URL, returning its serialization.
     pub fn into_string(self) -> String {
-        self.serialization
+        self.serialization.into_string()
     }
 
     #[inline]
     fn src(&self) -> &str {
-        &self.serialization
+        self.serialization.as_str()
     }
 
     /// The URL as a borrowed view.
     pub fn as_ref_view(&self) -> UrlRef<'_> {
-        UrlRef::from_parts(&self.serialization, self.components)
+        UrlRef::from_parts(self.src(), self.components)
     }
 
     /// URL equivalence (§4.6): equal serializations, optionally ignoring fragments.
@@ -140,7 +141,7 @@ impl Url {
         if exclude_fragments {
             self.without_fragment() == other.without_fragment()
         } else {
-            self.serialization == other.serialization
+            self.src() == other.src()
         }
     }
 
@@ -179,7 +180,7 @@ impl Url {
     }
 
     fn target(&mut self) -> setters::Target<'_> {
-        (&mut self.serialization, &mut self.components)
+        (self.serialization.to_mut(), &mut self.components)
     }
 
     /// The `href` setter: parses `value` as a new absolute URL; on failure the URL is
@@ -264,11 +265,8 @@ impl<'a> ParseOptions<'a> {
     /// Parses `input` with these options.
     pub fn parse(self, input: &str) -> Result<Url, ParseError> {
         let base = self.base.map(|b| b.parts);
-        // One allocation: enough for a canonical input (at most one `/` is added) and what
-        // the state machine reserves for the others (malloc rounds sizes up to 16 anyway).
-        let mut serialization = String::with_capacity(input.len() + 8);
         let encoding = self.encoding.output_encoding();
-        let components = parser::parse_into(input, base, encoding, || &mut serialization, false)?;
+        let (serialization, components) = parser::parse_owned(input, base, encoding)?;
         Ok(Url::from_raw(serialization, components))
     }
 }
@@ -344,7 +342,7 @@ impl<'b> From<&'b Url> for Base<'b> {
 impl UrlRef<'_> {
     /// An owned [`Url`] with the same serialization and components.
     pub fn to_url(&self) -> Url {
-        Url::from_raw(self.as_str().to_owned(), *self.components())
+        Url::from_raw(Serialization::copy_of(self.as_str()), *self.components())
     }
 }
 
@@ -377,25 +375,25 @@ impl TryFrom<&str> for Url {
 
 impl fmt::Display for Url {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.serialization)
+        f.write_str(self.src())
     }
 }
 
 impl fmt::Debug for Url {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("Url").field(&self.serialization).finish()
+        f.debug_tuple("Url").field(&self.src()).finish()
     }
 }
 
 impl AsRef<str> for Url {
     fn as_ref(&self) -> &str {
-        &self.serialization
+        self.src()
     }
 }
 
 impl PartialEq for Url {
     fn eq(&self, other: &Url) -> bool {
-        self.serialization == other.serialization
+        self.src() == other.src()
     }
 }
 
@@ -403,7 +401,7 @@ impl Eq for Url {}
 
 impl Hash for Url {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.serialization.hash(state)
+        self.src().hash(state)
     }
 }
 
@@ -415,20 +413,20 @@ impl PartialOrd for Url {
 
 impl Ord for Url {
     fn cmp(&self, other: &Url) -> Ordering {
-        self.serialization.cmp(&other.serialization)
+        self.src().cmp(other.src())
     }
 }
 
 impl From<Url> for String {
     fn from(url: Url) -> String {
-        url.serialization
+        url.serialization.into_string()
     }
 }
 
 #[cfg(feature = "serde")]
 impl serde::Serialize for Url {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.serialization)
+        serializer.serialize_str(self.src())
     }
 }
 
@@ -529,8 +527,8 @@ fn reporting(
 ) -> (Result<Url, ParseError>, Vec<ValidationError>) {
     let mut collect = Collect::default();
     let mut out = String::new();
-    let result =
-        parser::parse_reporting(input, base, &mut out, &mut collect).map(|c| Url::from_raw(out, c));
+    let result = parser::parse_reporting(input, base, &mut out, &mut collect)
+        .map(|c| Url::from_raw(Serialization::Heap(out), c));
     let errors = collect.finish(input, result.is_err());
     (result, errors)
 }

@@ -24,6 +24,7 @@ mod state;
 use crate::components::{Components, UrlParts};
 use crate::error::{ErrorKind, ParseError};
 use crate::output::Output;
+use crate::serialization::{self, Serialization};
 use crate::syntax::{is_tab_or_newline, remove_tab_and_newline, trim_c0_or_space};
 use crate::validation::{Collect, Report, Silent};
 use encoding_rs::{Encoding, UTF_8};
@@ -59,6 +60,52 @@ pub(crate) fn parse_into<'o, O: Output + ?Sized + 'o>(
         }
     }
     write_into(input, canonical, base, encoding, out())
+}
+
+/// Parses `input` into the serialization a [`Url`](crate::Url) keeps: a canonical input
+/// that is its own serialization is copied once (inline when short); another short input
+/// is written into a per-thread scratch buffer and copied from there, so that a short URL
+/// allocates nothing; a long one is written straight into its own `String`.
+#[inline]
+pub(crate) fn parse_owned(
+    input: &str,
+    base: Option<UrlParts<'_>>,
+    encoding: &'static Encoding,
+) -> Result<(Serialization, Components), ParseError> {
+    let canonical = fast::parse_canonical(input);
+    if let Some(c) = borrowed(input, &canonical) {
+        return Ok((Serialization::copy_of(input), c));
+    }
+    if input.len() <= serialization::INLINE {
+        return with_scratch(|scratch| {
+            let c = write_into(input, canonical, base, encoding, scratch)?;
+            Ok((Serialization::copy_of(scratch), c))
+        });
+    }
+    let mut s = String::new();
+    let c = write_into(input, canonical, base, encoding, &mut s)?;
+    Ok((Serialization::Heap(s), c))
+}
+
+/// Runs `f` with this thread's scratch buffer, emptied (no allocation per call once it has
+/// grown; a buffer grown past 64 KiB by a long URL is let go afterwards).
+fn with_scratch<R>(f: impl FnOnce(&mut String) -> R) -> R {
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    const KEEP: usize = 64 * 1024;
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => {
+            scratch.clear();
+            let r = f(&mut scratch);
+            if scratch.capacity() > KEEP {
+                *scratch = String::new();
+            }
+            r
+        }
+        // Only when `f` itself reaches here (it does not); stay correct anyway.
+        Err(_) => f(&mut String::new()),
+    })
 }
 
 /// The components of `input` when `canonical` (its fast-path answer) shows that the input
@@ -126,25 +173,9 @@ pub(crate) fn check(input: &str, base: Option<UrlParts<'_>>) -> bool {
 
 /// The state machine's verdict: run validating ([`state::Parser::validating`]: it stops
 /// where the path starts, as nothing after can fail), writing the scheme and the host into
-/// a per-thread scratch buffer (no allocation per call once it has grown; a buffer grown
-/// past 64 KiB by a long URL is let go).
+/// the per-thread scratch buffer ([`with_scratch`]).
 fn check_slow(input: &str, base: Option<UrlParts<'_>>) -> bool {
-    thread_local! {
-        static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
-    }
-    const KEEP: usize = 64 * 1024;
-    SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut scratch) => {
-            scratch.clear();
-            let ok = validate_slow(input, base, &mut scratch);
-            if scratch.capacity() > KEEP {
-                *scratch = String::new();
-            }
-            ok
-        }
-        // Not reachable (the state machine does not call back here); stay correct anyway.
-        Err(_) => validate_slow(input, base, &mut String::new()),
-    })
+    with_scratch(|scratch| validate_slow(input, base, scratch))
 }
 
 /// Where a byte of the cleaned input was in the original input, for error offsets.
