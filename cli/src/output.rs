@@ -102,6 +102,8 @@ pub struct RowFormat {
     direct: Vec<(Attr, bool)>,
     /// `direct`'s column when there is exactly one (read with one load per row).
     one: Option<(Attr, bool)>,
+    /// Whether a value of some column of `direct` may need escaping.
+    direct_check: bool,
     /// What ends a row of the direct path: the empty `error` column's separator (with
     /// `--on-error mark`), then the line end.
     row_end: RowEnd,
@@ -228,44 +230,59 @@ impl RowEnd {
     }
 }
 
-/// The tag of a [`RowText::spans`] entry that stands for text of [`RowText::side`].
-const SIDE: u32 = u32::MAX;
-
-/// A batch's rows as a worker leaves them for the writer, which copies them out in
-/// [`RowFormat::write`]: the values of the direct path of [`RowFormat::url_line`] that
-/// lie in the input block as ranges of it (the worker does not copy them), every other
-/// row as text.
+/// A batch's rows as a worker leaves them for the writer: the bytes to write, in row
+/// order. The values of the direct path of [`RowFormat::url_line`] are copied in straight
+/// from the URL's serialization (no intermediate text); any other row is written as text
+/// into [`RowText::side`] and moved in by [`RowText::rows_from`].
 #[derive(Default)]
 pub struct RowText {
-    /// In row order: a value of the direct path as `start, end` in the input block, or
-    /// [`SIDE`] and the length of the next piece of `side`, which is whole rows.
-    spans: Vec<(u32, u32)>,
-    /// The rows written as text, in order.
+    /// The rows are `buf[..len]`; the bytes past `len` are initialized slack, into which
+    /// [`copy_short`]'s moves write past a value's end. Kept from batch to batch, so
+    /// that a reused buffer is not zeroed again.
+    buf: Vec<u8>,
+    len: usize,
+    /// Where a row written as text is made, before [`RowText::rows_from`] takes it.
     pub side: String,
 }
 
 impl RowText {
     /// Empties it for the next batch, keeping its memory.
     pub fn clear(&mut self) {
-        self.spans.clear();
+        self.len = 0;
         self.side.clear();
+    }
+
+    /// The rows, ready to write.
+    pub fn bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
     }
 
     /// Takes `side[from..]` (whole rows just written) as the next rows.
     #[inline]
     pub fn rows_from(&mut self, from: usize) {
-        let mut len = self.side.len() - from;
-        while len > 0 {
-            let piece = len.min(SIDE as usize - 1);
-            match self.spans.last_mut() {
-                // Joined to the piece before when it is also side text.
-                Some((SIDE, n)) if (*n as usize) + piece < SIDE as usize => *n += piece as u32,
-                _ => self.spans.push((SIDE, piece as u32)),
-            }
-            len -= piece;
+        let n = self.side.len() - from;
+        self.room(n);
+        self.buf[self.len..self.len + n].copy_from_slice(&self.side.as_bytes()[from..]);
+        self.len += n;
+        self.side.truncate(from);
+    }
+
+    /// Makes room for `n` more bytes after the rows (and [`MOVE`] past them).
+    #[inline(always)]
+    fn room(&mut self, n: usize) {
+        let need = self.len + n + MOVE;
+        if need > self.buf.len() {
+            self.grow(need);
         }
     }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, need: usize) {
+        self.buf.resize(need.max(2 * self.buf.len()).max(4096), 0);
+    }
 }
+
 /// The move of [`copy_short`]: [`RowFormat::write`] leaves this much room past the end of
 /// what it writes.
 const MOVE: usize = 64;
@@ -285,13 +302,11 @@ fn copy_short(buf: &mut [u8], at: &mut usize, src: &[u8], start: usize, end: usi
     *at = to + n;
 }
 
-/// Where `text` starts in `block` when it is a slice of it and the block is short enough
-/// for [`RowText`]'s 32-bit ranges (below [`SIDE`]).
+/// Where `text` starts in `block` when it is a slice of it.
 #[inline(always)]
 fn offset_in(block: &[u8], text: &str) -> Option<usize> {
     let at = (text.as_ptr() as usize).wrapping_sub(block.as_ptr() as usize);
-    (block.len() < SIDE as usize && at <= block.len() && text.len() <= block.len() - at)
-        .then_some(at)
+    (at <= block.len() && text.len() <= block.len() - at).then_some(at)
 }
 
 /// Eight copies of byte `b`.
@@ -406,6 +421,7 @@ impl RowFormat {
                 [one] => Some(one),
                 _ => None,
             },
+            direct_check: direct.iter().any(|&(_, check)| check),
             direct,
             row_end: match (format, error_auto) {
                 (Format::Csv, true) => RowEnd::CommaCrLf,
@@ -504,48 +520,61 @@ impl RowFormat {
         }
     }
 
-    /// [`Self::url_line`] for the writer: a row of the direct path whose values all lie in
-    /// `block` (the input block, below 4 GiB) is left as their ranges; any other row is
-    /// written as text into `rows.side`.
+    /// [`Self::url_line`] for the writer: a row of the direct path whose values need no
+    /// escaping and are all slices of `href` is written by copying each value out of
+    /// `href` (read from `block`, the input block, when `href` lies in it, so that most
+    /// values are one 64-byte move); any other row is written as text.
     #[inline(always)]
-    pub fn url_line_spans(&self, rows: &mut RowText, block: &[u8], input: &str, url: &UrlRef<'_>) {
-        // Where `href` lies in `block`, if it does (a canonical line is its own
-        // serialization); each value is then a range of it, taken from the offsets.
+    pub fn url_line_into(&self, rows: &mut RowText, block: &[u8], input: &str, url: &UrlRef<'_>) {
         let href = url.href();
-        if let Some(at) = offset_in(block, href) {
-            let span = |attr: Attr, check: bool| self.direct_span(url, href, at, attr, check);
-            if let Some((attr, check)) = self.one {
-                if let Some(span) = span(attr, check) {
-                    rows.spans.push(span);
+        let (src, at) = match offset_in(block, href) {
+            Some(at) => (block, at),
+            None => (href.as_bytes(), 0),
+        };
+        if let Some((attr, check)) = self.one {
+            if let Some(r) = attr.range(url) {
+                if !check || !needs_table_escaping(self.format, &href[r.clone()]) {
+                    let end = self.row_end.bytes();
+                    rows.room(r.len() + end.len());
+                    let mut w = rows.len;
+                    copy_short(&mut rows.buf, &mut w, src, at + r.start, at + r.end);
+                    rows.buf[w..w + end.len()].copy_from_slice(end);
+                    rows.len = w + end.len();
                     return;
                 }
-            } else if !self.direct.is_empty() {
-                // Every value is a slice of `href`: when `href` holds none of the
-                // format's special bytes, no value does (one scan instead of one a value).
-                let plain = !self.direct.iter().any(|&(_, check)| check)
-                    || !needs_table_escaping(self.format, href);
-                let mark = rows.spans.len();
-                let mut direct = true;
-                for &(attr, check) in &self.direct {
-                    let value = match plain {
-                        true => attr
-                            .range(url)
-                            .map(|r| ((at + r.start) as u32, (at + r.end) as u32)),
-                        false => span(attr, check),
-                    };
-                    match value {
-                        Some(span) => rows.spans.push(span),
-                        // An origin to build, or a value to escape.
-                        None => {
-                            direct = false;
-                            break;
-                        }
-                    }
-                }
-                if direct {
-                    return;
-                }
-                rows.spans.truncate(mark);
+            }
+        } else if !self.direct.is_empty()
+            && (!self.direct_check || !needs_table_escaping(self.format, href))
+        {
+            // Every value is a slice of `href`, which holds none of the format's special
+            // bytes: no value needs escaping. Each value is at most `href` long, with a
+            // separator after it (the last one's room holds the row end).
+            rows.room(self.direct.len() * (href.len() + 3));
+            let separator = if self.format == Format::Csv {
+                b','
+            } else {
+                b'\t'
+            };
+            let buf = &mut rows.buf;
+            let mut w = rows.len;
+            let mut direct = true;
+            for &(attr, _) in &self.direct {
+                let Some(r) = attr.range(url) else {
+                    // An origin to build.
+                    direct = false;
+                    break;
+                };
+                copy_short(buf, &mut w, src, at + r.start, at + r.end);
+                buf[w] = separator;
+                w += 1;
+            }
+            if direct {
+                // The row end in place of the last separator.
+                let end = self.row_end.bytes();
+                w -= 1;
+                buf[w..w + end.len()].copy_from_slice(end);
+                rows.len = w + end.len();
+                return;
             }
         }
         let from = rows.side.len();
@@ -585,84 +614,25 @@ impl RowFormat {
         if self.needs_escaping(Attr::Hostname, check, host) {
             return false;
         }
-        rows.spans.push((at as u32, (at + host.len()) as u32));
+        let end = self.row_end.bytes();
+        rows.room(host.len() + end.len());
+        let mut w = rows.len;
+        copy_short(&mut rows.buf, &mut w, block, at, at + host.len());
+        rows.buf[w..w + end.len()].copy_from_slice(end);
+        rows.len = w + end.len();
         true
     }
 
-    /// The range in the block of the value of `attr`, when it needs no escaping
-    /// ([`RowFormat::url_line_spans`]; `href` lies at `at` in the block).
-    #[inline(always)]
-    fn direct_span(
-        &self,
-        url: &UrlRef<'_>,
-        href: &str,
-        at: usize,
-        attr: Attr,
-        check: bool,
-    ) -> Option<(u32, u32)> {
-        let range = attr.range(url)?;
-        // Sliced only when checked (the slice's boundary tests are not free).
-        let escape = check && needs_table_escaping(self.format, &href[range.clone()]);
-        debug_assert!(escape || !self.needs_escaping(attr, check, &href[range.clone()]));
-        (!escape).then_some(((at + range.start) as u32, (at + range.end) as u32))
-    }
-
-    /// Writes the rows of `rows` at the start of `buf`, copying the values left as ranges
-    /// from `block`, the input block they were made from, and returns their length: the
-    /// rows are `buf[..n]`. `buf` is grown when it is too short, never shrunk or cleared,
-    /// so that a buffer reused from batch to batch is not zeroed again.
-    ///
-    /// The values are short (a host name, a path), so each is copied as one 64-byte move
-    /// (the bytes past its end are overwritten by what follows) rather than by a call to
-    /// `memcpy` per value.
-    pub fn write(&self, buf: &mut Vec<u8>, rows: &RowText, block: &[u8]) -> usize {
-        let side = rows.side.as_bytes();
-        let end = self.row_end.bytes();
-        // At most one separator or row end (3 bytes) after each value.
-        let room: usize = rows
-            .spans
-            .iter()
-            .map(|&(start, n)| {
-                if start == SIDE {
-                    n as usize
-                } else {
-                    (n - start) as usize + 3
-                }
-            })
-            .sum();
-        if buf.len() < room + MOVE {
-            buf.resize(room + MOVE, 0);
+    /// Copies the rows of `rows` to the start of `buf` (grown when it is too short, never
+    /// shrunk or cleared) and returns their length: the rows are `buf[..n]`. A writer
+    /// that can write `rows.bytes()` itself needs no copy.
+    pub fn write(&self, buf: &mut Vec<u8>, rows: &RowText) -> usize {
+        let rows = rows.bytes();
+        if buf.len() < rows.len() {
+            buf.resize(rows.len(), 0);
         }
-        let buf = buf.as_mut_slice();
-        let mut at = 0;
-        let mut from_side = 0usize;
-        let columns = self.direct.len().max(1);
-        let separator = if self.format == Format::Csv {
-            b','
-        } else {
-            b'\t'
-        };
-        let mut column = 0;
-        for &(start, n) in &rows.spans {
-            if start == SIDE {
-                let n = n as usize;
-                buf[at..at + n].copy_from_slice(&side[from_side..from_side + n]);
-                from_side += n;
-                at += n;
-                continue;
-            }
-            copy_short(buf, &mut at, block, start as usize, n as usize);
-            column += 1;
-            if column == columns {
-                buf[at..at + end.len()].copy_from_slice(end);
-                at += end.len();
-                column = 0;
-            } else {
-                buf[at] = separator;
-                at += 1;
-            }
-        }
-        at
+        buf[..rows.len()].copy_from_slice(rows);
+        rows.len()
     }
 
     /// The values of [`Self::url_line`]'s direct path, with separators; sets `special`
@@ -925,10 +895,10 @@ mod tests {
     use super::{Column, Format, RowFormat, RowText, needs_table_escaping};
     use rapidurl::field::Field;
 
-    /// The rows `url_line_spans` then `write` give for `lines`, one block, against rows
+    /// The rows `url_line_into` then `write` give for `lines`, one block, against rows
     /// written from the URL's getters: values of every length up to 70 bytes, the last
     /// ones ending at the block's end (where no 16- or 32-byte move may read), and rows
-    /// that are not left as ranges (a host to lower-case, a value to escape) between them.
+    /// that are written as text (a host to lower-case, a value to escape) between them.
     #[test]
     fn rows_copied_out_of_the_block_are_the_getters_values() {
         let mut lines = Vec::new();
@@ -960,10 +930,11 @@ mod tests {
                     let text = std::str::from_utf8(&block).unwrap();
                     for line in text.split('\n') {
                         // A view borrowing the line when it is canonical: its values
-                        // are then left as ranges; any other row is written as text.
+                        // are then copied out of the block; any other row's out of
+                        // its `href`, or written as text.
                         let arena = rapidurl::bumpalo::Bump::new();
                         let view = rapidurl::parse_ref(line, &arena).unwrap();
-                        rf.url_line_spans(&mut rows, &block, line, &view);
+                        rf.url_line_into(&mut rows, &block, line, &view);
                         let values: Vec<String> = columns
                             .iter()
                             .map(|f| {
@@ -990,7 +961,7 @@ mod tests {
                     }
                     // A buffer that held other rows before: nothing of them is left.
                     let mut buf = vec![b'#'; 100_000];
-                    let n = rf.write(&mut buf, &rows, &block);
+                    let n = rf.write(&mut buf, &rows);
                     assert_eq!(
                         std::str::from_utf8(&buf[..n]).unwrap(),
                         expected,

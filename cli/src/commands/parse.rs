@@ -237,8 +237,6 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
         let mut sink = TextSink {
             out,
             progress: &progress,
-            format: &row_format,
-            bytes: Vec::new(),
             texts: texts_tx,
         };
         pipeline::run(prepared.reader, threads, &plan, &work, &mut sink)
@@ -275,7 +273,7 @@ fn check_names(pass: &[String], columns: &[Column], error_auto: bool) -> Result<
 }
 
 /// What `parse` does with each batch: its rows as text (a parsed line's row left for the
-/// writer in the line loop, [`RowFormat::url_line_spans`]; any other row formatted
+/// writer in the line loop, [`RowFormat::url_line_into`]; any other row formatted
 /// through [`RowFormat::url_row`]) or as an Arrow record batch.
 struct ParseWork<'a> {
     plan: &'a Plan,
@@ -389,7 +387,7 @@ impl RowSink for ParsePart<'_> {
         }
         self.work
             .format
-            .url_line_spans(&mut self.text, self.block, input, url);
+            .url_line_into(&mut self.text, self.block, input, url);
         Flow::Go
     }
 
@@ -495,23 +493,18 @@ fn finish_batch(progress: &Progress, done: &mut Done<Formatted>) -> Result<(), S
     }
 }
 
-/// `parse`'s collector for text formats: copies each batch's rows out of its input block
-/// and the worker's text ([`RowFormat::write`]) and writes them, while the workers parse
-/// the next window.
+/// `parse`'s collector for text formats: writes each batch's rows (the bytes its worker
+/// made, [`RowText::bytes`]), while the workers parse the next window.
 struct TextSink<'p> {
     out: BufWriter<Box<dyn Write + Send>>,
     progress: &'p Progress,
-    format: &'p RowFormat,
-    /// A batch's rows as bytes, reused from batch to batch.
-    bytes: Vec<u8>,
     /// Written row buffers, back to the workers.
     texts: Sender<RowText>,
 }
 
 impl Collector<Formatted> for TextSink<'_> {
-    fn collect(&mut self, mut done: Done<Formatted>, input: &[u8]) -> Result<(), Stop> {
-        let n = self.format.write(&mut self.bytes, &done.value.rows, input);
-        self.out.write_all(&self.bytes[..n])?;
+    fn collect(&mut self, mut done: Done<Formatted>, _input: &[u8]) -> Result<(), Stop> {
+        self.out.write_all(done.value.rows.bytes())?;
         let _ = self.texts.send(std::mem::take(&mut done.value.rows));
         if done.value.stop.is_some() {
             // Rows before the stop are written before it is reported.
