@@ -555,7 +555,9 @@ impl RowFormat {
             } else {
                 b'\t'
             };
-            let buf = &mut rows.buf;
+            // A slice, not the `Vec`: its address and length stay in registers across
+            // the byte stores.
+            let buf = rows.buf.as_mut_slice();
             let mut w = rows.len;
             let mut direct = true;
             for &(attr, _) in &self.direct {
