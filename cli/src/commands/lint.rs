@@ -157,23 +157,29 @@ pub(crate) fn clean(line: &str, url: &UrlRef<'_>) -> bool {
     let bytes = href.as_bytes();
     // Eight bytes at a time, the table's answers or-ed without a branch; a word that holds
     // a byte to look at is looked at again byte by byte.
+    let n = bytes.len();
+    let flagged = |at: usize| {
+        let w = &bytes[at..at + 8];
+        NOT_URL_UNIT[w[0] as usize]
+            | NOT_URL_UNIT[w[1] as usize]
+            | NOT_URL_UNIT[w[2] as usize]
+            | NOT_URL_UNIT[w[3] as usize]
+            | NOT_URL_UNIT[w[4] as usize]
+            | NOT_URL_UNIT[w[5] as usize]
+            | NOT_URL_UNIT[w[6] as usize]
+            | NOT_URL_UNIT[w[7] as usize]
+    };
     let mut i = 0;
     let mut hash = false;
-    while i < bytes.len() {
-        if i + 8 <= bytes.len() {
-            let w = &bytes[i..i + 8];
-            let any = NOT_URL_UNIT[w[0] as usize]
-                | NOT_URL_UNIT[w[1] as usize]
-                | NOT_URL_UNIT[w[2] as usize]
-                | NOT_URL_UNIT[w[3] as usize]
-                | NOT_URL_UNIT[w[4] as usize]
-                | NOT_URL_UNIT[w[5] as usize]
-                | NOT_URL_UNIT[w[6] as usize]
-                | NOT_URL_UNIT[w[7] as usize];
-            if !any {
+    while i < n {
+        if i + 8 <= n {
+            if !flagged(i) {
                 i += 8;
                 continue;
             }
+        } else if n >= 8 && !flagged(n - 8) {
+            // The last bytes, read as the last eight (some of them looked at already).
+            break;
         }
         let b = bytes[i];
         if !NOT_URL_UNIT[b as usize] {
@@ -204,14 +210,18 @@ pub(crate) fn clean(line: &str, url: &UrlRef<'_>) -> bool {
 /// label, which would have to be decoded). Anything else is linted the long way.
 #[inline]
 fn strict_ascii_domain(host: &str) -> bool {
-    // One pass over the bytes (`str::split` cost more than the rest of the check).
+    // One pass over the bytes, one table load per byte (`str::split` cost more than the
+    // rest of the check); the labels are checked at each dot.
     let b = host.as_bytes();
     if b.len() > 253 {
         return false;
     }
     let mut start = 0;
+    let mut bad = false;
     for i in 0..=b.len() {
-        if i == b.len() || b[i] == b'.' {
+        let class = b.get(i).map_or(DOT, |&c| DOMAIN_CLASS[c as usize]);
+        bad |= class == OTHER;
+        if class == DOT {
             let n = i - start;
             if n == 0
                 || n > 63
@@ -222,12 +232,32 @@ fn strict_ascii_domain(host: &str) -> bool {
                 return false;
             }
             start = i + 1;
-        } else if !(b[i].is_ascii_lowercase() || b[i].is_ascii_digit() || b[i] == b'-') {
-            return false;
         }
     }
-    true
+    !bad
 }
+
+/// [`DOMAIN_CLASS`]: a byte a strict ASCII domain may not hold.
+const OTHER: u8 = 0;
+/// [`DOMAIN_CLASS`]: a lower-case letter, a digit or `-`.
+const LDH: u8 = 1;
+/// [`DOMAIN_CLASS`]: `.`, which ends a label (as the end of the domain does).
+const DOT: u8 = 2;
+
+/// The class of each byte in a domain, for [`strict_ascii_domain`].
+const DOMAIN_CLASS: [u8; 256] = {
+    let mut table = [OTHER; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' {
+            table[c] = LDH;
+        }
+        c += 1;
+    }
+    table[b'.' as usize] = DOT;
+    table
+};
 
 /// Runs `rapidurl lint`.
 pub fn run(args: LintArgs) -> Result<ExitCode, Failure> {
