@@ -351,46 +351,19 @@ fn run_piece<'a, S: Source<'a>, K: Sink<'a>>(
             index += 1;
             return;
         }
-        // One call of the sink per outcome, so that each sees which outcome it has (the
-        // canonical row's, by far the most common, takes no branch on the others).
-        if let Some(err) = input.error {
-            let url = Err(err);
-            sink.row(
-                &mut part,
-                Row {
-                    input,
-                    url,
-                    is_input: false,
-                    index,
-                },
-            );
-        } else {
-            let text = input.text;
-            let canonical = parser::parse_canonical(text);
-            if let Some(c) = parser::borrowed(text, &canonical) {
-                let url = Ok(UrlRef::from_parts(text, c));
-                sink.row(
-                    &mut part,
-                    Row {
-                        input,
-                        url,
-                        is_input: true,
-                        index,
-                    },
-                );
-            } else {
-                let url = write_row(&input, canonical, &mut scratch);
-                sink.row(
-                    &mut part,
-                    Row {
-                        input,
-                        url,
-                        is_input: false,
-                        index,
-                    },
-                );
-            }
-        }
+        let (url, is_input) = match input.error {
+            Some(err) => (Err(err), false),
+            None => parse_row(&input, &mut scratch),
+        };
+        sink.row(
+            &mut part,
+            Row {
+                input,
+                url,
+                is_input,
+                index,
+            },
+        );
         index += 1;
     });
     if scratch.capacity() <= KEEP_BYTES {
@@ -413,19 +386,23 @@ thread_local! {
     static MASKS: Cell<Vec<u64>> = const { Cell::new(Vec::new()) };
 }
 
-/// Parses a row that is not its own serialization (`canonical`: the fast path's answer):
-/// a view of `scratch`, where the parser writes the serialization.
-#[inline]
-fn write_row<'r>(
+/// Parses one row: a view of its input when that is canonical, else of `scratch`, where
+/// the parser writes the serialization. The flag says which.
+#[inline(always)]
+fn parse_row<'r>(
     input: &Input<'_, 'r>,
-    canonical: Option<parser::Canonical>,
     scratch: &'r mut String,
-) -> Result<UrlRef<'r>, ParseError> {
+) -> (Result<UrlRef<'r>, ParseError>, bool) {
+    let text = input.text;
+    let canonical = parser::parse_canonical(text);
+    if let Some(c) = parser::borrowed(text, &canonical) {
+        return (Ok(UrlRef::from_parts(text, c)), true);
+    }
     scratch.clear();
     let base: Option<UrlParts<'_>> = input.base.map(Url::parts);
-    match parser::write_into(input.text, canonical, base, UTF_8, scratch) {
-        Ok(c) => Ok(UrlRef::from_parts(scratch.as_str(), c)),
-        Err(e) => Err(input.raw.map_or(e, |raw| e.in_raw_utf8(raw))),
+    match parser::write_into(text, canonical, base, UTF_8, scratch) {
+        Ok(c) => (Ok(UrlRef::from_parts(scratch.as_str(), c)), false),
+        Err(e) => (Err(input.raw.map_or(e, |raw| e.in_raw_utf8(raw))), false),
     }
 }
 
