@@ -267,6 +267,15 @@ impl RowText {
         self.side.truncate(from);
     }
 
+    /// Gives a buffer that has never been used room for `n` bytes of rows at once, in
+    /// memory the system hands out zeroed (no zeroing pass, no copies as it grows); a
+    /// buffer already in use keeps its size.
+    pub fn size_for(&mut self, n: usize) {
+        if self.buf.is_empty() {
+            self.buf = vec![0; n + MOVE];
+        }
+    }
+
     /// Makes room for `n` more bytes after the rows (and [`MOVE`] past them).
     #[inline(always)]
     fn room(&mut self, n: usize) {

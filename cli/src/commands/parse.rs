@@ -318,6 +318,10 @@ impl<'a> Work for ParseWork<'a> {
             source::Data::Text(bytes) => bytes.as_slice(),
             _ => &[],
         };
+        if !self.parquet {
+            // Room for the rows of most batches: about half the block per column.
+            text.size_for(block.len() / 2 * self.columns.len().max(1));
+        }
         let plan = self.plan;
         let arrow = self.parquet.then(|| {
             parquet_out::ArrowRows::new(
