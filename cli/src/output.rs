@@ -552,8 +552,7 @@ impl RowFormat {
                     return;
                 }
             }
-        } else if !self.direct.is_empty()
-            && (!self.direct_check || !needs_table_escaping(self.format, href))
+        } else if !self.direct.is_empty() && (!self.direct_check || !self.href_needs_escaping(href))
         {
             // Every value is a slice of `href`, which holds none of the format's special
             // bytes: no value needs escaping. Each value is at most `href` long, with a
