@@ -314,6 +314,7 @@ impl Drop for SearchParamsMut<'_> {
 /// assert!(rapidurl::can_parse("https://example.com"));
 /// assert!(!rapidurl::can_parse("/path"));
 /// ```
+#[inline]
 pub fn can_parse(input: &str) -> bool {
     parser::check(input, None)
 }

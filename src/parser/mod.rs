@@ -166,6 +166,7 @@ pub(crate) fn debug_check(c: &Components, s: &str) {
 
 /// Whether `input` parses against `base` (`can_parse`): proven without parsing when
 /// [`proof`] can, else by the state machine into a scratch string.
+#[inline(always)]
 pub(crate) fn check(input: &str, base: Option<UrlParts<'_>>) -> bool {
     // A scheme and a plain authority prove it, base or not: nothing is written.
     proof::proven_valid(input) || check_slow(input, base)

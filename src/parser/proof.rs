@@ -24,6 +24,7 @@ use crate::syntax::{
 /// a scheme, and for a special URL an authority of plain bytes (any case) whose host does
 /// not end in a number and whose port is at most 65535. A URL with a scheme of its own
 /// parses the same with or without a base, so the proof holds for any base.
+#[inline(always)]
 pub(crate) fn proven_valid(input: &str) -> bool {
     // Percent-encoding can triple the input: past u32::MAX / 3 bytes the serialization may
     // exceed what `Components` can address (`input-too-long`): let the parser decide.
