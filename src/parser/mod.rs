@@ -1,12 +1,14 @@
 //! The URL parser (URL Standard §4.4), behind one entry point.
 //!
-//! [`parse_into`] is the only place that decides between the fast path and the state
-//! machine, and the only one that prepares the input as the basic URL parser's steps 1–3
-//! say (strip leading and trailing C0 control or space, remove ASCII tab or newline).
-//! It writes the serialization into the caller's buffer (an [`Output`]) — or, when the
-//! caller can use it and the input is already the serialization, writes nothing.
-//! [`Url`](crate::Url), [`UrlRef`](crate::UrlRef), the batch column and the setters'
-//! `href` all go through it; [`check`] is `can_parse`'s.
+//! [`parse_into`] and its two halves ([`parse_canonical`], then [`write_into`]) are the
+//! only place that decides between the fast path and the state machine, and the only one
+//! that prepares the input as the basic URL parser's steps 1–3 say (strip leading and
+//! trailing C0 control or space, remove ASCII tab or newline). They write the
+//! serialization into the caller's buffer (an [`Output`]) — or, when the caller can use
+//! it and the input is already the serialization, write nothing. The batch column and
+//! the setters' `href` go through [`parse_into`], [`UrlRef`](crate::UrlRef) through the
+//! two halves, [`Url`](crate::Url) through [`parse_owned`] (the two halves, into the
+//! buffer a `Url` keeps); [`check`] is `can_parse`'s.
 //!
 //! * [`fast`] proves an input canonical and computes its components from the delimiter
 //!   positions ([`crate::scan`]'s masks), without copying;
