@@ -62,11 +62,12 @@ def main() -> None:
     ap.add_argument("library")
     ap.add_argument("output")
     ap.add_argument("--platform", default=default_platform())
-    # rapidurl's extension is built on the v2 C API, which has no stable function yet: DuckDB
-    # loads such a file only when its footer says C_STRUCT_UNSTABLE and names its own version.
-    ap.add_argument("--abi-type", default="C_STRUCT_UNSTABLE", choices=["C_STRUCT", "C_STRUCT_UNSTABLE"])
-    ap.add_argument("--duckdb-version", default="v2.0.0",
-                    help="C_STRUCT: the C API version; else the exact DuckDB version (default v2.0.0)")
+    # rapidurl's extension is built on DuckDB's stable C API (duckdb/src/lib.rs's
+    # C_API_VERSION): ABI C_STRUCT, and the C API version it needs, which every DuckDB
+    # release with that API or a later one loads.
+    ap.add_argument("--abi-type", default="C_STRUCT", choices=["C_STRUCT", "C_STRUCT_UNSTABLE"])
+    ap.add_argument("--duckdb-version", default="v1.2.0",
+                    help="C_STRUCT: the C API version (default v1.2.0); else the exact DuckDB version")
     ap.add_argument("--extension-version", default="v0.1.0")
     args = ap.parse_args()
     shutil.copyfile(args.library, args.output)

@@ -13,23 +13,22 @@
 pub mod kernel;
 pub mod vector;
 
-use std::ffi::c_void;
+use std::ffi::{CString, c_char, c_void};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::ptr::null_mut;
 
-use libduckdb_sys::v2 as ffi;
+use libduckdb_sys as ffi;
 use rapidurl::field::Field;
 
 use crate::kernel::Failure;
-use crate::vector::{BoolOut, MapOut, StrVector, StructOut, VarcharOut, call};
+use crate::vector::{BoolOut, ListOut, MapOut, StrSink, StrVector, StructOut, VarcharOut};
 
-/// The C API version the extension asks DuckDB for. The v2 API has no stable function
-/// yet, so the footer names the one DuckDB version the extension loads into
-/// ([`DUCKDB_VERSION`], ABI type `C_STRUCT_UNSTABLE`).
-pub const C_API_VERSION: &str = "v2.0.0";
-
-/// The DuckDB release the extension is built for and loads into (its footer's version).
-pub const DUCKDB_VERSION: &str = "v2.0.0";
+/// The C API version the extension asks DuckDB for, and its footer declares (ABI type
+/// `C_STRUCT`): the stable API of DuckDB 1.2.0. Every function the extension calls is in
+/// that version's function table, at the same place in every later release's table, so
+/// DuckDB loads the file into every release whose C API is at least this one (1.2.0 and
+/// later, 2.0.x included). docs/duckdb.md lists the releases tested.
+pub const C_API_VERSION: &str = "v1.2.0";
 
 /// What a registered function computes; its argument types say whether it has a base.
 #[derive(Clone, Debug)]
@@ -238,63 +237,164 @@ pub fn function_names() -> Vec<String> {
     functions().into_iter().map(|f| f.name).collect()
 }
 
-/// A `duckdb_v2_str` view of `s` (borrowed for the call it is passed to).
-fn text(s: &str) -> ffi::duckdb_v2_str {
-    ffi::duckdb_v2_str {
-        ptr: s.as_ptr() as *const std::ffi::c_char,
-        len: s.len() as u64,
-    }
+/// One row of `rapidurl_functions()`: one overload of one function, as docs/duckdb.md's
+/// table describes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CatalogRow {
+    /// The function's name.
+    pub function_name: String,
+    /// Its parameters' names (`url`, `base`, `name`, …).
+    pub parameters: Vec<String>,
+    /// Their SQL types.
+    pub parameter_types: Vec<String>,
+    /// The SQL type it returns.
+    pub return_type: String,
+    /// What it returns (the table's text; an overload with a base adds "(the input parsed
+    /// against base)").
+    pub description: String,
+    /// A call of it, for the first form of each function; `None` for the others.
+    pub example: Option<String>,
 }
 
-/// A DuckDB logical type, destroyed when dropped.
-struct LogicalType(ffi::duckdb_v2_logical_type_handle);
-
-impl LogicalType {
-    /// The type of `ty`, built by DuckDB from its SQL spelling.
-    ///
-    /// # Safety
-    /// `factory` must be live and the C API initialized.
-    unsafe fn of(factory: ffi::duckdb_v2_factory_handle, ty: Type) -> Result<LogicalType, String> {
-        let sql = match ty {
-            Type::Varchar => "VARCHAR".to_string(),
-            Type::Blob => "BLOB".to_string(),
-            Type::Boolean => "BOOLEAN".to_string(),
+impl Type {
+    /// The type as DuckDB spells it (`duckdb_functions()`'s `return_type`).
+    fn sql(self) -> String {
+        match self {
+            Type::Varchar => "VARCHAR".into(),
+            Type::Blob => "BLOB".into(),
+            Type::Boolean => "BOOLEAN".into(),
             Type::UrlStruct => format!(
                 "STRUCT({})",
                 kernel::PARSE_MEMBERS
                     .iter()
-                    .map(|f| format!("\"{}\" VARCHAR", f.name()))
+                    .map(|f| format!("{} VARCHAR", f.name()))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-            Type::Map => "MAP(VARCHAR, VARCHAR)".to_string(),
-        };
-        let mut out = null_mut();
-        // SAFETY: the caller's contract; DuckDB copies the text.
-        unsafe {
-            call(&format!("create the type {sql}"), |e| {
-                ffi::duckdb_v2_factory_create_type_from_text(factory, &text(&sql), &mut out, e)
-            })?
-        };
-        Ok(LogicalType(out))
+            Type::Map => "MAP(VARCHAR, VARCHAR)".into(),
+        }
+    }
+}
+
+/// Whether an overload parses its input against a base (every `(url, base)` form but
+/// `url_join`'s own `(base, relative)`).
+fn has_base(f: &Function, o: &Overload) -> bool {
+    o.params.iter().any(|(name, _)| *name == "base") && !matches!(f.op, Op::Join)
+}
+
+/// Every overload of every function, with its parameter names, types, description and
+/// example: what `rapidurl_functions()` returns, one row an overload.
+pub fn catalog() -> Vec<CatalogRow> {
+    let mut rows = Vec::new();
+    for f in functions() {
+        for (k, o) in f.overloads.iter().enumerate() {
+            let description = if has_base(&f, o) {
+                format!("{} (the input parsed against base)", f.description)
+            } else {
+                f.description.clone()
+            };
+            rows.push(CatalogRow {
+                function_name: f.name.clone(),
+                parameters: o.params.iter().map(|(n, _)| n.to_string()).collect(),
+                parameter_types: o.params.iter().map(|(_, t)| t.sql()).collect(),
+                return_type: o.ret.sql(),
+                description,
+                example: (k == 0).then(|| f.example.clone()),
+            });
+        }
+    }
+    rows
+}
+
+/// A C string for the C API (names and messages never hold NUL; one that did would be
+/// cut there).
+fn c_string(s: &str) -> CString {
+    CString::new(s).unwrap_or_else(|e| {
+        let end = e.nul_position();
+        CString::new(&s[..end]).expect("cut before the first NUL")
+    })
+}
+
+/// A DuckDB logical type, destroyed when dropped.
+struct LogicalType(ffi::duckdb_logical_type);
+
+impl LogicalType {
+    fn plain(id: ffi::DUCKDB_TYPE) -> LogicalType {
+        // SAFETY: the C API is initialized (the entry point does it first).
+        LogicalType(unsafe { ffi::duckdb_create_logical_type(id) })
+    }
+
+    /// The type of `ty`.
+    fn of(ty: Type) -> LogicalType {
+        match ty {
+            Type::Varchar => LogicalType::plain(ffi::DUCKDB_TYPE_DUCKDB_TYPE_VARCHAR),
+            Type::Blob => LogicalType::plain(ffi::DUCKDB_TYPE_DUCKDB_TYPE_BLOB),
+            Type::Boolean => LogicalType::plain(ffi::DUCKDB_TYPE_DUCKDB_TYPE_BOOLEAN),
+            Type::UrlStruct => {
+                let members: Vec<LogicalType> = kernel::PARSE_MEMBERS
+                    .iter()
+                    .map(|_| LogicalType::of(Type::Varchar))
+                    .collect();
+                let names: Vec<CString> = kernel::PARSE_MEMBERS
+                    .iter()
+                    .map(|f| c_string(&f.name()))
+                    .collect();
+                let mut types: Vec<ffi::duckdb_logical_type> =
+                    members.iter().map(|t| t.0).collect();
+                let mut name_ptrs: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
+                // SAFETY: as many live member types as names; DuckDB copies both.
+                LogicalType(unsafe {
+                    ffi::duckdb_create_struct_type(
+                        types.as_mut_ptr(),
+                        name_ptrs.as_mut_ptr(),
+                        types.len() as u64,
+                    )
+                })
+            }
+            Type::Map => {
+                let (k, v) = (
+                    LogicalType::of(Type::Varchar),
+                    LogicalType::of(Type::Varchar),
+                );
+                // SAFETY: two live types; DuckDB copies them.
+                LogicalType(unsafe { ffi::duckdb_create_map_type(k.0, v.0) })
+            }
+        }
+    }
+
+    /// LIST(VARCHAR).
+    fn varchar_list() -> LogicalType {
+        let v = LogicalType::of(Type::Varchar);
+        // SAFETY: a live type; DuckDB copies it.
+        LogicalType(unsafe { ffi::duckdb_create_list_type(v.0) })
     }
 }
 
 impl Drop for LogicalType {
     fn drop(&mut self) {
         // SAFETY: created by DuckDB, destroyed once.
-        unsafe { ffi::duckdb_v2_logical_type_destroy(&mut self.0) };
+        unsafe { ffi::duckdb_destroy_logical_type(&mut self.0) };
     }
 }
 
-/// A scalar function being built, destroyed when dropped (DuckDB keeps a copy of what it
-/// registers).
-struct ScalarFunction(ffi::duckdb_v2_scalar_function_handle);
+/// A scalar function set being built, destroyed when dropped (DuckDB keeps a copy of what
+/// it registers).
+struct FunctionSet(ffi::duckdb_scalar_function_set);
+
+impl Drop for FunctionSet {
+    fn drop(&mut self) {
+        // SAFETY: created by DuckDB, destroyed once.
+        unsafe { ffi::duckdb_destroy_scalar_function_set(&mut self.0) };
+    }
+}
+
+/// A scalar function being built, destroyed when dropped.
+struct ScalarFunction(ffi::duckdb_scalar_function);
 
 impl Drop for ScalarFunction {
     fn drop(&mut self) {
         // SAFETY: created by DuckDB, destroyed once.
-        unsafe { ffi::duckdb_v2_scalar_function_destroy(&mut self.0) };
+        unsafe { ffi::duckdb_destroy_scalar_function(&mut self.0) };
     }
 }
 
@@ -305,176 +405,217 @@ struct Extra {
 }
 
 unsafe extern "C" fn destroy_extra(p: *mut c_void) {
-    // SAFETY: `p` is the `Box<Extra>` given to `duckdb_v2_scalar_function_set_user_data`.
+    // SAFETY: `p` is the `Box<Extra>` given to `duckdb_scalar_function_set_extra_info`.
     drop(unsafe { Box::from_raw(p as *mut Extra) });
 }
 
-/// Registers every overload of every function with the loading extension.
+/// Registers every overload of every function, then `rapidurl_functions()`, on
+/// `connection`.
 ///
 /// # Safety
-/// `extension` and `factory` must be DuckDB's, during the entry point, the C API
-/// initialized.
-unsafe fn register(
-    extension: ffi::duckdb_v2_extension_handle,
-    factory: ffi::duckdb_v2_factory_handle,
-) -> Result<(), String> {
+/// `connection` must be a live connection to the loading database, the C API initialized.
+unsafe fn register(connection: ffi::duckdb_connection) -> Result<(), String> {
     for f in functions() {
-        for o in &f.overloads {
-            let with_base =
-                o.params.iter().any(|(name, _)| *name == "base") && !matches!(f.op, Op::Join);
-            let description = if with_base {
-                format!("{} (the input parsed against base)", f.description)
-            } else {
-                f.description.clone()
-            };
-            let what = |step: &str| format!("register {}: {step}", f.name);
-            // SAFETY: DuckDB's builder calls on live handles; names, types and texts are
-            // copied by DuckDB; the user data is owned by DuckDB once set.
-            unsafe {
-                let mut func = ScalarFunction(null_mut());
-                call(&what("create"), |e| {
-                    ffi::duckdb_v2_scalar_function_create(factory, &mut func.0, e)
-                })?;
-                call(&what("name"), |e| {
-                    ffi::duckdb_v2_scalar_function_set_name(func.0, &text(&f.name), e)
-                })?;
-                let mut sig = null_mut();
-                call(&what("signature"), |e| {
-                    ffi::duckdb_v2_scalar_function_get_signature(func.0, &mut sig, e)
-                })?;
-                for &(name, ty) in &o.params {
-                    let t = LogicalType::of(factory, ty)?;
-                    call(&what("parameter"), |e| {
-                        ffi::duckdb_v2_function_signature_add_parameter(
-                            sig,
-                            &text(name),
-                            t.0,
-                            null_mut(),
-                            ffi::DUCKDB_V2_FUNCTION_PARAMETER_KIND::DUCKDB_V2_FUNCTION_PARAMETER_KIND_STANDARD,
-                            e,
-                        )
-                    })?;
+        let name = c_string(&f.name);
+        // SAFETY: DuckDB's builder calls on live handles; names and types are copied by
+        // DuckDB; the extra info is owned by DuckDB once set.
+        unsafe {
+            let set = FunctionSet(ffi::duckdb_create_scalar_function_set(name.as_ptr()));
+            for o in &f.overloads {
+                let func = ScalarFunction(ffi::duckdb_create_scalar_function());
+                ffi::duckdb_scalar_function_set_name(func.0, name.as_ptr());
+                for &(_, ty) in &o.params {
+                    let t = LogicalType::of(ty);
+                    ffi::duckdb_scalar_function_add_parameter(func.0, t.0);
                 }
-                let r = LogicalType::of(factory, o.ret)?;
-                call(&what("return type"), |e| {
-                    ffi::duckdb_v2_function_signature_set_return_type(sig, r.0, e)
-                })?;
-                let mut docs = null_mut();
-                call(&what("docs"), |e| {
-                    ffi::duckdb_v2_scalar_function_get_docs(func.0, &mut docs, e)
-                })?;
-                call(&what("description"), |e| {
-                    ffi::duckdb_v2_function_docs_set_description(docs, &text(&description), e)
-                })?;
-                if !with_base && o.params[0].1 != Type::Blob {
-                    call(&what("example"), |e| {
-                        ffi::duckdb_v2_function_docs_add_example(
-                            docs,
-                            std::ptr::null(),
-                            &text(&f.example),
-                            e,
-                        )
-                    })?;
+                let r = LogicalType::of(o.ret);
+                ffi::duckdb_scalar_function_set_return_type(func.0, r.0);
+                let extra = Box::into_raw(Box::new(Extra {
+                    op: f.op.clone(),
+                    ret: o.ret,
+                }));
+                ffi::duckdb_scalar_function_set_extra_info(
+                    func.0,
+                    extra as *mut c_void,
+                    Some(destroy_extra),
+                );
+                ffi::duckdb_scalar_function_set_function(func.0, Some(invoke));
+                if ffi::duckdb_add_scalar_function_to_set(set.0, func.0)
+                    != ffi::duckdb_state_DuckDBSuccess
+                {
+                    return Err(format!(
+                        "rapidurl: DuckDB refused an overload of {}",
+                        f.name
+                    ));
                 }
-                let mut extra = ffi::duckdb_v2_opaque {
-                    ptr: Box::into_raw(Box::new(Extra {
-                        op: f.op.clone(),
-                        ret: o.ret,
-                    })) as *mut c_void,
-                    destroy: Some(destroy_extra),
-                    equals: None,
-                };
-                call(&what("user data"), |e| {
-                    ffi::duckdb_v2_scalar_function_set_user_data(func.0, &mut extra, e)
-                })?;
-                call(&what("callback"), |e| {
-                    ffi::duckdb_v2_scalar_function_set_exec_callback(func.0, Some(invoke), e)
-                })?;
-                call(&what("register"), |e| {
-                    ffi::duckdb_v2_extension_register_scalar_function(extension, func.0, e)
-                })?;
             }
+            if ffi::duckdb_register_scalar_function_set(connection, set.0)
+                != ffi::duckdb_state_DuckDBSuccess
+            {
+                return Err(format!("rapidurl: DuckDB refused to register {}", f.name));
+            }
+        }
+    }
+    // SAFETY: the caller's contract.
+    unsafe { register_catalog(connection) }
+}
+
+/// The columns of `rapidurl_functions()`, in order.
+const CATALOG_COLUMNS: [&str; 6] = [
+    "function_name",
+    "parameters",
+    "parameter_types",
+    "return_type",
+    "description",
+    "example",
+];
+
+/// Registers the table function `rapidurl_functions()`.
+///
+/// # Safety
+/// As [`register`].
+unsafe fn register_catalog(connection: ffi::duckdb_connection) -> Result<(), String> {
+    let name = c_string("rapidurl_functions");
+    // SAFETY: DuckDB's builder calls on a live handle, destroyed once.
+    unsafe {
+        let mut table = ffi::duckdb_create_table_function();
+        ffi::duckdb_table_function_set_name(table, name.as_ptr());
+        ffi::duckdb_table_function_set_bind(table, Some(catalog_bind));
+        ffi::duckdb_table_function_set_init(table, Some(catalog_init));
+        ffi::duckdb_table_function_set_function(table, Some(catalog_scan));
+        let state = ffi::duckdb_register_table_function(connection, table);
+        ffi::duckdb_destroy_table_function(&mut table);
+        if state != ffi::duckdb_state_DuckDBSuccess {
+            return Err("rapidurl: DuckDB refused to register rapidurl_functions".into());
         }
     }
     Ok(())
 }
 
-/// The one callback of every function: runs the op's row loop over the chunk; a failure
-/// or a panic becomes the query's error.
-unsafe extern "C" fn invoke(
-    info: ffi::duckdb_v2_scalar_function_exec_info_handle,
-    _context: ffi::duckdb_v2_context_handle,
-    err: *mut ffi::duckdb_v2_error_info_handle,
-) {
-    let run = AssertUnwindSafe(|| {
-        // SAFETY: DuckDB hands a live call whose arguments have the overload's types (all
-        // strings: VARCHAR or BLOB) and a result vector of its result type; the user data
-        // is the `Extra` registered with the overload.
+unsafe extern "C" fn catalog_bind(info: ffi::duckdb_bind_info) {
+    for column in CATALOG_COLUMNS {
+        let ty = if column.starts_with("parameter") {
+            LogicalType::varchar_list()
+        } else {
+            LogicalType::of(Type::Varchar)
+        };
+        let column = c_string(column);
+        // SAFETY: DuckDB's live bind info; it copies the name and the type.
+        unsafe { ffi::duckdb_bind_add_result_column(info, column.as_ptr(), ty.0) };
+    }
+    // SAFETY: as above.
+    unsafe { ffi::duckdb_bind_set_cardinality(info, catalog().len() as u64, true) };
+}
+
+unsafe extern "C" fn destroy_position(p: *mut c_void) {
+    // SAFETY: `p` is the `Box<usize>` given to `duckdb_init_set_init_data`.
+    drop(unsafe { Box::from_raw(p as *mut usize) });
+}
+
+unsafe extern "C" fn catalog_init(info: ffi::duckdb_init_info) {
+    // SAFETY: DuckDB's live init info; it owns the position from here on.
+    unsafe {
+        ffi::duckdb_init_set_init_data(
+            info,
+            Box::into_raw(Box::new(0usize)) as *mut c_void,
+            Some(destroy_position),
+        )
+    };
+}
+
+/// Writes the next rows of the catalog into `output` (empty once every row is out).
+unsafe extern "C" fn catalog_scan(info: ffi::duckdb_function_info, output: ffi::duckdb_data_chunk) {
+    let run = AssertUnwindSafe(|| -> Result<(), String> {
+        // SAFETY: the init data is the position set by `catalog_init`; `output` is a live
+        // chunk of the bound columns with room for `duckdb_vector_size()` rows.
         unsafe {
-            let mut extra = null_mut();
-            call("read the function", |e| {
-                ffi::duckdb_v2_scalar_function_exec_get_user_data(info, &mut extra, e)
-            })?;
-            let extra = &*(extra as *const Extra);
-            let mut rows = 0;
-            call("read the row count", |e| {
-                ffi::duckdb_v2_scalar_function_exec_get_row_count(info, &mut rows, e)
-            })?;
-            let mut args = 0;
-            call("read the arguments", |e| {
-                ffi::duckdb_v2_scalar_function_exec_get_arg_count(
-                    info,
-                    &mut args,
-                    null_mut(),
-                    null_mut(),
-                    null_mut(),
-                    e,
-                )
-            })?;
-            let arg = |k: u64| -> Result<StrVector, String> {
-                let mut v = null_mut();
-                call("read an argument", |e| {
-                    ffi::duckdb_v2_scalar_function_exec_get_arg(info, k, &mut v, e)
-                })?;
-                StrVector::of_vector(v, rows as usize)
-            };
-            let first = arg(0)?;
-            let second = if args > 1 { Some(arg(1)?) } else { None };
-            let mut output = null_mut();
-            call("read the result", |e| {
-                ffi::duckdb_v2_scalar_function_exec_get_result(info, &mut output, e)
-            })?;
-            run_op(extra, first, second, output).map_err(|Failure(m)| m)
+            let position = &mut *(ffi::duckdb_function_get_init_data(info) as *mut usize);
+            let rows = catalog();
+            let room = ffi::duckdb_vector_size() as usize;
+            let todo = &rows[(*position).min(rows.len())..];
+            let todo = &todo[..todo.len().min(room)];
+            let column = |k: u64| ffi::duckdb_data_chunk_get_vector(output, k);
+            let mut name = VarcharOut::new(column(0));
+            let mut params = ListOut::<String>::new(column(1));
+            let mut types = ListOut::<String>::new(column(2));
+            let mut ret = VarcharOut::new(column(3));
+            let mut description = VarcharOut::new(column(4));
+            let mut example = VarcharOut::new(column(5));
+            for (i, row) in todo.iter().enumerate() {
+                name.put(i, &row.function_name);
+                params.put(i, &strs(&row.parameters));
+                types.put(i, &strs(&row.parameter_types));
+                ret.put(i, &row.return_type);
+                description.put(i, &row.description);
+                match &row.example {
+                    Some(e) => example.put(i, e),
+                    None => example.null(i),
+                }
+            }
+            params.finish()?;
+            types.finish()?;
+            drop((name, ret, description, example));
+            ffi::duckdb_data_chunk_set_size(output, todo.len() as u64);
+            *position += todo.len();
         }
+        Ok(())
     });
-    let message = match catch_unwind(run) {
-        Ok(Ok(())) => return,
-        Ok(Err(message)) => message,
+    if let Some(message) = failure(catch_unwind(run)) {
+        let message = c_string(&message);
+        // SAFETY: DuckDB's live function info; it copies the message.
+        unsafe { ffi::duckdb_function_set_error(info, message.as_ptr()) };
+    }
+}
+
+/// The strings of `v`, borrowed.
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(|s| s.as_str()).collect()
+}
+
+/// The message of a failed or panicking call; `None` when it succeeded.
+fn failure(result: std::thread::Result<Result<(), String>>) -> Option<String> {
+    match result {
+        Ok(Ok(())) => None,
+        Ok(Err(message)) => Some(message),
         Err(panic) => {
             let what = panic
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_default();
-            format!("rapidurl: internal error (a panic, caught): {what}")
+            Some(format!(
+                "rapidurl: internal error (a panic, caught): {what}"
+            ))
         }
-    };
-    // SAFETY: `err` is DuckDB's live error slot; it copies the text.
-    unsafe { fail_with(*err, &message) }
+    }
 }
 
-/// Fails the call or the load whose error slot is `slot` with `message`.
-///
-/// # Safety
-/// `slot` must be a live error slot DuckDB handed over.
-unsafe fn fail_with(slot: ffi::duckdb_v2_error_info_handle, message: &str) {
-    // SAFETY: the caller's contract.
-    unsafe {
-        ffi::duckdb_v2_error_info_set_code(
-            slot,
-            ffi::DUCKDB_V2_ERROR::DUCKDB_V2_ERROR_INPUT_INVALID,
-        );
-        ffi::duckdb_v2_error_info_set_text(slot, &text(message));
+/// The one callback of every function: runs the op's row loop over the chunk; a failure
+/// or a panic becomes the query's error.
+unsafe extern "C" fn invoke(
+    info: ffi::duckdb_function_info,
+    input: ffi::duckdb_data_chunk,
+    output: ffi::duckdb_vector,
+) {
+    let run = AssertUnwindSafe(|| {
+        // SAFETY: DuckDB hands a live call whose arguments are flat vectors of the
+        // overload's types (all strings: VARCHAR or BLOB) and a result vector of its
+        // result type; the extra info is the `Extra` registered with the overload.
+        unsafe {
+            let extra = &*(ffi::duckdb_scalar_function_get_extra_info(info) as *const Extra);
+            let rows = ffi::duckdb_data_chunk_get_size(input) as usize;
+            let args = ffi::duckdb_data_chunk_get_column_count(input);
+            let arg =
+                |k: u64| StrVector::of_vector(ffi::duckdb_data_chunk_get_vector(input, k), rows);
+            let first = arg(0);
+            let second = (args > 1).then(|| arg(1));
+            run_op(extra, first, second, output).map_err(|Failure(m)| m)
+        }
+    });
+    if let Some(message) = failure(catch_unwind(run)) {
+        let message = c_string(&message);
+        // SAFETY: DuckDB's live function info; it copies the message.
+        unsafe { ffi::duckdb_scalar_function_set_error(info, message.as_ptr()) };
     }
 }
 
@@ -487,33 +628,32 @@ unsafe fn run_op<'a>(
     extra: &Extra,
     first: StrVector<'a>,
     second: Option<StrVector<'a>>,
-    output: ffi::duckdb_v2_vector_handle,
+    output: ffi::duckdb_vector,
 ) -> Result<(), Failure> {
     let need = |v: Option<StrVector<'a>>| v.expect("a two-argument function");
     // SAFETY: the caller's contract, for each result type.
     unsafe {
-        let varchar = || VarcharOut::new(output).map_err(Failure);
-        let boolean = || BoolOut::new(output).map_err(Failure);
+        let varchar = || VarcharOut::new(output);
+        let boolean = || BoolOut::new(output);
         match &extra.op {
-            Op::Field(f) => kernel::field(f, first, second, &mut varchar()?),
-            Op::Valid => kernel::valid(first, second, &mut boolean()?),
-            Op::Error => kernel::error(first, second, &mut varchar()?),
+            Op::Field(f) => kernel::field(f, first, second, &mut varchar()),
+            Op::Valid => kernel::valid(first, second, &mut boolean()),
+            Op::Error => kernel::error(first, second, &mut varchar()),
             Op::Parse => {
                 debug_assert_eq!(extra.ret, Type::UrlStruct);
-                let mut out =
-                    StructOut::new(output, kernel::PARSE_MEMBERS.len()).map_err(Failure)?;
+                let mut out = StructOut::new(output, kernel::PARSE_MEMBERS.len());
                 kernel::parse(first, second, &mut out)
             }
-            Op::QueryParam => kernel::query_param(first, need(second), &mut varchar()?),
-            Op::Join => kernel::join(first, need(second), &mut varchar()?),
+            Op::QueryParam => kernel::query_param(first, need(second), &mut varchar()),
+            Op::Join => kernel::join(first, need(second), &mut varchar()),
             Op::Canonicalize => {
-                return kernel::canonicalize(first, need(second), &mut varchar()?);
+                return kernel::canonicalize(first, need(second), &mut varchar());
             }
             Op::PatternTest => {
-                return kernel::pattern_test(first, need(second), &mut boolean()?);
+                return kernel::pattern_test(first, need(second), &mut boolean());
             }
             Op::PatternExec => {
-                let mut out = MapOut::new(output).map_err(Failure)?;
+                let mut out = MapOut::new(output);
                 kernel::pattern_exec(first, need(second), &mut out)?;
                 return out.finish().map_err(Failure);
             }
@@ -522,40 +662,68 @@ unsafe fn run_op<'a>(
     Ok(())
 }
 
-/// Asks DuckDB for its C API, then registers the functions. `Err(None)`: DuckDB refused
-/// the API version and has recorded why.
+/// Asks DuckDB for its C API, then registers the functions on a connection of its own.
+/// `Err(None)`: DuckDB refused and has recorded why.
 ///
 /// # Safety
-/// DuckDB's argument to the entry point.
-unsafe fn init(input: &ffi::duckdb_v2_extension_input) -> Result<(), Option<String>> {
-    // SAFETY: DuckDB's entry-point argument, live for the call.
+/// DuckDB's arguments to the entry point.
+unsafe fn init(
+    info: ffi::duckdb_extension_info,
+    access: *const ffi::duckdb_extension_access,
+) -> Result<(), Option<String>> {
+    // SAFETY: DuckDB's entry-point arguments, live for the call; the database it hands is
+    // borrowed for the call, the connection opened here closed before returning.
     unsafe {
-        if !ffi::duckdb_rs_extension_api_v2_init(input, C_API_VERSION)
-            .map_err(|e| Some(e.into()))?
+        if !ffi::duckdb_rs_extension_api_init(info, access, C_API_VERSION)
+            .map_err(|e| Some(e.to_string()))?
         {
             return Err(None);
         }
-        let mut factory = null_mut();
-        call("read the factory", |e| {
-            ffi::duckdb_v2_context_get_factory(input.context, &mut factory, e)
-        })?;
-        register(input.extension, factory)?;
+        let get_database = (*access)
+            .get_database
+            .ok_or_else(|| Some("rapidurl: DuckDB gave no get_database".to_string()))?;
+        let database = get_database(info);
+        if database.is_null() {
+            return Err(None);
+        }
+        let mut connection: ffi::duckdb_connection = null_mut();
+        if ffi::duckdb_connect(*database, &mut connection) != ffi::duckdb_state_DuckDBSuccess {
+            return Err(Some(
+                "rapidurl: could not connect to the loading database".into(),
+            ));
+        }
+        let result = register(connection);
+        ffi::duckdb_disconnect(&mut connection);
+        result.map_err(Some)
     }
-    Ok(())
 }
 
-/// The extension's entry point (DuckDB calls `<name>_init_c_api_v2`, the name being the
-/// file's: `rapidurl`).
+/// The extension's entry point (DuckDB calls `<name>_init_c_api` for a `C_STRUCT` file,
+/// the name being the file's: `rapidurl`). Returns whether the extension loaded; when
+/// not, the reason is given to DuckDB, which makes it the `LOAD`'s error.
 ///
 /// # Safety
-/// Called by DuckDB's extension loader, with its argument.
+/// Called by DuckDB's extension loader, with its arguments.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn rapidurl_init_c_api_v2(input: *mut ffi::duckdb_v2_extension_input) {
-    // SAFETY: DuckDB's argument, passed on.
-    let result = catch_unwind(AssertUnwindSafe(|| unsafe { init(&*input) }))
+pub unsafe extern "C" fn rapidurl_init_c_api(
+    info: ffi::duckdb_extension_info,
+    access: *const ffi::duckdb_extension_access,
+) -> bool {
+    // SAFETY: DuckDB's arguments, passed on.
+    let result = catch_unwind(AssertUnwindSafe(|| unsafe { init(info, access) }))
         .unwrap_or_else(|_| Err(Some("rapidurl: a panic while loading the extension".into())));
-    if let Err(Some(message)) = result {
-        // SAFETY: DuckDB's live error slot; it copies the message.
-        unsafe { fail_with(*(*input).err, &message) }
+    match result {
+        Ok(()) => true,
+        Err(None) => false,
+        Err(Some(message)) => {
+            let message = c_string(&message);
+            // SAFETY: DuckDB's live access struct; it copies the message.
+            unsafe {
+                if let Some(set_error) = (*access).set_error {
+                    set_error(info, message.as_ptr());
+                }
+            }
+            false
+        }
     }
 }

@@ -4,15 +4,17 @@
 //! A flat VARCHAR or BLOB vector is an array of `string_t` (16 bytes: a `u32` length, then
 //! either the bytes themselves when there are at most 12 of them, or a 4-byte prefix and a
 //! pointer) and a validity mask (one bit a row, `u64` words, absent when every row is
-//! valid). A scalar function's arguments come flat, constant (one entry, read through a
-//! selection of zeros) or as a dictionary (entries read through a selection); results are
-//! written into flat vectors, long strings into the result vector's arena.
+//! valid). The stable C API hands a scalar function its arguments flattened (a constant or
+//! dictionary vector arrives as a flat one whose equal rows share their bytes);
+//! [`StrVector`] also reads through a selection, which the row loops' tests use. Results
+//! are written into flat vectors: short strings inlined in place, long ones gathered and
+//! handed to DuckDB in one copy a chunk (see [`VarcharOut`]).
 
-use libduckdb_sys::v2 as ffi;
+use libduckdb_sys as ffi;
 use std::ffi::c_char;
 
-/// DuckDB's 16-byte string storage (`duckdb_v2_bytes`), as VARCHAR and BLOB vectors hold it.
-pub type StringT = ffi::duckdb_v2_bytes;
+/// DuckDB's 16-byte string storage (`duckdb_string_t`), as VARCHAR and BLOB vectors hold it.
+pub type StringT = ffi::duckdb_string_t;
 
 /// The strings of an input vector, borrowed for the duration of the call: a flat vector,
 /// or a constant or dictionary one read through its selection (logical row `i` is
@@ -82,38 +84,21 @@ impl<'a> StrVector<'a> {
         }
     }
 
-    /// Argument `index` of a scalar function's call, as a view (flattened first when
-    /// DuckDB keeps it compressed).
+    /// A flat VARCHAR or BLOB vector of `rows` rows, as DuckDB hands a scalar function its
+    /// arguments.
     ///
     /// # Safety
-    /// `vector` must be a live VARCHAR or BLOB vector of `rows` rows that outlives `'a`
-    /// and is not changed meanwhile.
-    pub unsafe fn of_vector(
-        vector: ffi::duckdb_v2_vector_handle,
-        rows: usize,
-    ) -> Result<StrVector<'a>, String> {
-        let mut view = ffi::duckdb_v2_vector_view {
-            data: std::ptr::null(),
-            validity: std::ptr::null(),
-            sel: std::ptr::null(),
-            count: 0,
-        };
-        // SAFETY: the caller's contract; a view's pointers stay valid while the vector does.
+    /// `vector` must be a live flat VARCHAR or BLOB vector of `rows` rows that outlives
+    /// `'a` and is not changed meanwhile.
+    pub unsafe fn of_vector(vector: ffi::duckdb_vector, rows: usize) -> StrVector<'a> {
+        // SAFETY: the caller's contract; a flat vector's data is a `string_t` a row and
+        // its validity mask is null or a bit a row.
         unsafe {
-            if ffi::duckdb_v2_vector_get_view(vector, &mut view, std::ptr::null_mut()) != OK {
-                call("flatten an argument", |e| {
-                    ffi::duckdb_v2_vector_flatten(vector, e)
-                })?;
-                call("read an argument", |e| {
-                    ffi::duckdb_v2_vector_get_view(vector, &mut view, e)
-                })?;
-            }
-            Ok(StrVector::with_selection(
-                view.data as *const StringT,
-                view.validity,
-                view.sel,
+            StrVector::from_raw(
+                ffi::duckdb_vector_get_data(vector) as *const StringT,
+                ffi::duckdb_vector_get_validity(vector),
                 rows,
-            ))
+            )
         }
     }
 
@@ -154,48 +139,6 @@ impl<'a> StrVector<'a> {
     }
 }
 
-/// DuckDB's "no error".
-pub(crate) const OK: ffi::DUCKDB_V2_ERROR = ffi::DUCKDB_V2_ERROR::DUCKDB_V2_ERROR_NONE;
-
-/// Runs one C API call with an error slot of its own; a failure becomes `what: <DuckDB's
-/// message>`.
-///
-/// # Safety
-/// `f` is a C API call whose arguments are valid.
-pub(crate) unsafe fn call(
-    what: &str,
-    f: impl FnOnce(*mut ffi::duckdb_v2_error_info_handle) -> ffi::DUCKDB_V2_ERROR,
-) -> Result<(), String> {
-    let mut err: ffi::duckdb_v2_error_info_handle = std::ptr::null_mut();
-    let code = f(&mut err);
-    if code == OK {
-        return Ok(());
-    }
-    let mut text = ffi::duckdb_v2_str {
-        ptr: std::ptr::null(),
-        len: 0,
-    };
-    // SAFETY: `err` is null or an error DuckDB filled in, destroyed once; its text is
-    // read before that.
-    let message = unsafe {
-        let message = if !err.is_null()
-            && ffi::duckdb_v2_error_info_get_text(err, &mut text) == OK
-            && !text.ptr.is_null()
-        {
-            String::from_utf8_lossy(std::slice::from_raw_parts(
-                text.ptr as *const u8,
-                text.len as usize,
-            ))
-            .into_owned()
-        } else {
-            format!("{code:?}")
-        };
-        ffi::duckdb_v2_error_info_destroy(&mut err);
-        message
-    };
-    Err(format!("{what}: {message}"))
-}
-
 /// Builds `string_t` values for tests and fuzzing: inlined up to 12 bytes, else pointing
 /// into `bytes` (which must outlive the vector).
 pub fn string_t(bytes: &[u8]) -> StringT {
@@ -206,8 +149,8 @@ pub fn string_t(bytes: &[u8]) -> StringT {
             *d = b as c_char;
         }
         StringT {
-            value: ffi::duckdb_v2_bytes__bindgen_ty_1 {
-                inlined: ffi::duckdb_v2_bytes__bindgen_ty_1__bindgen_ty_2 { length, inlined },
+            value: ffi::duckdb_string_t__bindgen_ty_1 {
+                inlined: ffi::duckdb_string_t__bindgen_ty_1__bindgen_ty_2 { length, inlined },
             },
         }
     } else {
@@ -216,8 +159,8 @@ pub fn string_t(bytes: &[u8]) -> StringT {
             *d = b as c_char;
         }
         StringT {
-            value: ffi::duckdb_v2_bytes__bindgen_ty_1 {
-                pointer: ffi::duckdb_v2_bytes__bindgen_ty_1__bindgen_ty_1 {
+            value: ffi::duckdb_string_t__bindgen_ty_1 {
+                pointer: ffi::duckdb_string_t__bindgen_ty_1__bindgen_ty_1 {
                     length,
                     prefix,
                     ptr: bytes.as_ptr() as *mut c_char,
@@ -250,47 +193,19 @@ fn fail(message: String) -> ! {
     panic!("{message}")
 }
 
-/// The data of a FLAT output vector.
-///
-/// # Safety
-/// `vector` must be a live flat vector.
-unsafe fn data_of(vector: ffi::duckdb_v2_vector_handle) -> Result<*mut std::ffi::c_void, String> {
-    let mut data = std::ptr::null_mut();
-    // SAFETY: the caller's contract.
-    unsafe {
-        call("write a result", |e| {
-            ffi::duckdb_v2_vector_get_data_mutable(vector, &mut data, e)
-        })?
-    };
-    Ok(data)
-}
-
-/// Child `k` of a nested vector.
-///
-/// # Safety
-/// `vector` must be a live STRUCT, LIST or MAP vector with a child `k`.
-unsafe fn child_of(
-    vector: ffi::duckdb_v2_vector_handle,
-    k: usize,
-) -> Result<ffi::duckdb_v2_vector_handle, String> {
-    let mut child = std::ptr::null_mut();
-    // SAFETY: the caller's contract.
-    unsafe {
-        call("write a result", |e| {
-            ffi::duckdb_v2_vector_get_child(vector, k as u64, &mut child, e)
-        })?
-    };
-    Ok(child)
+/// Whether a C API call that returns a `duckdb_state` succeeded.
+fn succeeded(state: ffi::duckdb_state) -> bool {
+    state == ffi::duckdb_state_DuckDBSuccess
 }
 
 /// A flat output vector's validity mask, made writable on the first NULL.
 struct Validity {
-    vector: ffi::duckdb_v2_vector_handle,
+    vector: ffi::duckdb_vector,
     mask: *mut u64,
 }
 
 impl Validity {
-    fn new(vector: ffi::duckdb_v2_vector_handle) -> Validity {
+    fn new(vector: ffi::duckdb_vector) -> Validity {
         Validity {
             vector,
             mask: std::ptr::null_mut(),
@@ -303,101 +218,132 @@ impl Validity {
         // mask, once writable, has a bit for each.
         unsafe {
             if self.mask.is_null() {
-                let vector = self.vector;
-                let mask = &mut self.mask;
-                call("write a NULL", |e| {
-                    ffi::duckdb_v2_vector_flat_get_validity_mutable(vector, mask, e)
-                })
-                .unwrap_or_else(|m| fail(m));
+                ffi::duckdb_vector_ensure_validity_writable(self.vector);
+                self.mask = ffi::duckdb_vector_get_validity(self.vector);
+                if self.mask.is_null() {
+                    fail("rapidurl: DuckDB gave no writable validity mask".into());
+                }
             }
             *self.mask.add(i / 64) &= !(1u64 << (i % 64));
         }
     }
 }
 
-/// The bytes a long string's copy is carved from: blocks of this size (or of the string's,
-/// when longer) asked of the vector's arena, which frees them with the vector.
-const ARENA_BLOCK: usize = 16 * 1024;
+/// Long values are gathered until they fill this many bytes, then handed to DuckDB in one
+/// copy.
+const GATHER_BYTES: usize = 256 * 1024;
 
-/// A flat VARCHAR output vector of DuckDB: each value is written as a `string_t` in place,
-/// inlined up to 12 bytes, else copied into blocks of the vector's arena.
+/// A flat VARCHAR output vector of DuckDB. A value of at most 12 bytes is written as an
+/// inlined `string_t` in place. Longer values are gathered back to back in a buffer of
+/// our own; at the end of the chunk (or when the buffer is full) the whole buffer is
+/// handed to DuckDB as one string of the vector (`duckdb_vector_assign_string_element_len`,
+/// one call and one copy into the vector's string heap, which keeps it as long as the
+/// vector), and each row's `string_t` is pointed at its own part of that copy. The
+/// stable C API has no per-vector allocator: this is one C call a chunk instead of one a
+/// row.
 pub struct VarcharOut {
-    vector: ffi::duckdb_v2_vector_handle,
+    vector: ffi::duckdb_vector,
     data: *mut StringT,
     validity: Validity,
-    arena: ffi::duckdb_v2_arena_handle,
-    block: *mut u8,
-    left: usize,
+    /// Long values not handed over yet, back to back.
+    gathered: Vec<u8>,
+    /// Their rows: (row, offset in `gathered`, length).
+    pending: Vec<(usize, usize, usize)>,
 }
 
 impl VarcharOut {
     /// # Safety
     /// `vector` must be a live flat VARCHAR vector with room for the chunk's rows, not
     /// used elsewhere while this exists.
-    pub unsafe fn new(vector: ffi::duckdb_v2_vector_handle) -> Result<VarcharOut, String> {
-        Ok(VarcharOut {
+    pub unsafe fn new(vector: ffi::duckdb_vector) -> VarcharOut {
+        VarcharOut {
             vector,
             // SAFETY: the caller's contract; a VARCHAR vector's data is a `string_t` a row.
-            data: unsafe { data_of(vector)? } as *mut StringT,
+            data: unsafe { ffi::duckdb_vector_get_data(vector) } as *mut StringT,
             validity: Validity::new(vector),
-            arena: std::ptr::null_mut(),
-            block: std::ptr::null_mut(),
-            left: 0,
-        })
+            gathered: Vec::new(),
+            pending: Vec::new(),
+        }
     }
 
-    /// `len` bytes of the vector's arena, valid as long as the vector.
-    #[inline]
-    fn alloc(&mut self, len: usize) -> *mut u8 {
-        if len > self.left {
-            let size = len.max(ARENA_BLOCK);
-            // SAFETY: `vector` is a live VARCHAR vector; its arena outlives these calls.
-            unsafe {
-                if self.arena.is_null() {
-                    let (vector, arena) = (self.vector, &mut self.arena);
-                    call("write a string", |e| {
-                        ffi::duckdb_v2_vector_get_arena(vector, arena, e)
-                    })
-                    .unwrap_or_else(|m| fail(m));
-                }
-                let (arena, block) = (self.arena, &mut self.block);
-                call("write a string", |e| {
-                    ffi::duckdb_v2_arena_allocate(arena, size as u64, block, e)
-                })
-                .unwrap_or_else(|m| fail(m));
+    /// Hands the gathered values to DuckDB and points their rows at DuckDB's copy.
+    fn flush(&mut self) {
+        let Some(&(row, _, _)) = self.pending.last() else {
+            return;
+        };
+        let total = self.gathered.len();
+        // SAFETY: `row` is a row of the live vector; DuckDB copies the bytes (valid
+        // UTF-8: the concatenation of `&str` values) into the vector's string heap and
+        // writes the row's `string_t`, which is read back to find the copy. Each row's
+        // entry then points into that copy, which lives as long as the vector.
+        unsafe {
+            ffi::duckdb_vector_assign_string_element_len(
+                self.vector,
+                row as u64,
+                self.gathered.as_ptr() as *const c_char,
+                total as u64,
+            );
+            let entry = *self.data.add(row);
+            let copied = entry.value.pointer.length as usize == total
+                && !row_is_null(ffi::duckdb_vector_get_validity(self.vector), row);
+            if !copied {
+                fail(format!(
+                    "rapidurl: DuckDB did not take a string of {total} bytes for row {row}"
+                ));
             }
-            self.left = size;
+            let base = entry.value.pointer.ptr as *const u8;
+            for &(r, offset, len) in &self.pending {
+                *self.data.add(r) = string_t(std::slice::from_raw_parts(base.add(offset), len));
+            }
         }
-        let at = self.block;
-        // SAFETY: `len <= left` bytes remain in the block.
-        self.block = unsafe { self.block.add(len) };
-        self.left -= len;
-        at
+        self.gathered.clear();
+        self.pending.clear();
     }
+}
+
+/// Whether bit `row` of a validity mask (null: every row valid) is clear.
+///
+/// # Safety
+/// `mask` is null or has a bit for `row`.
+unsafe fn row_is_null(mask: *const u64, row: usize) -> bool {
+    // SAFETY: the caller's contract.
+    !mask.is_null() && unsafe { *mask.add(row / 64) } >> (row % 64) & 1 == 0
 }
 
 impl StrSink for VarcharOut {
     #[inline]
     fn put(&mut self, i: usize, value: &str) {
         let bytes = value.as_bytes();
-        let entry = if bytes.len() <= 12 {
-            string_t(bytes)
-        } else {
-            let at = self.alloc(bytes.len());
-            // SAFETY: `at` is `bytes.len()` fresh bytes of the arena, which keeps them as
-            // long as the vector.
-            unsafe {
-                std::ptr::copy_nonoverlapping(bytes.as_ptr(), at, bytes.len());
-                string_t(std::slice::from_raw_parts(at, bytes.len()))
-            }
-        };
-        // SAFETY: the vector has row `i`.
-        unsafe { *self.data.add(i) = entry }
+        if bytes.len() <= 12 {
+            // SAFETY: the vector has row `i`.
+            unsafe { *self.data.add(i) = string_t(bytes) };
+            return;
+        }
+        if u32::try_from(bytes.len()).is_err() {
+            fail(format!(
+                "rapidurl: a value of {} bytes is longer than a DuckDB string can be",
+                bytes.len()
+            ));
+        }
+        if !self.pending.is_empty() && self.gathered.len() + bytes.len() > GATHER_BYTES {
+            self.flush();
+        }
+        self.pending.push((i, self.gathered.len(), bytes.len()));
+        self.gathered.extend_from_slice(bytes);
+        if self.gathered.len() >= GATHER_BYTES {
+            self.flush();
+        }
     }
 
     #[inline]
     fn null(&mut self, i: usize) {
         self.validity.set_null(i)
+    }
+}
+
+impl Drop for VarcharOut {
+    fn drop(&mut self) {
+        self.flush();
     }
 }
 
@@ -410,12 +356,12 @@ pub struct BoolOut {
 impl BoolOut {
     /// # Safety
     /// As [`VarcharOut::new`], for a BOOLEAN vector.
-    pub unsafe fn new(vector: ffi::duckdb_v2_vector_handle) -> Result<BoolOut, String> {
-        Ok(BoolOut {
+    pub unsafe fn new(vector: ffi::duckdb_vector) -> BoolOut {
+        BoolOut {
             // SAFETY: a BOOLEAN vector's data is one `bool` a row.
-            data: unsafe { data_of(vector)? } as *mut bool,
+            data: unsafe { ffi::duckdb_vector_get_data(vector) } as *mut bool,
             validity: Validity::new(vector),
-        })
+        }
     }
 }
 
@@ -443,17 +389,16 @@ pub struct StructOut {
 impl StructOut {
     /// # Safety
     /// `vector` must be a live flat STRUCT vector of `members` VARCHAR members.
-    pub unsafe fn new(
-        vector: ffi::duckdb_v2_vector_handle,
-        members: usize,
-    ) -> Result<StructOut, String> {
-        Ok(StructOut {
+    pub unsafe fn new(vector: ffi::duckdb_vector, members: usize) -> StructOut {
+        StructOut {
             validity: Validity::new(vector),
             members: (0..members)
                 // SAFETY: the caller's contract.
-                .map(|k| unsafe { VarcharOut::new(child_of(vector, k)?) })
-                .collect::<Result<_, _>>()?,
-        })
+                .map(|k| unsafe {
+                    VarcharOut::new(ffi::duckdb_struct_vector_get_child(vector, k as u64))
+                })
+                .collect(),
+        }
     }
 
     /// Row `i` is NULL.
@@ -473,57 +418,104 @@ pub trait MapSink {
     fn null(&mut self, i: usize);
 }
 
-/// A MAP(VARCHAR, VARCHAR) output vector of DuckDB: a LIST of STRUCT(key, value). Rows'
-/// list entries are written as they come; the keys and values are kept and written at
-/// [`MapOut::finish`], once the child vector is grown to hold them all.
-pub struct MapOut {
-    vector: ffi::duckdb_v2_vector_handle,
-    lists: *mut ffi::duckdb_v2_list_entry,
+/// A LIST output vector of DuckDB (a MAP is a LIST of STRUCT(key, value)): rows' list
+/// entries are written as they come; the child's values are kept and written at
+/// [`ListOut::finish`], once the child vector is grown to hold them all.
+pub struct ListOut<T> {
+    vector: ffi::duckdb_vector,
+    lists: *mut ffi::duckdb_list_entry,
     validity: Validity,
-    entries: Vec<(String, String)>,
+    entries: Vec<T>,
 }
 
-impl MapOut {
+/// A MAP(VARCHAR, VARCHAR) output vector.
+pub type MapOut = ListOut<(String, String)>;
+
+impl<T> ListOut<T> {
     /// # Safety
-    /// `vector` must be a live flat MAP(VARCHAR, VARCHAR) vector, its child empty.
-    pub unsafe fn new(vector: ffi::duckdb_v2_vector_handle) -> Result<MapOut, String> {
-        Ok(MapOut {
+    /// `vector` must be a live flat LIST (or MAP) vector, its child empty, of the child
+    /// type [`ListOut::finish`] writes for `T`.
+    pub unsafe fn new(vector: ffi::duckdb_vector) -> ListOut<T> {
+        ListOut {
             vector,
-            // SAFETY: a MAP vector's data is a list entry a row.
-            lists: unsafe { data_of(vector)? } as *mut ffi::duckdb_v2_list_entry,
+            // SAFETY: a LIST or MAP vector's data is a list entry a row.
+            lists: unsafe { ffi::duckdb_vector_get_data(vector) } as *mut ffi::duckdb_list_entry,
             validity: Validity::new(vector),
             entries: Vec::new(),
-        })
+        }
     }
 
-    /// Writes the keys and values of every row put.
-    pub fn finish(self) -> Result<(), String> {
+    /// The child vector, grown to hold every entry put.
+    fn grown_child(&self) -> Result<ffi::duckdb_vector, String> {
         let n = self.entries.len() as u64;
-        // SAFETY: the child (a STRUCT of two VARCHARs) is grown to hold every entry, then
-        // each member is written in place.
+        // SAFETY: `vector` is a live LIST vector (the constructor's contract).
         unsafe {
-            let child = child_of(self.vector, 0)?;
-            call("grow a MAP", |e| {
-                ffi::duckdb_v2_vector_set_size(child, n, e)
-            })?;
-            let mut keys = VarcharOut::new(child_of(child, 0)?)?;
-            let mut values = VarcharOut::new(child_of(child, 1)?)?;
-            for (at, (key, value)) in self.entries.iter().enumerate() {
-                keys.put(at, key);
-                values.put(at, value);
+            if !succeeded(ffi::duckdb_list_vector_reserve(self.vector, n))
+                || !succeeded(ffi::duckdb_list_vector_set_size(self.vector, n))
+            {
+                return Err(format!(
+                    "rapidurl: DuckDB could not grow a list to {n} entries"
+                ));
             }
+            Ok(ffi::duckdb_list_vector_get_child(self.vector))
         }
-        Ok(())
     }
 
     fn list(&mut self, i: usize, length: usize) {
         // SAFETY: the vector has row `i`.
         unsafe {
-            *self.lists.add(i) = ffi::duckdb_v2_list_entry {
+            *self.lists.add(i) = ffi::duckdb_list_entry {
                 offset: self.entries.len() as u64,
                 length: length as u64,
             }
         }
+    }
+
+    /// Row `i` is NULL.
+    pub fn null(&mut self, i: usize) {
+        // A NULL row's list entry is still read as (offset, 0).
+        self.list(i, 0);
+        self.validity.set_null(i)
+    }
+}
+
+impl ListOut<String> {
+    /// Row `i` is the list of `values`.
+    pub fn put(&mut self, i: usize, values: &[&str]) {
+        self.list(i, values.len());
+        self.entries.extend(values.iter().map(|v| v.to_string()));
+    }
+
+    /// Writes the values of every row put (the child is VARCHAR).
+    pub fn finish(self) -> Result<(), String> {
+        let child = self.grown_child()?;
+        // SAFETY: the child is a VARCHAR vector grown to hold every entry.
+        let mut values = unsafe { VarcharOut::new(child) };
+        for (at, value) in self.entries.iter().enumerate() {
+            values.put(at, value);
+        }
+        Ok(())
+    }
+}
+
+impl MapOut {
+    /// Writes the keys and values of every row put (the child is a STRUCT of two
+    /// VARCHARs).
+    pub fn finish(self) -> Result<(), String> {
+        let child = self.grown_child()?;
+        // SAFETY: the child is a STRUCT(key VARCHAR, value VARCHAR) vector grown to hold
+        // every entry; each member is written in place.
+        let (mut keys, mut values) = unsafe {
+            (
+                VarcharOut::new(ffi::duckdb_struct_vector_get_child(child, 0)),
+                VarcharOut::new(ffi::duckdb_struct_vector_get_child(child, 1)),
+            )
+        };
+        for (at, (key, value)) in self.entries.iter().enumerate() {
+            keys.put(at, key);
+            values.put(at, value);
+        }
+        Ok(())
     }
 }
 
@@ -535,9 +527,7 @@ impl MapSink for MapOut {
     }
 
     fn null(&mut self, i: usize) {
-        // A NULL row's list entry is still read as (offset, 0).
-        self.list(i, 0);
-        self.validity.set_null(i)
+        ListOut::null(self, i)
     }
 }
 
