@@ -85,23 +85,51 @@ fi
 # --- end of the Python wheel block -------------------------------------------------------
 
 # ---- DuckDB extension (duckdb/, docs/duckdb.md) -------------------------------------------
-# Runs in target/wheel-venv above (the wheel's rapidurl, for the equality test, and
-# .venv's pinned duckdb and pyarrow). The build is the docs' build line (duckdb/scripts/build.sh), run by
-# test_docs.py as written; then the row loops' property test, the sqllogictest files and
-# row-for-row equality with the Rust API.
-echo "== DuckDB extension: the docs' build-and-load lines (docs/duckdb.md)"
-target/wheel-venv/bin/python duckdb/test/test_docs.py
-DUCKDB_EXTENSION="$(duckdb/scripts/build.sh)"
+# One file for every release of duckdb/releases.txt. Each release is installed from PyPI
+# into a virtual environment of its own (target/duckdb-<release>), which sees the wheel's
+# rapidurl (target/wheel-venv, for the equality test) and .venv's pyarrow through a .pth
+# file placed after its own site-packages (so its own duckdb is the one imported; each
+# test checks the release with --expect-version). The command-line tool is the
+# duckdb-cli package (DUCKDB_CLI_RELEASE). In each: the sqllogictest files, the catalog
+# test and row-for-row equality with the Rust API.
+DUCKDB_CLI_RELEASE=1.5.6
+echo "== DuckDB extension: build, and a local extension repository (duckdb/scripts/build.sh)"
+DUCKDB_EXTENSION="$(duckdb/scripts/build.sh --repository target/duckdb-repository)"
 
 echo "== DuckDB extension: the row loops with random vectors (cargo test -p rapidurl-duckdb)"
 cargo test --locked -p rapidurl-duckdb
 
-echo "== DuckDB extension: sqllogictest files (duckdb/test/sql/*.test)"
-target/wheel-venv/bin/python duckdb/test/run_sqllogictest.py "$DUCKDB_EXTENSION" duckdb/test/sql
+duckdb_venv() { # duckdb_venv DIR PIP_REQUIREMENT: DIR/bin/python with it installed
+    if [ ! -x "$1/bin/python" ] || ! "$1/bin/python" -m pip show -q "${2%%==*}" >/dev/null 2>&1 \
+        || [ "$("$1/bin/python" -m pip show "${2%%==*}" | sed -n 's/^Version: //p')" != "${2##*==}" ]; then
+        rm -rf "$1"
+        "$PYTHON" -m venv "$1"
+        "$1/bin/python" -m pip install -q "$2"
+    fi
+    local site
+    site=$("$1/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    printf '%s\n%s\n' "$wheel_site" "$venv_site" >"$site/rapidurl-test-dependencies.pth"
+}
+duckdb_suite() { # duckdb_suite PYTHON RELEASE [--cli BINARY]
+    local py=$1 release=$2
+    shift 2
+    "$py" duckdb/test/run_sqllogictest.py "$DUCKDB_EXTENSION" duckdb/test/sql --expect-version "$release" "$@"
+    "$py" duckdb/test/test_catalog.py "$DUCKDB_EXTENSION" --expect-version "$release" "$@"
+    "$py" duckdb/test/test_equality.py "$DUCKDB_EXTENSION" --expect-version "$release" "$@"
+}
+for release in $(grep -v '^#' duckdb/releases.txt); do
+    echo "== DuckDB extension on duckdb $release (Python): sqllogictest, catalog, equality"
+    duckdb_venv "target/duckdb-$release" "duckdb==$release"
+    duckdb_suite "target/duckdb-$release/bin/python" "$release"
+done
+echo "== DuckDB extension on the DuckDB CLI $DUCKDB_CLI_RELEASE (duckdb-cli): sqllogictest, catalog, equality"
+duckdb_venv target/duckdb-cli "duckdb-cli==$DUCKDB_CLI_RELEASE"
+duckdb_suite target/wheel-venv/bin/python "$DUCKDB_CLI_RELEASE" --cli "$PWD/target/duckdb-cli/bin/duckdb"
 
-echo "== DuckDB extension: duckdb_functions() against docs/duckdb.md's table"
-target/wheel-venv/bin/python duckdb/test/test_catalog.py "$DUCKDB_EXTENSION"
-
-echo "== DuckDB extension: equality with the Rust API (WPT inputs, corpus lines)"
-target/wheel-venv/bin/python duckdb/test/test_equality.py "$DUCKDB_EXTENSION"
+echo "== DuckDB extension: the install and query lines of docs/duckdb.md and README.md (CLI and Python)"
+docs_pythons=()
+for release in $(grep -v '^#' duckdb/releases.txt); do
+    docs_pythons+=(--python "target/duckdb-$release/bin/python")
+done
+target/wheel-venv/bin/python duckdb/test/test_docs.py --cli "$PWD/target/duckdb-cli/bin/duckdb" "${docs_pythons[@]}"
 # ---- end of the DuckDB extension ----------------------------------------------------------

@@ -1,14 +1,14 @@
 //! rapidurl as a DuckDB loadable extension: vectorized `url_*` scalar functions on
-//! DuckDB's v2 C extension API (DuckDB 2.0, through `libduckdb-sys`'s
-//! `loadable-extension-v2` bindings). See docs/duckdb.md for the functions, the build and
-//! the supported versions.
+//! DuckDB's stable C extension API (the v1.2.0 function table, through `libduckdb-sys`'s
+//! `loadable-extension` bindings), loaded by every DuckDB release from 1.2 on. See
+//! docs/duckdb.md for the functions, the build and the releases tested.
 //!
 //! DuckDB opens `rapidurl.duckdb_extension` (this library with DuckDB's metadata footer,
-//! appended by `scripts/append_metadata.py`) and calls [`rapidurl_init_c_api_v2`], which
-//! registers every overload of every function with its parameter names, description and
-//! example (what `duckdb_functions()` shows). Each function is called with a chunk of up
-//! to 2048 rows and runs one of the row loops of [`kernel`] over them; a failure or a
-//! panic inside is caught here and becomes the query's error.
+//! appended by `scripts/append_metadata.py`) and calls [`rapidurl_init_c_api`], which
+//! registers every overload of every function, and the table function
+//! `rapidurl_functions()` that describes them ([`catalog`]). Each function is called with
+//! a chunk of up to 2048 rows and runs one of the row loops of [`kernel`] over them; a
+//! failure or a panic inside is caught here and becomes the query's error.
 
 pub mod kernel;
 pub mod vector;
@@ -62,8 +62,8 @@ struct Overload {
     ret: Type,
 }
 
-/// A SQL function: its name, what it computes, what `duckdb_functions()` says of it, its
-/// overloads.
+/// A SQL function: its name, what it computes, what `rapidurl_functions()` says of it,
+/// its overloads.
 struct Function {
     name: String,
     op: Op,

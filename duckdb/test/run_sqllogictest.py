@@ -2,9 +2,11 @@
 """Runs DuckDB sqllogictest files (`.test`) against the rapidurl extension, through the
 `duckdb` Python package: the subset of DuckDB's format that duckdb/test/sql/ uses.
 
-    run_sqllogictest.py EXTENSION FILE_OR_DIR...
+    run_sqllogictest.py EXTENSION FILE_OR_DIR... [--cli DUCKDB] [--expect-version X.Y.Z]
 
-Each file runs on a fresh in-memory connection that allows unsigned extensions.
+Each file runs on a fresh database that allows unsigned extensions: in memory, through
+the `duckdb` Python package of this interpreter, or a file of its own through the DuckDB
+command-line tool given by `--cli` (engines.py).
 Records (separated by blank lines; `#` starts a comment line):
 
     require rapidurl            LOAD the extension given on the command line
@@ -16,19 +18,20 @@ Records (separated by blank lines; `#` starts a comment line):
 
 Values are compared as DuckDB's sqllogictest prints them: each column cast to VARCHAR by
 DuckDB, NULL as `NULL`, the empty string as `(empty)`. `rowsort` sorts the rows (as
-strings) before comparing. Prints one line a file and a closing `N passed, N failed`
-(records); exits 1 when any failed.
+strings) before comparing. Prints the engine, one line a file and a closing `N passed, N
+failed` (records); exits 1 when any failed.
 """
 
 from __future__ import annotations
 
+import argparse
 import pathlib
 import sys
 
-import duckdb
+from engines import EngineError, add_arguments, load_statement, open_engine
 
 
-def render(value) -> str:
+def render(value: str | None) -> str:
     if value is None:
         return "NULL"
     if value == "":
@@ -62,18 +65,8 @@ def records(path: pathlib.Path):
         yield start + 1, header, "\n".join(body), expected
 
 
-def run_query(con, sql: str) -> list[list[str]]:
-    """The rows of `sql`, each column cast to VARCHAR by DuckDB."""
-    inner = sql.strip().rstrip(";")
-    try:
-        rows = con.execute(f"SELECT COLUMNS(*)::VARCHAR FROM ({inner})").fetchall()
-    except duckdb.ParserException:
-        rows = con.execute(sql).fetchall()
-    return [[render(v) for v in row] for row in rows]
-
-
-def run_file(path: pathlib.Path, extension: str) -> tuple[int, int, list[str]]:
-    con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
+def run_file(path: pathlib.Path, extension: str, args: argparse.Namespace) -> tuple[int, int, list[str]]:
+    con = open_engine(args, None)
     passed = failed = 0
     problems: list[str] = []
 
@@ -88,13 +81,13 @@ def run_file(path: pathlib.Path, extension: str) -> tuple[int, int, list[str]]:
             if header[1:] != ["rapidurl"]:
                 fail(line, f"unknown requirement {header[1:]}")
                 continue
-            con.execute(f"LOAD '{extension}'")
+            con.execute(load_statement(extension))
             passed += 1
         elif kind == "statement":
             mode = header[1] if len(header) > 1 else "ok"
             try:
                 con.execute(sql)
-            except duckdb.Error as e:
+            except EngineError as e:
                 if mode != "error":
                     fail(line, f"statement failed: {e}\n{sql}")
                 elif expected and "\n".join(expected) not in str(e):
@@ -111,8 +104,8 @@ def run_file(path: pathlib.Path, extension: str) -> tuple[int, int, list[str]]:
             types = header[1]
             sort = "rowsort" in header[2:]
             try:
-                rows = run_query(con, sql)
-            except duckdb.Error as e:
+                rows = [[render(v) for v in row] for row in con.query(sql)]
+            except EngineError as e:
                 fail(line, f"query failed: {e}\n{sql}")
                 continue
             got = ["\t".join(r) for r in rows]
@@ -137,24 +130,27 @@ def run_file(path: pathlib.Path, extension: str) -> tuple[int, int, list[str]]:
 
 
 def main() -> int:
-    if len(sys.argv) < 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    extension = str(pathlib.Path(sys.argv[1]).resolve())
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("extension")
+    ap.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
+    add_arguments(ap)
+    args = ap.parse_args()
+    extension = str(pathlib.Path(args.extension).resolve())
     files: list[pathlib.Path] = []
-    for arg in sys.argv[2:]:
+    for arg in args.paths:
         p = pathlib.Path(arg)
         files.extend(sorted(p.rglob("*.test")) if p.is_dir() else [p])
     total_passed = total_failed = 0
     for f in files:
-        passed, failed, problems = run_file(f, extension)
+        passed, failed, problems = run_file(f, extension, args)
         total_passed += passed
         total_failed += failed
         print(f"{f}: {passed} passed, {failed} failed")
         for p in problems:
             print("  " + p.replace("\n", "\n    "))
-    print(f"{total_passed} passed, {total_failed} failed")
-    return 1 if total_failed else 0
+    engine_name = open_engine(args, None).name
+    print(f"{engine_name}: {total_passed} passed, {total_failed} failed")
+    return 1 if total_failed or not total_passed else 0
 
 
 if __name__ == "__main__":

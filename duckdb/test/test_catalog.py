@@ -1,23 +1,33 @@
 #!/usr/bin/env python3
-"""Checks what DuckDB's catalog says of the extension against docs/duckdb.md's table of
-functions: every `url_*` function of `duckdb_functions()` is in the table and every row of
-the table is a function; each overload has named parameters (the table's, for the
-one-argument VARCHAR form and the two-argument functions), a description equal to the
-table's text (code spans unquoted; an overload with a base says so), and the first form
-of each function an example that runs. Exits 1 on any difference.
+"""Checks the extension's own catalog, `rapidurl_functions()`, against docs/duckdb.md's
+table of functions, both ways, and against what DuckDB registered:
 
-Usage: test_catalog.py EXTENSION
+- every function of `rapidurl_functions()` is a row of the table and every row of the
+  table is a function;
+- each overload's parameter names are the table's (a `(url, base)` overload's
+  description adds "(the input parsed against base)"), its description is the table's
+  text (code spans unquoted), and the first form's return type is the table's;
+- `duckdb_functions()` lists the same overloads (name, parameter types, return type) as
+  `rapidurl_functions()`, both ways (DuckDB quotes the STRUCT members that are keywords,
+  `"password"`, `"search"`; the quotes are not compared);
+- the first form of each function has an example, and every example runs.
+
+Exits 1 on any difference.
+
+Usage: test_catalog.py EXTENSION [--cli DUCKDB] [--expect-version X.Y.Z]
 """
 
 from __future__ import annotations
 
+import argparse
 import pathlib
 import re
 import sys
 
-import duckdb
+from engines import add_arguments, load_statement, open_engine
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+BASE_SUFFIX = " (the input parsed against base)"
 
 
 def table() -> dict[str, tuple[list[str], str, str]]:
@@ -30,50 +40,76 @@ def table() -> dict[str, tuple[list[str], str, str]]:
     return rows
 
 
+def unquoted(ty: str) -> str:
+    return ty.replace('"', "")
+
+
+def split(joined: str | None) -> list[str]:
+    return joined.split("|") if joined else []
+
+
 def main() -> int:
-    con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
-    query = "SELECT DISTINCT function_name FROM duckdb_functions() WHERE function_name LIKE 'url\\_%' ESCAPE '\\'"
-    built_in = {r[0] for r in con.execute(query).fetchall()}  # DuckDB's own (url_encode, ...)
-    con.execute(f"LOAD '{sys.argv[1]}'")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("extension")
+    add_arguments(ap)
+    args = ap.parse_args()
+    con = open_engine(args, None)
+    listed = ("SELECT function_name, array_to_string(parameter_types, '|'), return_type "
+              "FROM duckdb_functions() WHERE function_name LIKE 'url\\_%' ESCAPE '\\'")
+    built_in = {tuple(r) for r in con.query(listed)}  # DuckDB's own (url_encode, ...)
+    con.execute(load_statement(args.extension))
     docs = table()
     failures = []
-    overloads = con.execute(
-        "SELECT function_name, parameters, parameter_types, return_type, description, examples "
-        "FROM duckdb_functions() WHERE function_name LIKE 'url\\_%' ESCAPE '\\' "
-        "ORDER BY function_name"
-    ).fetchall()
-    overloads = [o for o in overloads if o[0] not in built_in]
-    names = {o[0] for o in overloads}
+    catalog = con.query(
+        "SELECT function_name, array_to_string(parameters, '|'), "
+        "array_to_string(parameter_types, '|'), return_type, description, example "
+        "FROM rapidurl_functions()"
+    )
+    names = {row[0] for row in catalog}
     for missing in sorted(set(docs) - names):
-        failures.append(f"{missing}: in docs/duckdb.md, not registered")
+        failures.append(f"{missing}: in docs/duckdb.md, not in rapidurl_functions()")
+    seen: set[str] = set()
     examples = 0
-    for name, params, types, ret, description, example_list in overloads:
+    for name, params_joined, types_joined, ret, description, example in catalog:
+        params, types = split(params_joined), split(types_joined)
+        first_form = name not in seen
+        seen.add(name)
         if name not in docs:
-            failures.append(f"{name}: registered, not in docs/duckdb.md's table")
+            failures.append(f"{name}: in rapidurl_functions(), not in docs/duckdb.md's table")
             continue
         want_params, want_ret, want_text = docs[name]
-        if any(re.fullmatch(r"col\d+", p) for p in params):
-            failures.append(f"{name}{tuple(types)}: unnamed parameters {params}")
+        if len(params) != len(types):
+            failures.append(f"{name}: parameters {params}, types {types}")
         base_form = params == ["url", "base"]
         if base_form:
-            want_text += " (the input parsed against base)"
+            want_text += BASE_SUFFIX
         elif params != want_params:
             failures.append(f"{name}{tuple(types)}: parameters {params}, docs say {want_params}")
         if description != want_text:
             failures.append(f"{name}{tuple(types)}: description\n  {description!r}\ndocs:\n  {want_text!r}")
-        if not base_form and types[0] == "VARCHAR":
+        if first_form:
             if ret.split("(")[0] != want_ret.split("(")[0]:
                 failures.append(f"{name}: returns {ret}, docs say {want_ret}")
-            if len(example_list) != 1:
-                failures.append(f"{name}: examples {example_list}")
+            if example is None:
+                failures.append(f"{name}: the first form has no example")
             else:
-                con.execute(f"SELECT {example_list[0]}").fetchall()
+                con.query(f"SELECT {example}")
                 examples += 1
+        elif example is not None:
+            failures.append(f"{name}{tuple(types)}: an example on a form that is not the first")
+    registered = {(n, t or "", unquoted(r)) for n, t, r in con.query(listed)}
+    registered -= {(n, t or "", unquoted(r)) for n, t, r in built_in}
+    described = {(r[0], r[2] or "", unquoted(r[3])) for r in catalog}
+    for extra in sorted(registered - described):
+        failures.append(f"{extra}: in duckdb_functions(), not in rapidurl_functions()")
+    for missing in sorted(described - registered):
+        failures.append(f"{missing}: in rapidurl_functions(), not in duckdb_functions()")
     for f in failures:
         print(f)
-    print(f"duckdb_functions(): {len(overloads)} overloads of {len(names)} functions, "
-          f"{len(docs)} rows in docs/duckdb.md, {examples} examples run, {len(failures)} differences")
-    return 1 if failures or not overloads else 0
+    print(f"{con.name}: rapidurl_functions() {len(catalog)} overloads of {len(names)} functions, "
+          f"duckdb_functions() {len(registered)}, {len(docs)} rows in docs/duckdb.md, "
+          f"{examples} examples run, {len(failures)} differences")
+    return 1 if failures or not catalog else 0
 
 
 if __name__ == "__main__":

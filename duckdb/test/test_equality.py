@@ -5,8 +5,10 @@ every WPT urltestdata.json input (against its base) and every line of every corp
 (/work/shared/corpora or RAPIDURL_CORPORA_DIR), every field of `url_<field>`, plus
 `url_error`.
 
-    test_equality.py EXTENSION
+    test_equality.py EXTENSION [--cli DUCKDB] [--expect-version X.Y.Z]
 
+The rows go to DuckDB as a Parquet file and come back as one (`COPY ... TO`), so that the
+same test runs on the `duckdb` Python package and on the command-line tool (engines.py).
 Prints one line a data set and exits 1 on any difference. `url_valid` is compared where
 the row parses (the Python package gives NULL for a row that does not parse; the SQL
 function gives false).
@@ -14,14 +16,18 @@ function gives false).
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import pathlib
 import sys
+import tempfile
 
-import duckdb
 import pyarrow as pa
+import pyarrow.parquet as pq
 import rapidurl
+
+from engines import add_arguments, open_engine
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FIELDS = [
@@ -69,13 +75,17 @@ def compare(con, name: str, urls: list[str], bases: list[str | None] | None) -> 
         "u": pa.array(urls, pa.string()),
         "b": pa.array(bases if bases is not None else [None] * n, pa.string()),
     })
-    con.register("rows_in", table)
+
     def call(f: str) -> str:
         fn = "url_valid" if f == "valid" else f"url_{f}"
         return f"CASE WHEN b IS NULL THEN {fn}(u) ELSE {fn}(u, b) END AS {f}"
     cols = ", ".join(call(f) for f in FIELDS + ["error"])
-    got = con.sql(f"SELECT {cols} FROM rows_in ORDER BY i").to_arrow_table().to_pydict()
-    con.unregister("rows_in")
+    with tempfile.TemporaryDirectory(prefix="rapidurl-equality-") as tmp:
+        rows_in, rows_out = pathlib.Path(tmp, "in.parquet"), pathlib.Path(tmp, "out.parquet")
+        pq.write_table(table, rows_in)
+        con.execute(f"COPY (SELECT {cols} FROM read_parquet('{rows_in}') ORDER BY i) "
+                    f"TO '{rows_out}' (FORMAT parquet)")
+        got = pq.read_table(rows_out).to_pydict()
     want = rapidurl.parse_column(pa.array(urls, pa.string()), FIELDS,
                                  base=pa.array(bases, pa.string()) if bases is not None else None)
     want = want.to_pydict() if hasattr(want, "to_pydict") else want
@@ -93,19 +103,20 @@ def compare(con, name: str, urls: list[str], bases: list[str | None] | None) -> 
                 if bad <= 10:
                     print(f"  {name} row {r} {f}: {urls[r]!r} base {bases[r] if bases else None!r}:"
                           f" extension {gv!r}, Rust API {wv!r}")
-    print(f"{name}: {n} rows x {len(FIELDS) + 1} columns, {bad} differences")
+    print(f"{con.name}, {name}: {n} rows x {len(FIELDS) + 1} columns, {bad} differences")
     return bad
 
 
 def main() -> int:
-    if len(sys.argv) != 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
-    con.execute(f"LOAD '{pathlib.Path(sys.argv[1]).resolve()}'")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("extension")
+    add_arguments(ap)
+    args = ap.parse_args()
+    con = open_engine(args, args.extension)
     urls, bases = wpt_rows()
     bad = compare(con, "WPT urltestdata.json", urls, bases)
     bad += compare(con, "corpora", corpus_rows(), None)
+    con.close()
     return 1 if bad else 0
 
 
