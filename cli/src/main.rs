@@ -7,7 +7,8 @@
 //! parses the window on `--threads` threads with the window as its source (`window`), and
 //! each command's sink formats the rows (`output`, `parquet_out`) or counts them (`stats`),
 //! written in input order. Memory is bounded by three windows whatever the input's size
-//! (`pipeline`; measured in docs/robustness.md).
+//! (`pipeline`; measured in docs/robustness.md). An `-o` file is written beside its
+//! place and put there only by a run that succeeds (`output_file`).
 //!
 //! See `rapidurl --help` and `rapidurl <command> --help`.
 #![forbid(unsafe_code)]
@@ -16,6 +17,7 @@ mod commands;
 mod input;
 mod outcome;
 mod output;
+mod output_file;
 mod parquet_out;
 mod pipeline;
 mod progress;

@@ -6,6 +6,7 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+use crate::output_file::{self, OutputFile};
 use crate::pipeline::Stop;
 use crate::rows::RowError;
 
@@ -34,8 +35,18 @@ impl From<Stop> for Failure {
     }
 }
 
-/// The exit status of a command's result, its message written to stderr.
+/// The exit status of a command's result, its message written to stderr (then, when the
+/// run's output file was discarded, that FILE was left unchanged).
 pub fn exit_code(result: Result<ExitCode, Failure>) -> ExitCode {
+    let code = status_of(result);
+    if let Some(fate) = output_file::discarded() {
+        report(&format!("rapidurl: {fate}\n"));
+    }
+    code
+}
+
+/// The exit status of a command's result, its message written to stderr.
+fn status_of(result: Result<ExitCode, Failure>) -> ExitCode {
     match result {
         Ok(code) => code,
         // `rapidurl parse … | head`: the reader went away; that is not an error.
@@ -76,14 +87,15 @@ fn stdout_file() -> Result<Box<dyn Write + Send>, Failure> {
     Ok(Box::new(File::from(fd)))
 }
 
-/// The output: `path`, created (call it once every input is open), or standard output.
-pub fn create_output(path: Option<&str>) -> Result<Box<dyn Write + Send>, Failure> {
+/// The output: `path` (call it once every input is open), or standard output; and what
+/// puts the output in place once the run has succeeded ([`OutputFile::commit`]: a file
+/// is written to a temporary file beside it, see `output_file`).
+pub fn create_output(path: Option<&str>) -> Result<(Box<dyn Write + Send>, OutputFile), Failure> {
     match path {
         Some(path) => {
-            Ok(Box::new(File::create(path).map_err(|e| {
-                Failure::Message(format!("{path}: cannot create: {e}"))
-            })?))
+            let (file, out) = output_file::create(path).map_err(Failure::Message)?;
+            Ok((Box::new(file), out))
         }
-        None => stdout_file(),
+        None => Ok((stdout_file()?, OutputFile::stdout())),
     }
 }

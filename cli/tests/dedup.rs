@@ -93,3 +93,19 @@ fn parse_has_the_surt_and_canonical_fields() {
         "com,example)/b?a=2&gclid=x&z=1\thttps://www.example.com/B/?a=2&z=1\t\n"
     );
 }
+
+#[test]
+fn dedup_writes_only_text_formats() {
+    let out = rapidurl(&["dedup", "--format", "parquet"], FRONTIER);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("invalid value 'parquet'")
+            && err.contains("[possible values: tsv, csv, jsonl]"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+    let out = rapidurl(&["dedup", "--format", "jsonl"], "https://a.example/\n");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "https://a.example/\n");
+}

@@ -58,11 +58,23 @@ pub struct DedupArgs {
 
     /// Output format for table input [default: the input's format; tsv for Parquet].
     #[arg(long, value_enum)]
-    format: Option<Format>,
+    format: Option<TextFormat>,
 
-    /// Write the rows to FILE instead of standard output.
+    /// Write the rows to FILE instead of standard output, replaced only when the run
+    /// succeeds (a failed or interrupted run leaves it unchanged).
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<String>,
+}
+
+/// The formats `dedup` writes (text: the rows are copied as they were read).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TextFormat {
+    /// Tab-separated values, as `parse` writes them.
+    Tsv,
+    /// Comma-separated values, quoted per RFC 4180, rows ending in CRLF.
+    Csv,
+    /// One JSON object per line.
+    Jsonl,
 }
 
 /// What two rows must share to be duplicates.
@@ -93,10 +105,11 @@ pub fn run(args: DedupArgs) -> Result<ExitCode, Failure> {
     let prepared = prepare(&args.input, false, false)?;
     let plan = prepared.plan.clone();
     let lines = plan.format == InputFormat::Lines;
-    let format = output_format(args.format, plan.format)?;
+    let format = output_format(args.format, plan.format);
     let pass_names: Vec<String> = plan.pass.iter().map(|&i| plan.columns[i].clone()).collect();
     let row_format = Arc::new(RowFormat::new(format, pass_names, Vec::new(), false));
-    let mut out = BufWriter::with_capacity(64 * 1024, create_output(args.output.as_deref())?);
+    let (out, out_file) = create_output(args.output.as_deref())?;
+    let mut out = BufWriter::with_capacity(64 * 1024, out);
     if !lines {
         let mut header = String::new();
         row_format.header(&mut header);
@@ -139,6 +152,7 @@ pub fn run(args: DedupArgs) -> Result<ExitCode, Failure> {
         sink.seen.len()
     ));
     result?;
+    out_file.commit().map_err(Failure::Message)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -235,21 +249,18 @@ impl Collector<Keyed> for Sink<'_> {
     }
 }
 
-/// The output format: `--format`, else the input's (tsv for lines).
-fn output_format(format: Option<Format>, input: InputFormat) -> Result<Format, Failure> {
-    Ok(match format {
-        Some(Format::Parquet) => {
-            return Err(Failure::Message(
-                "dedup writes text: --format tsv, csv or jsonl".into(),
-            ));
-        }
-        Some(f) => f,
+/// The output format: `--format`, else the input's (tsv for lines and Parquet).
+fn output_format(format: Option<TextFormat>, input: InputFormat) -> Format {
+    match format {
+        Some(TextFormat::Tsv) => Format::Tsv,
+        Some(TextFormat::Csv) => Format::Csv,
+        Some(TextFormat::Jsonl) => Format::Jsonl,
         None => match input {
             InputFormat::Csv => Format::Csv,
             InputFormat::Jsonl => Format::Jsonl,
             _ => Format::Tsv,
         },
-    })
+    }
 }
 
 /// What `dedup` does with each batch: the key of each row, with the row's text.

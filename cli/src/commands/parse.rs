@@ -52,7 +52,11 @@ Errors: a URL that does not parse is reported on stderr as FILE:LINE:COL: ERROR,
 LINE is the line (the line a CSV record starts on; for Parquet, the row number) and COL
 is 1 + the error's byte offset in the URL; standard input is named <stdin>. A table that
 is not well formed stops the run with FILE:LINE: column N: what is wrong (rows before it
-are written).
+are written to standard output).
+
+-o FILE is written to a temporary file beside it (.FILE.rapidurl-tmp-PID), renamed over
+FILE only when the run succeeds: a run that fails, or is stopped by SIGINT or SIGTERM,
+removes it and leaves FILE unchanged (stderr says so).
 
 Inputs are read, parsed (on --threads threads) and written a window of records at a
 time, so memory stays bounded whatever the input's size; from a slow pipe, rows are
@@ -99,7 +103,8 @@ pub struct ParseArgs {
     #[arg(long, value_enum)]
     format: Option<Format>,
 
-    /// Write the output to FILE (created only once every input has been opened).
+    /// Write the output to FILE, replaced only when the run succeeds (a failed or
+    /// interrupted run leaves it unchanged).
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<String>,
 
@@ -195,7 +200,7 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
     let pass_names: Vec<String> = plan.pass.iter().map(|&i| plan.columns[i].clone()).collect();
     check_names(&pass_names, &columns, error_auto)?;
     // Every input is open: now the output may be created.
-    let out = create_output(args.output.as_deref())?;
+    let (out, out_file) = create_output(args.output.as_deref())?;
     let threads = thread_count(args.input.threads);
     let progress = Progress::new(prepared.total);
     let on_error = args.on_error;
@@ -239,10 +244,12 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
             progress: &progress,
             texts: texts_tx,
         };
-        pipeline::run(prepared.reader, threads, &plan, &work, &mut sink)
+        let run = pipeline::run(prepared.reader, threads, &plan, &work, &mut sink);
+        run.and_then(|()| Ok(sink.out.flush()?))
     };
     progress.finish();
     result?;
+    out_file.commit().map_err(Failure::Message)?;
     Ok(ExitCode::SUCCESS)
 }
 
