@@ -1239,3 +1239,44 @@ fn direct_fields_are_escaped_exactly_where_their_values_need_it() {
         assert_eq!(stdout(&out), want, "{format} {fields}");
     }
 }
+
+/// `parse --help`'s `--fields` text names every field the tool accepts.
+#[test]
+fn parse_help_names_every_field() {
+    let out = run(&["parse", "--help"], b"");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let help = stdout(&out);
+    let start = help
+        .find("--fields <FIELDS>")
+        .expect("--fields in the help");
+    let end = start + help[start..].find("--psl").expect("--psl after --fields");
+    let words: Vec<&str> = help[start..end]
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+        .collect();
+    use rapidurl::field::Field;
+    let fields = [
+        &Field::URL_API[..],
+        &Field::HOST_ANALYTICS,
+        &Field::VALIDATION,
+        &Field::CANONICAL,
+        &Field::ROUTE,
+    ]
+    .concat();
+    let mut names: Vec<String> = fields.iter().map(|f| f.name().into_owned()).collect();
+    names.extend(["param:NAME", "input", "error"].map(String::from));
+    let routes = TempFile::new(b"all\t/*\n");
+    for name in &names {
+        assert!(
+            words.contains(&name.as_str()),
+            "--fields help lacks {name}: {}",
+            &help[start..end]
+        );
+        // Every name is a field the tool takes.
+        let name = name.replace("NAME", "q");
+        let ran = run(
+            &["parse", "--routes", routes.path(), "--fields", &name],
+            b"https://a.example/?q=1\n",
+        );
+        assert_eq!(code(&ran), 0, "--fields {name}: {}", stderr(&ran));
+    }
+}

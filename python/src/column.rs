@@ -473,8 +473,8 @@ impl<'s, L: Columns> Sink<'s> for HostnameSink<L> {
 }
 
 /// A field's value when it is a plain getter of the URL (a slice of its serialization,
-/// never null; `origin`'s is one when the URL has no credentials, else it is written into
-/// the scratch buffer given): the row is then written with one indirect call and one copy.
+/// never null; `origin`'s is one when the scheme is http(s), ws(s) or ftp and the URL has
+/// no credentials, else it is written into the scratch buffer given): the row is then written with one indirect call and one copy.
 type Getter = for<'a, 'b> fn(&'b UrlRef<'a>, &'b mut String) -> &'b str;
 
 /// Calls macro `$then` with the fields that are plain getters (`Field` variant =>
@@ -498,7 +498,8 @@ fn getter(field: &Field) -> Option<Getter> {
                     let get: Getter = |u, _| u.$get();
                     Some(get)
                 })*
-                // A slice of `href` but for a URL with credentials or a `blob:` one.
+                // A slice of `href` for an http(s), ws(s) or ftp URL without
+                // credentials (`Field::href_range`); any other is written into `buf`.
                 Field::Origin => {
                     let get: Getter = |u, buf| {
                         Field::Origin

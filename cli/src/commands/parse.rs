@@ -112,8 +112,12 @@ pub struct ParseArgs {
     /// origin, protocol, username, password, host, hostname, port, pathname, search,
     /// hash), the host analytics public_suffix, registrable_domain, subdomain (Public
     /// Suffix List, empty unless the host is a domain), param:NAME (the decoded value of
-    /// the query's first NAME pair), the canonical keys surt and canonical (see
-    /// `rapidurl dedup --help`), or `input` (the cell as read) and `error`
+    /// the query's first NAME pair), display (the URL rendered for people: no
+    /// credentials, Unicode host), valid (true when the input is a valid URL string) and
+    /// validation_errors (the names of the parse's validation errors), the canonical
+    /// keys surt and canonical (see `rapidurl dedup --help`), route and route_params
+    /// (the first matching route's name and groups; need --routes), or `input` (the cell
+    /// as read) and `error`
     /// [default: href,protocol,username,password,hostname,port,pathname,search,hash].
     #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(Column))]
     fields: Vec<Column>,
