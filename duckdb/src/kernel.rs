@@ -18,7 +18,7 @@ use rapidurl::field::{Field, FieldContext};
 use rapidurl::pattern::UrlPattern;
 use rapidurl::{ParseError, Url, UrlRef};
 
-use crate::vector::{BoolSink, MapSink, StrSink, StrVector, StructOut};
+use crate::vector::{BoolSink, MapSink, StrSink, StrVector, StructSink};
 
 /// The arena is emptied between rows once it holds this much.
 const ARENA_RESET_BYTES: usize = 1 << 20;
@@ -187,16 +187,27 @@ pub const PARSE_MEMBERS: [Field; 11] = Field::URL_API;
 
 /// `url_parse(url[, base])`: a STRUCT of the URL API's attributes; NULL when the URL does
 /// not parse.
-pub fn parse(urls: StrVector, bases: Option<StrVector>, out: &mut StructOut) {
+pub fn parse(urls: StrVector, bases: Option<StrVector>, out: &mut impl StructSink) {
     let mut arena = Bump::new();
     for_each_row(urls, bases, &mut arena, |i, row| match row {
         Some((_, Ok(url))) => {
-            for (m, field) in out.members.iter_mut().zip(PARSE_MEMBERS.iter()) {
-                match field.value(&url) {
-                    Some(v) => m.put(i, &v),
-                    None => m.null(i),
-                }
-            }
+            // PARSE_MEMBERS's order (the Standard's IDL), each attribute read straight
+            // off the URL; `origin` through `Field` (a slice of href, or built).
+            let origin = Field::Origin.value(&url);
+            let values: [&str; 11] = [
+                url.href(),
+                origin.as_deref().unwrap_or("null"),
+                url.protocol(),
+                url.username(),
+                url.password(),
+                url.host(),
+                url.hostname(),
+                url.port(),
+                url.pathname(),
+                url.search(),
+                url.hash(),
+            ];
+            out.put(i, values);
         }
         _ => out.null(i),
     });

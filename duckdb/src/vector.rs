@@ -144,29 +144,52 @@ impl<'a> StrVector<'a> {
 pub fn string_t(bytes: &[u8]) -> StringT {
     let length = u32::try_from(bytes.len()).expect("a string_t holds at most 4 GiB");
     if bytes.len() <= 12 {
-        let mut inlined = [0 as c_char; 12];
-        for (d, &b) in inlined.iter_mut().zip(bytes) {
-            *d = b as c_char;
-        }
         StringT {
             value: ffi::duckdb_string_t__bindgen_ty_1 {
-                inlined: ffi::duckdb_string_t__bindgen_ty_1__bindgen_ty_2 { length, inlined },
-            },
-        }
-    } else {
-        let mut prefix = [0 as c_char; 4];
-        for (d, &b) in prefix.iter_mut().zip(bytes) {
-            *d = b as c_char;
-        }
-        StringT {
-            value: ffi::duckdb_string_t__bindgen_ty_1 {
-                pointer: ffi::duckdb_string_t__bindgen_ty_1__bindgen_ty_1 {
+                inlined: ffi::duckdb_string_t__bindgen_ty_1__bindgen_ty_2 {
                     length,
-                    prefix,
-                    ptr: bytes.as_ptr() as *mut c_char,
+                    inlined: inline12(bytes).map(|b| b as c_char),
                 },
             },
         }
+    } else {
+        long_string_t(bytes, bytes.as_ptr())
+    }
+}
+
+/// `bytes` (at most 12) zero-padded to 12, by fixed-size copies (two overlapping ones for
+/// 4 bytes or more), which compile to moves where a copy of variable length is a call.
+#[inline(always)]
+fn inline12(bytes: &[u8]) -> [u8; 12] {
+    let mut out = [0u8; 12];
+    let n = bytes.len();
+    if n >= 8 {
+        out[..8].copy_from_slice(&bytes[..8]);
+        out[n - 8..n].copy_from_slice(&bytes[n - 8..]);
+    } else if n >= 4 {
+        out[..4].copy_from_slice(&bytes[..4]);
+        out[n - 4..n].copy_from_slice(&bytes[n - 4..]);
+    } else {
+        for (d, &b) in out.iter_mut().zip(bytes) {
+            *d = b;
+        }
+    }
+    out
+}
+
+/// The `string_t` of a value longer than 12 bytes whose bytes are `bytes` and which
+/// points at `at` (where a copy of them lies).
+#[inline(always)]
+fn long_string_t(bytes: &[u8], at: *const u8) -> StringT {
+    let prefix: [u8; 4] = bytes[..4].try_into().expect("longer than 12 bytes");
+    StringT {
+        value: ffi::duckdb_string_t__bindgen_ty_1 {
+            pointer: ffi::duckdb_string_t__bindgen_ty_1__bindgen_ty_1 {
+                length: bytes.len() as u32,
+                prefix: prefix.map(|b| b as c_char),
+                ptr: at as *mut c_char,
+            },
+        },
     }
 }
 
@@ -293,7 +316,8 @@ impl VarcharOut {
             }
             let base = entry.value.pointer.ptr as *const u8;
             for &(r, offset, len) in &self.pending {
-                *self.data.add(r) = string_t(std::slice::from_raw_parts(base.add(offset), len));
+                let bytes = &self.gathered[offset..offset + len];
+                *self.data.add(r) = long_string_t(bytes, base.add(offset));
             }
         }
         self.gathered.clear();
@@ -378,6 +402,14 @@ impl BoolSink for BoolOut {
     }
 }
 
+/// Where `url_parse` writes: a STRUCT of the URL API's eleven attributes a row.
+pub trait StructSink {
+    /// Row `i` has these members' values.
+    fn put(&mut self, i: usize, values: [&str; 11]);
+    /// Row `i` is NULL.
+    fn null(&mut self, i: usize);
+}
+
 /// A STRUCT output vector of VARCHAR members: one sink a member; a NULL row is NULL in
 /// the struct and in each member.
 pub struct StructOut {
@@ -400,9 +432,17 @@ impl StructOut {
                 .collect(),
         }
     }
+}
 
-    /// Row `i` is NULL.
-    pub fn null(&mut self, i: usize) {
+impl StructSink for StructOut {
+    #[inline]
+    fn put(&mut self, i: usize, values: [&str; 11]) {
+        for (m, v) in self.members.iter_mut().zip(values) {
+            m.put(i, v);
+        }
+    }
+
+    fn null(&mut self, i: usize) {
         self.validity.set_null(i);
         for m in &mut self.members {
             m.null(i);
@@ -534,6 +574,33 @@ impl MapSink for MapOut {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_string_t_holds_its_bytes_inlined_or_not() {
+        let text: Vec<u8> = (0..40u8).map(|k| b'a' + k % 26).collect();
+        for n in 0..=text.len() {
+            let entry = string_t(&text[..n]);
+            // SAFETY: the entry points into `text` (long) or holds its bytes (short).
+            let v = unsafe { StrVector::from_raw(&entry, std::ptr::null(), 1) };
+            assert_eq!(v.get(0), Some(&text[..n]), "{n} bytes");
+            // SAFETY: both union members start with the length.
+            let inlined = unsafe { entry.value.inlined.inlined };
+            if n <= 12 {
+                // Padded with zeros (DuckDB compares inlined strings as 16 bytes).
+                assert!(
+                    inlined[n..].iter().all(|&b| b == 0),
+                    "{n} bytes: {inlined:?}"
+                );
+            } else {
+                let prefix: [u8; 4] = text[..4].try_into().unwrap();
+                assert_eq!(
+                    inlined[..4],
+                    prefix.map(|b| b as c_char),
+                    "prefix, {n} bytes"
+                );
+            }
+        }
+    }
 
     #[test]
     fn a_selection_maps_rows_to_entries_and_their_validity() {

@@ -7,7 +7,9 @@ use proptest::prelude::*;
 use rapidurl::bumpalo::Bump;
 use rapidurl::field::{Field, FieldContext};
 use rapidurl_duckdb::kernel;
-use rapidurl_duckdb::vector::{BoolSink, MapSink, StrSink, StrVector, StringT, string_t};
+use rapidurl_duckdb::vector::{
+    BoolSink, MapSink, StrSink, StrVector, StringT, StructSink, string_t,
+};
 
 /// A sink that keeps the rows.
 struct Rows<T>(Vec<Option<T>>);
@@ -44,6 +46,15 @@ impl MapSink for Rows<Vec<(String, String)>> {
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
         );
+    }
+    fn null(&mut self, i: usize) {
+        self.0[i] = None;
+    }
+}
+
+impl StructSink for Rows<Vec<String>> {
+    fn put(&mut self, i: usize, values: [&str; 11]) {
+        self.0[i] = Some(values.iter().map(|v| v.to_string()).collect());
     }
     fn null(&mut self, i: usize) {
         self.0[i] = None;
@@ -200,6 +211,24 @@ proptest! {
             };
             prop_assert_eq!(valid.0[i], want_valid);
             prop_assert_eq!(&error.0[i], &want_error);
+        }
+    }
+
+    /// `url_parse`: each member is its field of `kernel::PARSE_MEMBERS`, in that order.
+    #[test]
+    fn parse_members_are_the_url_api_fields(urls in column(120)) {
+        let n = urls.len();
+        let urls = Column::new(urls);
+        let mut out = Rows::new(n);
+        kernel::parse(urls.vector(), None, &mut out);
+        for i in 0..n {
+            let want = urls.rows[i].as_ref().and_then(|u| {
+                kernel::PARSE_MEMBERS
+                    .iter()
+                    .map(|f| expected(f, u, None))
+                    .collect::<Option<Vec<String>>>()
+            });
+            prop_assert_eq!(&out.0[i], &want, "row {}", i);
         }
     }
 
