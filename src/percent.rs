@@ -465,12 +465,13 @@ pub(crate) fn decode_into(input: &[u8], plus_as_space: bool, out: &mut Vec<u8>) 
     let mut i = 0;
     while i < input.len() {
         let b = input[i];
-        if b == b'%' && i + 2 < input.len() {
-            if let (Some(h), Some(l)) = (hex_value(input[i + 1]), hex_value(input[i + 2])) {
-                out.push(h << 4 | l);
-                i += 3;
-                continue;
-            }
+        if b == b'%'
+            && i + 2 < input.len()
+            && let (Some(h), Some(l)) = (hex_value(input[i + 1]), hex_value(input[i + 2]))
+        {
+            out.push(h << 4 | l);
+            i += 3;
+            continue;
         }
         out.push(if plus_as_space && b == b'+' { b' ' } else { b });
         i += 1;

@@ -177,10 +177,11 @@ fn unicode_label(label: &str) -> Option<String> {
 /// registrable domain `reg`.
 fn trim_www<'h>(host: &'h str, reg: &str) -> &'h str {
     for prefix in ["www.", "m."] {
-        if let Some(rest) = host.strip_prefix(prefix) {
-            if rest.len() >= reg.len() && rest.ends_with(reg) {
-                return rest;
-            }
+        if let Some(rest) = host.strip_prefix(prefix)
+            && rest.len() >= reg.len()
+            && rest.ends_with(reg)
+        {
+            return rest;
         }
     }
     host

@@ -326,10 +326,12 @@ pub(crate) fn last_label_is_not_numeric(host: &[u8]) -> bool {
     let trimmed = host.strip_suffix(b".").unwrap_or(host);
     // The common case in one look: a last byte that no number has (a number is digits, or
     // `0x`/`0X` and hex digits), so the last label is not one — `com`, `org`, `net`, `io`.
-    if let Some(&last) = trimmed.last() {
-        if last.is_ascii_alphabetic() && !last.is_ascii_hexdigit() && last | 0x20 != b'x' {
-            return true;
-        }
+    if let Some(&last) = trimmed.last()
+        && last.is_ascii_alphabetic()
+        && !last.is_ascii_hexdigit()
+        && last | 0x20 != b'x'
+    {
+        return true;
     }
     let last = trimmed
         .iter()

@@ -310,10 +310,8 @@ impl Collect {
                 }
             })
             .collect();
-        if failed {
-            if let Some(last) = errors.last_mut() {
-                last.failure = true;
-            }
+        if failed && let Some(last) = errors.last_mut() {
+            last.failure = true;
         }
         errors
     }

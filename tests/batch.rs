@@ -455,13 +455,13 @@ fn wpt_urltestdata_through_parse_pairs() {
                     ("hash", Cow::Borrowed(url.hash())),
                 ];
                 for (field, value) in got {
-                    if let Some(expected) = case.get(field).and_then(Value::as_str) {
-                        if expected != value {
-                            failures.push(format!(
-                                "{:?}: {field} expected {expected:?}, got {value:?}",
-                                pairs[i]
-                            ));
-                        }
+                    if let Some(expected) = case.get(field).and_then(Value::as_str)
+                        && expected != value
+                    {
+                        failures.push(format!(
+                            "{:?}: {field} expected {expected:?}, got {value:?}",
+                            pairs[i]
+                        ));
                     }
                 }
             }

@@ -292,10 +292,10 @@ fn hosts_from(list_text: &str) -> Vec<String> {
     let corpus = common::workspace_root().join("../shared/corpora/kasztp.txt");
     if let Ok(text) = std::fs::read_to_string(corpus) {
         for line in text.lines() {
-            if let Ok(url) = Url::parse(line) {
-                if url.host_kind() == rapidurl::HostKind::Domain {
-                    hosts.push(url.hostname().to_owned());
-                }
+            if let Ok(url) = Url::parse(line)
+                && url.host_kind() == rapidurl::HostKind::Domain
+            {
+                hosts.push(url.hostname().to_owned());
             }
         }
     }
@@ -645,10 +645,10 @@ fn short_cuts_agree_with_the_matcher() {
     for entry in std::fs::read_dir(&dir).unwrap().flatten() {
         let bytes = std::fs::read(entry.path()).unwrap();
         for line in String::from_utf8_lossy(&bytes).lines() {
-            if let Ok(url) = Url::parse(line) {
-                if url.host_kind() == rapidurl::HostKind::Domain {
-                    hosts.push(url.hostname().to_owned());
-                }
+            if let Ok(url) = Url::parse(line)
+                && url.host_kind() == rapidurl::HostKind::Domain
+            {
+                hosts.push(url.hostname().to_owned());
             }
         }
     }

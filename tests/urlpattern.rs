@@ -144,17 +144,17 @@ fn construct(args: &Args) -> Result<UrlPattern, rapidurl::pattern::PatternError>
 /// What the WPT harness expects of a component pattern when the entry does not say.
 fn default_expected(entry: &Value, component: &str) -> String {
     let pattern = entry["pattern"].as_array().expect("pattern is a list");
-    if let Some(empty) = entry.get("exactly_empty_components") {
-        if empty.as_array().unwrap().iter().any(|c| c == component) {
-            return String::new();
-        }
+    if let Some(empty) = entry.get("exactly_empty_components")
+        && empty.as_array().unwrap().iter().any(|c| c == component)
+    {
+        return String::new();
     }
     let first = pattern.first();
     if let Some(Value::Object(o)) = first {
-        if let Some(Value::String(s)) = o.get(component) {
-            if !s.is_empty() {
-                return s.clone();
-            }
+        if let Some(Value::String(s)) = o.get(component)
+            && !s.is_empty()
+        {
+            return s.clone();
         }
         let earlier: &[&str] = match component {
             "hostname" => &["protocol"],
@@ -175,19 +175,20 @@ fn default_expected(entry: &Value, component: &str) -> String {
         (_, Some(Value::String(b))) => Some(b.clone()),
         _ => None,
     };
-    if let Some(base) = base {
-        if component != "username" && component != "password" {
-            let url = Url::parse(&base).expect("the test's base URL parses");
-            return match component {
-                "protocol" => url.scheme().to_owned(),
-                "hostname" => url.hostname().to_owned(),
-                "port" => url.port().to_owned(),
-                "pathname" => url.pathname().to_owned(),
-                "search" => url.search().get(1..).unwrap_or("").to_owned(),
-                "hash" => url.hash().get(1..).unwrap_or("").to_owned(),
-                _ => unreachable!(),
-            };
-        }
+    if let Some(base) = base
+        && component != "username"
+        && component != "password"
+    {
+        let url = Url::parse(&base).expect("the test's base URL parses");
+        return match component {
+            "protocol" => url.scheme().to_owned(),
+            "hostname" => url.hostname().to_owned(),
+            "port" => url.port().to_owned(),
+            "pathname" => url.pathname().to_owned(),
+            "search" => url.search().get(1..).unwrap_or("").to_owned(),
+            "hash" => url.hash().get(1..).unwrap_or("").to_owned(),
+            _ => unreachable!(),
+        };
     }
     "*".to_owned()
 }

@@ -541,16 +541,16 @@ impl RowFormat {
             None => (href.as_bytes(), 0),
         };
         if let Some((attr, check)) = self.one {
-            if let Some(r) = attr.range(url) {
-                if !check || !needs_table_escaping(self.format, &href[r.clone()]) {
-                    let end = self.row_end.bytes();
-                    rows.room(r.len() + end.len());
-                    let mut w = rows.len;
-                    copy_short(&mut rows.buf, &mut w, src, at + r.start, at + r.end);
-                    rows.buf[w..w + end.len()].copy_from_slice(end);
-                    rows.len = w + end.len();
-                    return;
-                }
+            if let Some(r) = attr.range(url)
+                && (!check || !needs_table_escaping(self.format, &href[r.clone()]))
+            {
+                let end = self.row_end.bytes();
+                rows.room(r.len() + end.len());
+                let mut w = rows.len;
+                copy_short(&mut rows.buf, &mut w, src, at + r.start, at + r.end);
+                rows.buf[w..w + end.len()].copy_from_slice(end);
+                rows.len = w + end.len();
+                return;
             }
         } else if !self.direct.is_empty() && (!self.direct_check || !self.href_needs_escaping(href))
         {

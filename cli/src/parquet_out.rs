@@ -92,10 +92,10 @@ impl ArrowRows {
                 Column::Error => builder.append_null(),
             }
         }
-        if self.error_auto {
-            if let Some(b) = self.builders.last_mut() {
-                b.append_null();
-            }
+        if self.error_auto
+            && let Some(b) = self.builders.last_mut()
+        {
+            b.append_null();
         }
     }
 
@@ -110,10 +110,10 @@ impl ArrowRows {
                 Column::Error => builder.append_value(&text),
             }
         }
-        if self.error_auto {
-            if let Some(b) = self.builders.last_mut() {
-                b.append_value(&text);
-            }
+        if self.error_auto
+            && let Some(b) = self.builders.last_mut()
+        {
+            b.append_value(&text);
         }
     }
 

@@ -140,10 +140,8 @@ impl<T: Send, S: FnMut(Vec<Batch>) -> Receiver<Parsed<T>>> Driver<'_, T, S> {
         if let Some(parsed) = before {
             self.collect(parsed)?;
         }
-        if now {
-            if let Some(parsed) = self.wait()? {
-                self.collect(parsed)?;
-            }
+        if now && let Some(parsed) = self.wait()? {
+            self.collect(parsed)?;
         }
         Ok(())
     }

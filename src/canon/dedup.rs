@@ -255,11 +255,11 @@ pub fn dedup_into(url: &UrlRef<'_>, options: &DedupOptions, out: &mut String) {
     }
 
     // The fragment.
-    if !options.drop_fragment {
-        if let Some(f) = url.fragment() {
-            out.push('#');
-            push(f, out);
-        }
+    if !options.drop_fragment
+        && let Some(f) = url.fragment()
+    {
+        out.push('#');
+        push(f, out);
     }
 }
 

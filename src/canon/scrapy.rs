@@ -186,18 +186,19 @@ fn requote_path(path: &str, out: &mut String) {
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
-        if c == b'%' && i + 2 < b.len() {
-            if let (Some(h), Some(l)) = (hex_value(b[i + 1]), hex_value(b[i + 2])) {
-                let v = h << 4 | l;
-                let completes = super::completes_escape(out, v);
-                if matches!(v, 0x25 | 0x2f | 0x3b | 0x3f) || PATH.contains(v) || completes {
-                    push_pct(out, v);
-                } else {
-                    out.push(v as char);
-                }
-                i += 3;
-                continue;
+        if c == b'%'
+            && i + 2 < b.len()
+            && let (Some(h), Some(l)) = (hex_value(b[i + 1]), hex_value(b[i + 2]))
+        {
+            let v = h << 4 | l;
+            let completes = super::completes_escape(out, v);
+            if matches!(v, 0x25 | 0x2f | 0x3b | 0x3f) || PATH.contains(v) || completes {
+                push_pct(out, v);
+            } else {
+                out.push(v as char);
             }
+            i += 3;
+            continue;
         }
         if PATH.contains(c) {
             push_pct(out, c);

@@ -477,11 +477,11 @@ fn strip_path_session_id(path: &str) -> String {
             if p[i] != b'/' {
                 continue;
             }
-            if let Some(len) = form.matches(&p[i + 1..]) {
-                if follows[i + 1 + len] {
-                    found = Some((i + 1, len));
-                    break;
-                }
+            if let Some(len) = form.matches(&p[i + 1..])
+                && follows[i + 1 + len]
+            {
+                found = Some((i + 1, len));
+                break;
             }
         }
         if let Some((at, len)) = found {

@@ -30,10 +30,10 @@ pub(crate) fn ascii_domain_with_flags_into<O: Output + ?Sized>(
     out: &mut O,
 ) -> Result<(), ParseError> {
     use super::flags::{FORBIDDEN, PERCENT, UPPER};
-    if flags & (FORBIDDEN | PERCENT) != 0 {
-        if let Some(i) = domain.bytes().position(super::is_forbidden_domain_byte) {
-            return Err(ParseError::at(ErrorKind::DomainInvalidCodePoint, i));
-        }
+    if flags & (FORBIDDEN | PERCENT) != 0
+        && let Some(i) = domain.bytes().position(super::is_forbidden_domain_byte)
+    {
+        return Err(ParseError::at(ErrorKind::DomainInvalidCodePoint, i));
     }
     let start = out.len();
     out.push_str(domain);

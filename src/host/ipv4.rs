@@ -140,10 +140,10 @@ pub(crate) fn parse_ipv4_reporting<R: Report>(input: &str, r: &mut R) -> Result<
     let last_start = starts[count - 1];
 
     // Step 6 is the IPv4-out-of-range-part validation error for any item over 255.
-    if R::ENABLED {
-        if let Some(i) = numbers.iter().position(|&n| n > 255) {
-            r.report(ValidationErrorKind::Ipv4OutOfRangePart, starts[i]);
-        }
+    if R::ENABLED
+        && let Some(i) = numbers.iter().position(|&n| n > 255)
+    {
+        r.report(ValidationErrorKind::Ipv4OutOfRangePart, starts[i]);
     }
     // Step 7: any but the last item greater than 255 is failure.
     for (&n, &s) in init.iter().zip(starts) {

@@ -56,10 +56,8 @@ pub(crate) fn parse_into<'o, O: Output + ?Sized + 'o>(
     borrow_input: bool,
 ) -> Result<Components, ParseError> {
     let canonical = fast::parse_canonical(input);
-    if borrow_input {
-        if let Some(c) = borrowed(input, &canonical) {
-            return Ok(c);
-        }
+    if borrow_input && let Some(c) = borrowed(input, &canonical) {
+        return Ok(c);
     }
     write_into(input, canonical, base, encoding, out())
 }
@@ -159,10 +157,10 @@ pub(crate) fn write_into<O: Output + ?Sized>(
 #[inline]
 #[track_caller]
 pub(crate) fn debug_check(c: &Components, s: &str) {
-    if cfg!(debug_assertions) {
-        if let Err(rule) = c.check(s) {
-            panic!("components of {s:?} break the rule {rule:?}: {c:?}");
-        }
+    if cfg!(debug_assertions)
+        && let Err(rule) = c.check(s)
+    {
+        panic!("components of {s:?} break the rule {rule:?}: {c:?}");
     }
 }
 

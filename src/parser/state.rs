@@ -208,10 +208,10 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
     /// it did.
     pub(crate) fn run(mut self) -> Result<Components, ParseError> {
         if let Err(e) = self.scheme_start_state() {
-            if R::ENABLED {
-                if let Some(kind) = validation::failure_report(e.kind()) {
-                    self.r.report(kind, e.offset().unwrap_or(0));
-                }
+            if R::ENABLED
+                && let Some(kind) = validation::failure_report(e.kind())
+            {
+                self.r.report(kind, e.offset().unwrap_or(0));
             }
             return Err(e);
         }

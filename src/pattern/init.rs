@@ -159,12 +159,13 @@ pub(crate) fn process(
     }
     if let Some(v) = &init.comps[PATHNAME] {
         let mut path = v.clone();
-        if let Some(base) = &base {
-            if !base.has_opaque_path() && !is_absolute_pathname(&path, kind) {
-                let base_path = base_string(base.pathname(), kind);
-                if let Some(slash) = base_path.rfind('/') {
-                    path = format!("{}{}", &base_path[..=slash], path);
-                }
+        if let Some(base) = &base
+            && !base.has_opaque_path()
+            && !is_absolute_pathname(&path, kind)
+        {
+            let base_path = base_string(base.pathname(), kind);
+            if let Some(slash) = base_path.rfind('/') {
+                path = format!("{}{}", &base_path[..=slash], path);
             }
         }
         result[PATHNAME] = Some(if pattern {

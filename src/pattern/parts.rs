@@ -457,15 +457,14 @@ pub(crate) fn generate_pattern_string(parts: &[Part], options: &Options) -> Stri
             && custom_name
             && part.ty == PartType::SegmentWildcard
             && part.modifier == Modifier::None
+            && let Some(next) = next
+            && next.prefix.is_empty()
+            && next.suffix.is_empty()
         {
-            if let Some(next) = next {
-                if next.prefix.is_empty() && next.suffix.is_empty() {
-                    if next.ty == PartType::FixedText {
-                        needs_grouping = first_is_name_code_point(&next.value);
-                    } else {
-                        needs_grouping = starts_with_digit(&next.name);
-                    }
-                }
+            if next.ty == PartType::FixedText {
+                needs_grouping = first_is_name_code_point(&next.value);
+            } else {
+                needs_grouping = starts_with_digit(&next.name);
             }
         }
         if !needs_grouping

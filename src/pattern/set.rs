@@ -391,14 +391,14 @@ impl Index {
             return;
         };
         let mut node = root;
-        if segments.0 != 0 {
-            if let Some(n) = self.child(node, segments.0) {
+        if segments.0 != 0
+            && let Some(n) = self.child(node, segments.0)
+        {
+            node = n;
+            if segments.1 != 0
+                && let Some(n) = self.child(node, segments.1)
+            {
                 node = n;
-                if segments.1 != 0 {
-                    if let Some(n) = self.child(node, segments.1) {
-                        node = n;
-                    }
-                }
             }
         }
         let n = &self.nodes[node as usize];
@@ -431,10 +431,10 @@ impl Index {
             let from = b.len().saturating_sub(self.longest_suffix);
             let to = (b.len() + 1).saturating_sub(self.shortest_suffix);
             for i in from..to.max(from) {
-                if b[i] == b'.' {
-                    if let Some(&h) = self.suffixes.get(&hostname[i..]) {
-                        self.visit(h, (s1, s2), out);
-                    }
+                if b[i] == b'.'
+                    && let Some(&h) = self.suffixes.get(&hostname[i..])
+                {
+                    self.visit(h, (s1, s2), out);
                 }
             }
         }

@@ -28,10 +28,10 @@ pub fn wpt_file(file: &str) -> PathBuf {
     if shared.join(file).is_file() {
         return shared.join(file);
     }
-    if let Some(path) = ada_url_wpt_dir().map(|dir| dir.join(file)) {
-        if path.is_file() {
-            return path;
-        }
+    if let Some(path) = ada_url_wpt_dir().map(|dir| dir.join(file))
+        && path.is_file()
+    {
+        return path;
     }
     panic!(
         "WPT data file {file} not found. Put it (from web-platform-tests url/resources/) in {} \

@@ -554,11 +554,11 @@ impl ParquetSink<'_> {
 
 impl Collector<Formatted> for ParquetSink<'_> {
     fn collect(&mut self, mut done: Done<Formatted>, _: &[u8]) -> Result<(), Stop> {
-        if let (Some(w), Some(batch)) = (&mut self.writer, &done.value.arrow) {
-            if batch.num_rows() > 0 {
-                w.write(batch)
-                    .map_err(|e| Stop::Output(io::Error::other(e)))?;
-            }
+        if let (Some(w), Some(batch)) = (&mut self.writer, &done.value.arrow)
+            && batch.num_rows() > 0
+        {
+            w.write(batch)
+                .map_err(|e| Stop::Output(io::Error::other(e)))?;
         }
         finish_batch(self.progress, &mut done)
     }

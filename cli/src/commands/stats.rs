@@ -261,7 +261,7 @@ fn bar(n: u64, max: u64, width: usize) -> String {
     const PARTS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
     let eighths = (n as u128 * width as u128 * 8 / max.max(1) as u128) as usize;
     let mut s = "█".repeat(eighths / 8);
-    if eighths % 8 > 0 {
+    if !eighths.is_multiple_of(8) {
         s.push(PARTS[eighths % 8]);
     }
     if s.is_empty() && n > 0 {

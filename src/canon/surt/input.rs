@@ -262,19 +262,20 @@ fn split(url: &[u8]) -> Result<Parts<'_>, SurtError> {
         Some(h)
     };
     let mut path = (!path.is_empty()).then(|| path.to_vec());
-    if scheme.starts_with(b"http") && host.is_none() {
-        if let Some(p) = &path {
-            let trimmed = &p[p.iter().position(|&b| b != b'/').unwrap_or(p.len())..];
-            let (h, rest) = match memchr::memchr(b'/', trimmed) {
-                Some(i) => (&trimmed[..i], &trimmed[i + 1..]),
-                None => (trimmed, &trimmed[..0]),
-            };
-            let mut new_path = Vec::with_capacity(rest.len() + 1);
-            new_path.push(b'/');
-            new_path.extend_from_slice(rest);
-            host = Some(h.to_vec());
-            path = Some(new_path);
-        }
+    if scheme.starts_with(b"http")
+        && host.is_none()
+        && let Some(p) = &path
+    {
+        let trimmed = &p[p.iter().position(|&b| b != b'/').unwrap_or(p.len())..];
+        let (h, rest) = match memchr::memchr(b'/', trimmed) {
+            Some(i) => (&trimmed[..i], &trimmed[i + 1..]),
+            None => (trimmed, &trimmed[..0]),
+        };
+        let mut new_path = Vec::with_capacity(rest.len() + 1);
+        new_path.push(b'/');
+        new_path.extend_from_slice(rest);
+        host = Some(h.to_vec());
+        path = Some(new_path);
     }
     let query = (!query.is_empty()).then(|| query.to_vec());
     let fragment = fragment.filter(|f| !f.is_empty()).map(<[u8]>::to_vec);
@@ -315,10 +316,10 @@ fn google(
     if let Some(h) = parts.host.as_ref().filter(|h| !h.is_empty()) {
         unescape_repeatedly(h, &mut buf);
         let mut host = std::mem::take(&mut buf);
-        if !host.is_ascii() {
-            if let Some(ascii) = idna(&host) {
-                host = ascii;
-            }
+        if !host.is_ascii()
+            && let Some(ascii) = idna(&host)
+        {
+            host = ascii;
         }
         if crate::canon::has_pair(&host, b'.', b'.') {
             host = replace_double_dots(&host);
