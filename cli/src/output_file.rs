@@ -8,7 +8,8 @@
 //! first output file: it removes the temporary file, says so on stderr, then ends the
 //! process by the same signal (the default action), wherever the pipeline is; a shell's
 //! `$?` is then 130 (SIGINT) or 143 (SIGTERM). Creating, renaming and removing the
-//! temporary file happen under one lock, so a signal never races a rename.
+//! temporary file happen under one lock, so a signal never races a rename: it comes
+//! before (FILE unchanged) or after (FILE replaced by the finished output).
 //!
 //! A FILE that exists and is not a regular file (`/dev/null`, `/dev/full`, a named pipe)
 //! cannot be replaced by a rename: it is written directly, as before, and the signals
@@ -159,12 +160,13 @@ impl OutputFile {
         let Some(handle) = self.temp.take() else {
             return Ok(());
         };
+        // Synced outside the lock: a signal meanwhile still discards the file.
+        let synced = handle.sync_all();
         let mut state = state();
         let State::Writing(names) = &*state else {
             return Ok(());
         };
-        let done = handle
-            .sync_all()
+        let done = synced
             .map_err(|e| format!("{}: error writing output: {e}", names.name))
             .and_then(|()| {
                 fs::rename(&names.temp, &names.target).map_err(|e| {

@@ -107,12 +107,16 @@ fn fnv(bytes: &[u8]) -> u64 {
     })
 }
 
-/// Sends `signal` to the process `pid` (the `kill` utility: the tests hold no `unsafe`).
+/// Sends `signal` to the process `pid` (the shell's `kill`: the tests hold no `unsafe`).
 fn send(signal: i32, pid: u32) {
-    let status = Command::new("kill")
-        .args([format!("-{signal}"), pid.to_string()])
+    let status = Command::new("sh")
+        .args(["-c", "kill -s \"$1\" \"$2\"", "sh"])
+        .args([
+            if signal == SIGINT { "INT" } else { "TERM" },
+            &pid.to_string(),
+        ])
         .status()
-        .expect("run kill");
+        .expect("run sh -c kill");
     assert!(status.success(), "kill -{signal} {pid}: {status}");
 }
 
