@@ -6,76 +6,131 @@
 >>> df.select(pl.col("u").url.hostname(), pl.col("u").url.port()).to_dicts()
 [{'hostname': 'a.example', 'port': '8080'}, {'hostname': None, 'port': None}]
 
-Each method runs ``rapidurl.parse_column`` on whole batches (``Expr.map_batches``): the
-Series goes to Rust through the Arrow PyCapsule interface, read in place, and the result
-comes back as Arrow. ``parse(fields)`` gives a struct column (one field per name, plus
-``error``) for ``.struct.unnest()``.
+Each method is a Polars expression plugin (``polars.plugins.register_plugin_function``,
+elementwise): the rows are parsed inside Polars' engine, by the extension module itself
+(``rapidurl._rapidurl`` is also the plugin library), on Polars' own threads, without the
+GIL, in lazy and streaming queries alike. Columns of ``pl.String`` or ``pl.Binary``
+(bytes that are not UTF-8 are decoded with U+FFFD) are read in place; each result is a
+``pl.String`` column whose values lie in the input's own buffers where they can (a slice
+of a canonical URL), copied once otherwise. A null or an invalid URL gives null
+(``.url.error()`` names the validation error).
+
+Needs Polars 1.0 or newer: an older one raises ``ImportError`` here.
 """
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from pathlib import Path
+from typing import Iterable, Optional, Union
 
 import polars as pl
 
 from . import DEFAULT_FIELDS, URL_API_FIELDS
-from ._rapidurl import parse_column as _parse_column
+from . import _rapidurl
 
-__all__ = ["UrlNamespace"]
+__all__ = ["UrlNamespace", "MIN_POLARS", "HOST_FIELDS", "KEY_FIELDS"]
+
+#: The oldest Polars the plugin runs on (string views, plugin ABI 0.1 with keyword
+#: arguments in the field function): tested in its own environment by
+#: ``scripts/test-all.sh``.
+MIN_POLARS = (1, 0)
 
 
-def _frame(series: pl.Series, fields, base, threads) -> pl.DataFrame:
-    return pl.DataFrame(_parse_column(series, list(fields), base=base, threads=threads))
+def _version(text: str) -> tuple:
+    parts = []
+    for p in text.split(".")[:2]:
+        digits = "".join(c for c in p if c.isdigit())
+        parts.append(int(digits or 0))
+    return tuple(parts)
+
+
+if _version(pl.__version__) < MIN_POLARS:
+    raise ImportError(
+        f"rapidurl.polars needs Polars {'.'.join(map(str, MIN_POLARS))} or newer; "
+        f"this is Polars {pl.__version__} (rapidurl.parse_column takes a Polars Series on any version)"
+    )
+
+from polars.plugins import register_plugin_function  # noqa: E402  (after the version check)
+
+#: The plugin library: the extension module itself.
+_LIBRARY = Path(_rapidurl.__file__)
+
+#: The host analytics fields, each a method of the namespace.
+HOST_FIELDS = ("public_suffix", "registrable_domain", "subdomain")
+#: The canonical keys and other derived fields, each a method of the namespace.
+KEY_FIELDS = ("display", "valid", "validation_errors", "surt", "canonical")
+
+
+def _plugin(
+    expr: pl.Expr,
+    fields: list,
+    base: Union[str, pl.Expr, None],
+    as_struct: bool,
+) -> pl.Expr:
+    args = [expr]
+    kwargs = {"fields": list(fields), "base": None, "struct": as_struct}
+    if isinstance(base, pl.Expr):
+        args.append(base)
+    elif isinstance(base, str):
+        kwargs["base"] = base
+    elif base is not None:
+        raise TypeError(f"base must be a str or a Polars expression, not {type(base).__name__}")
+    return register_plugin_function(
+        plugin_path=_LIBRARY,
+        function_name="rapidurl",
+        args=args,
+        kwargs=kwargs,
+        is_elementwise=True,
+    )
+
+
+def _check(names: Iterable[str]) -> list:
+    """The field names, each checked now (an unknown name is a ValueError here, not an
+    error of the query)."""
+    names = list(names)
+    if names:
+        _rapidurl.parse_column([], names)
+    return names
 
 
 @pl.api.register_expr_namespace("url")
 class UrlNamespace:
-    """``pl.col("u").url.<field>()``: one field of every URL (null where a URL is invalid)."""
+    """``pl.col("u").url.<field>()``: one field of every URL (null where a URL is invalid).
+
+    ``base`` (every method) is one base URL (a ``str``) or a column of them (an
+    expression, e.g. ``pl.col("page")``): each row is parsed against it.
+    """
 
     def __init__(self, expr: pl.Expr) -> None:
         self._expr = expr
 
-    def field(self, name: str, *, base: Optional[str] = None, threads: Optional[int] = None) -> pl.Expr:
+    def field(self, name: str, *, base: Union[str, pl.Expr, None] = None) -> pl.Expr:
         """The field ``name`` (any name ``rapidurl.parse_column`` accepts), named after it."""
-
-        def run(s: pl.Series) -> pl.Series:
-            return _frame(s, [name], base, threads).to_series(0)
-
-        return self._expr.map_batches(run, return_dtype=pl.String).alias(name)
+        return _plugin(self._expr, _check([name]), base, False).alias(name)
 
     def parse(
         self,
         fields: Optional[Iterable[str]] = None,
         *,
-        base: Optional[str] = None,
-        threads: Optional[int] = None,
+        base: Union[str, pl.Expr, None] = None,
     ) -> pl.Expr:
         """A struct of the ``fields`` (default ``rapidurl.DEFAULT_FIELDS``) and ``error``."""
-        fields = list(DEFAULT_FIELDS if fields is None else fields)
-        dtype = pl.Struct({name: pl.String for name in fields + ["error"]})
+        fields = _check(DEFAULT_FIELDS if fields is None else fields)
+        return _plugin(self._expr, fields, base, True)
 
-        def run(s: pl.Series) -> pl.Series:
-            return _frame(s, fields, base, threads).to_struct(s.name)
-
-        return self._expr.map_batches(run, return_dtype=dtype)
-
-    def error(self) -> pl.Expr:
+    def error(self, *, base: Union[str, pl.Expr, None] = None) -> pl.Expr:
         """The validation-error name of each invalid URL, null for valid ones."""
-
-        def run(s: pl.Series) -> pl.Series:
-            return _frame(s, [], None, None).to_series(0)
-
-        return self._expr.map_batches(run, return_dtype=pl.String).alias("error")
+        return _plugin(self._expr, [], base, False).alias("error")
 
 
 def _getter(name: str):
-    def method(self: UrlNamespace, *, base: Optional[str] = None, threads: Optional[int] = None) -> pl.Expr:
-        return self.field(name, base=base, threads=threads)
+    def method(self: UrlNamespace, *, base: Union[str, pl.Expr, None] = None) -> pl.Expr:
+        return self.field(name, base=base)
 
     method.__name__ = name
-    method.__doc__ = f"The URL API's ``{name}`` of every URL (null where a URL is invalid)."
+    method.__doc__ = f"The ``{name}`` field of every URL (null where a URL is invalid)."
     return method
 
 
-for _name in URL_API_FIELDS:
+for _name in URL_API_FIELDS + HOST_FIELDS + KEY_FIELDS:
     setattr(UrlNamespace, _name, _getter(_name))

@@ -3,19 +3,22 @@
 //! - `url`: `URL` and `URLSearchParams`, the URL API over `rapidurl::Url`;
 //! - `pattern`: `URLPattern` and `PatternError`, the URL Pattern Standard's matcher;
 //! - `column` and `arrow_io`: `parse_column`, Arrow columns in and out, parsed in
-//!   parallel with the GIL released.
+//!   parallel with the GIL released;
+//! - `polars_plugin`: the same engine as a Polars expression plugin (`rapidurl.polars`).
 //!
 //! Every entry point turns a Rust panic into a Python `RuntimeError` (never an abort, and
 //! never pyo3's `PanicException`, which `except Exception` does not catch).
 
-// The project keeps `unsafe` in the library's src/scan/ only; the Arrow import goes
-// through pyo3-arrow (arrow_io.rs).
+// The project keeps `unsafe` in the library's src/scan/; the Arrow import goes through
+// pyo3-arrow (arrow_io.rs). The one exception is the Polars plugin ABI (polars_plugin.rs),
+// where Polars hands raw pointers across a C ABI.
 #![deny(unsafe_code)]
 
 mod arrow_io;
 mod canon;
 mod column;
 mod pattern;
+mod polars_plugin;
 mod url;
 
 use std::collections::HashMap;
