@@ -424,6 +424,59 @@ fn views_source_reads_string_view_columns() {
     assert!(rows[3..].iter().all(|r| r.href.is_err()));
 }
 
+/// Reading from buffers checked whole (`with_texts`) gives the same rows as checking
+/// each row: a buffer that is not UTF-8, a view that splits a character, views out of
+/// their buffer, inline rows.
+#[test]
+fn views_read_from_checked_texts_give_the_same_rows() {
+    let good: &[u8] = "https://é.example/αβγ/path?q=1".as_bytes();
+    let bad: &[u8] = b"https://bad.example/\xFF\xFEtail";
+    let buffers: [&[u8]; 2] = [good, bad];
+    let views: Vec<u8> = [
+        view(good.len() as u32, b"", 0, 0),
+        // Starts inside `é` (a two-byte character): not a character boundary.
+        view(20, b"", 0, 9),
+        // Ends inside `α`.
+        view(22, b"", 0, 0),
+        view(bad.len() as u32, b"", 1, 0),
+        view(9, b"a:inline", 0, 0),
+        view(40, b"", 0, 30),
+        view(13, b"", 5, 0),
+    ]
+    .concat();
+    let plain = flatten(engine::run(
+        &engine::Views::new(&views, &buffers, None),
+        &Record,
+    ));
+    let texts = engine::Views::texts_of(&buffers);
+    assert!(texts[0].is_some() && texts[1].is_none());
+    let checked = flatten(engine::run(
+        &engine::Views::new(&views, &buffers, None).with_texts(&texts),
+        &Record,
+    ));
+    assert_eq!(plain.len(), 7);
+    for (a, b) in plain.iter().zip(&checked) {
+        assert_eq!(a.input, b.input);
+        assert_eq!(a.href, b.href);
+        assert_eq!(a.borrowed, b.borrowed);
+    }
+    // The split views were decoded with U+FFFD, not read as slices.
+    assert!(
+        checked[1].input.starts_with('\u{FFFD}'),
+        "{:?}",
+        checked[1].input
+    );
+    assert!(
+        checked[2].input.ends_with('\u{FFFD}'),
+        "{:?}",
+        checked[2].input
+    );
+    assert_eq!(
+        checked[0].href.as_deref(),
+        Ok("https://xn--9ca.example/%CE%B1%CE%B2%CE%B3/path?q=1")
+    );
+}
+
 /// Records whether each row was null, and its href.
 struct Nulls;
 

@@ -129,7 +129,9 @@ impl Strings {
             Strings::Large(a) => run_offsets(a, one, per_row, sink, here),
             Strings::View(a) => {
                 let buffers: Vec<&[u8]> = a.data_buffers().iter().map(|b| b.as_slice()).collect();
+                let texts = Views::texts_of(&buffers);
                 let views = Views::new(a.views().inner().as_slice(), &buffers, one)
+                    .with_texts(&texts)
                     .with_validity(validity(a));
                 match per_row {
                     Some(b) => go(&views.with_row_bases(b), sink, here),
@@ -680,8 +682,20 @@ impl Col for ViewValues {
             buffers.push(Buffer::from_vec(std::mem::take(&mut self.own)));
         }
         let nulls = self.nulls.take().map(|mut b| NullBuffer::new(b.finish()));
-        let array = StringViewArray::try_new(ScalarBuffer::from(self.views), buffers, nulls)
-            .map_err(|e| ColumnError::Arrow(e.to_string()))?;
+        if nulls.as_ref().is_some_and(|n| n.len() != self.views.len()) {
+            return Err(ColumnError::Arrow("a validity bit per row".into()));
+        }
+        // Built without Arrow's validation pass (which checks every value's UTF-8 again,
+        // as much work as writing the column): every view was made by `push` from a
+        // `&str`, inline, or as the address and length of that `str` inside one of
+        // `shared.buffers` (checked by `long_view`), or of its copy in `own`, the buffer
+        // after them. So each view lies inside its buffer and holds valid UTF-8.
+        #[allow(unsafe_code)]
+        // SAFETY: the views are in bounds and UTF-8, as said above; the validity has a
+        // bit per view (checked above).
+        let array = unsafe {
+            StringViewArray::new_unchecked(ScalarBuffer::from(self.views), buffers, nulls)
+        };
         Ok(Arc::new(array))
     }
 }

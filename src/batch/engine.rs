@@ -735,6 +735,8 @@ impl<'a, O: Copy + Into<i64> + Sync> Source<'a> for Offsets<'a, O> {
 pub struct Views<'a> {
     views: &'a [u8],
     buffers: &'a [&'a [u8]],
+    /// Each buffer as text, where the caller checked it whole ([`Views::with_texts`]).
+    texts: &'a [Option<&'a str>],
     extras: Extras<'a>,
 }
 
@@ -753,8 +755,26 @@ impl<'a> Views<'a> {
         Views {
             views,
             buffers,
+            texts: &[],
             extras: Extras::new(base),
         }
+    }
+
+    /// The same rows, read from `texts[k]` (buffer `k` checked as UTF-8 once, as a
+    /// whole, by the caller: `None` where it is not UTF-8) instead of checking each row's
+    /// bytes: a row is then a slice of its buffer's text, which needs only its two ends
+    /// to fall on character boundaries. This is what makes a string_view column as fast
+    /// to read as a flat one.
+    pub fn with_texts(self, texts: &'a [Option<&'a str>]) -> Self {
+        Views { texts, ..self }
+    }
+
+    /// Each of `buffers` as text where it is UTF-8, for [`Views::with_texts`].
+    pub fn texts_of(buffers: &[&'a [u8]]) -> Vec<Option<&'a str>> {
+        buffers
+            .iter()
+            .map(|b| simdutf8::basic::from_utf8(b).ok())
+            .collect()
     }
 
     /// The same rows, row `i` null where `validity` says so ([`Input::null`]).
@@ -825,8 +845,30 @@ impl<'a> Source<'a> for Views<'a> {
     fn rows<F: FnMut(Input<'a, '_>)>(&self, piece: Range<usize>, mut row: F) {
         let mut bases = LastBase::new();
         for i in piece {
-            emit_bytes(&self.extras, &mut bases, i, self.bytes(i), &mut row);
+            match self.text(i) {
+                Some(t) => emit(&self.extras, &mut bases, i, Input::borrowed(t), &mut row),
+                None => emit_bytes(&self.extras, &mut bases, i, self.bytes(i), &mut row),
+            }
         }
+    }
+}
+
+impl<'a> Views<'a> {
+    /// Row `i` as a slice of its buffer's checked text, when it is longer than 12 bytes,
+    /// its buffer was checked whole and the slice falls on character boundaries.
+    #[inline(always)]
+    fn text(&self, i: usize) -> Option<&'a str> {
+        let view = self.views.get(i * VIEW..(i + 1) * VIEW)?;
+        let len = view_u32(view, 0);
+        if len <= 12 {
+            return None;
+        }
+        let (index, offset) = (view_u32(view, 8), view_u32(view, 12));
+        self.texts
+            .get(index)
+            .copied()
+            .flatten()?
+            .get(offset..offset.checked_add(len)?)
     }
 }
 
