@@ -82,6 +82,20 @@ PY
 else
     echo "== Python: no CPython 3.9 here (pyenv); the floor check is skipped"
 fi
+
+# The Polars plugin on the oldest Polars it supports (rapidurl.polars.MIN_POLARS), in a
+# venv of its own that sees the wheel and .venv's pyarrow after its own site-packages.
+POLARS_FLOOR=1.0.0
+echo "== Python: the Polars plugin on Polars $POLARS_FLOOR"
+polars_venv=target/polars-$POLARS_FLOOR
+if [ ! -x "$polars_venv/bin/python" ] || ! "$polars_venv/bin/python" -c "import polars, sys; sys.exit(polars.__version__ != '$POLARS_FLOOR')" 2>/dev/null; then
+    rm -rf "$polars_venv"
+    "$PYTHON" -m venv "$polars_venv"
+    "$polars_venv/bin/python" -m pip install -q "polars==$POLARS_FLOOR"
+fi
+polars_site=$("$polars_venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+printf '%s\n%s\n' "$wheel_site" "$venv_site" >"$polars_site/rapidurl-test-dependencies.pth"
+env PATH="$no_rust_path" "$polars_venv/bin/python" python/tests/polars_floor.py "$POLARS_FLOOR"
 # --- end of the Python wheel block -------------------------------------------------------
 
 # ---- DuckDB extension (duckdb/, docs/duckdb.md) -------------------------------------------

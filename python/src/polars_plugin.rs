@@ -90,6 +90,8 @@ struct Kwargs {
     fields: Vec<Field>,
     base: Option<String>,
     as_struct: bool,
+    /// `_panic_for_tests`: the call panics (the tests check that Polars gets an error).
+    panic_for_tests: bool,
 }
 
 impl Kwargs {
@@ -124,6 +126,7 @@ impl Kwargs {
             fields,
             base,
             as_struct,
+            panic_for_tests: matches!(get("_panic_for_tests"), Some(Value::Bool(true))),
         })
     }
 
@@ -397,6 +400,9 @@ pub unsafe extern "C" fn _polars_plugin_rapidurl(
             .collect();
         // SAFETY: the pickled arguments, alive for the call.
         let kwargs = Kwargs::decode(unsafe { kwargs_of(kwargs_ptr, kwargs_len) })?;
+        if kwargs.panic_for_tests {
+            panic!("a panic asked for by the tests");
+        }
         let mut taken = taken.into_iter();
         let input = taken
             .next()

@@ -1,0 +1,137 @@
+"""The Polars expression plugin (`rapidurl.polars`): every method against
+`parse_column` on the same rows, bases, bytes that are not UTF-8, nulls, hostile rows,
+lazy and streaming queries, and errors that stay errors (never a crash of the process)."""
+
+import gc
+
+import polars as pl
+import pyarrow as pa
+import pytest
+
+import rapidurl
+import rapidurl.polars
+from conftest import REPO, corpus, wpt_cases
+
+FIELDS = (
+    list(rapidurl.URL_API_FIELDS)
+    + list(rapidurl.polars.HOST_FIELDS)
+    + list(rapidurl.polars.KEY_FIELDS)
+)
+
+
+def want(urls, field, base=None):
+    """`parse_column`'s column `field` (or `error`) for `urls`."""
+    fields = [] if field == "error" else [field]
+    return rapidurl.parse_column(pa.array(urls, pa.string()), fields, base=base)[field].to_pylist()
+
+
+@pytest.fixture(scope="module")
+def lines():
+    sample = (REPO / "corpora/sample.txt").read_text(encoding="utf-8").splitlines()
+    return corpus("kasztp.txt")[:15000] + corpus("userbait.txt")[:3000] + sample + [
+        "", "   ", "http://[::1", "https://" + "a" * 100_000 + ".example/", None,
+    ]
+
+
+def test_every_field_method_equals_parse_column(lines):
+    df = pl.DataFrame({"u": lines})
+    out = df.select([getattr(pl.col("u").url, f)() for f in FIELDS] + [pl.col("u").url.error()])
+    assert out.columns == FIELDS + ["error"]
+    for f in FIELDS:
+        assert out[f].dtype == pl.String
+        assert out[f].to_list() == want(lines, f), f
+    assert out["error"].to_list() == want(lines, "error")
+
+
+def test_parse_is_a_struct_of_the_fields_and_error(lines):
+    df = pl.DataFrame({"u": lines})
+    parsed = df.select(pl.col("u").url.parse(rapidurl.URL_API_FIELDS)).unnest("u")
+    assert parsed.columns == list(rapidurl.URL_API_FIELDS) + ["error"]
+    table = rapidurl.parse_column(pa.array(lines, pa.string()), list(rapidurl.URL_API_FIELDS))
+    for name in parsed.columns:
+        assert parsed[name].to_list() == table[name].to_pylist(), name
+    default = df.select(pl.col("u").url.parse()).unnest("u")
+    assert default.columns == list(rapidurl.DEFAULT_FIELDS) + ["error"]
+
+
+def test_bases_one_and_per_row():
+    cases = [c for c in wpt_cases("urltestdata.json") if c.get("base")]
+    # Lone surrogates cannot be a Polars string.
+    cases = [c for c in cases if all(ch < "\ud800" or ch > "\udfff" for ch in c["input"] + c["base"])]
+    urls = [c["input"] for c in cases]
+    bases = [c["base"] for c in cases]
+    df = pl.DataFrame({"u": urls, "b": bases})
+    got = df.select(pl.col("u").url.href(base=pl.col("b")), pl.col("u").url.error(base=pl.col("b")))
+    table = rapidurl.parse_column(pa.array(urls), ["href"], base=pa.array(bases))
+    assert got["href"].to_list() == table["href"].to_pylist()
+    assert got["error"].to_list() == table["error"].to_pylist()
+    one = df.select(pl.col("u").url.href(base="https://example.org/dir/page"))
+    assert one["href"].to_list() == want(urls, "href", base="https://example.org/dir/page")
+
+
+def test_binary_that_is_not_utf8_is_decoded_with_replacement():
+    raw = [b"https://a.example/\xff\xfe", b"https://b.example/ok", None, b"\x80"]
+    s = pl.Series("u", raw, dtype=pl.Binary)
+    got = s.to_frame().select(pl.col("u").url.href(), pl.col("u").url.error())
+    assert got["href"].to_list() == ["https://a.example/%EF%BF%BD%EF%BF%BD", "https://b.example/ok", None, None]
+    assert got["error"].to_list() == [None, None, None, "missing-scheme-non-relative-URL"]
+
+
+def test_lazy_streaming_and_chunked_frames_agree(lines):
+    df = pl.concat([pl.DataFrame({"u": lines})] * 3, rechunk=False)
+    lazy = df.lazy().select(
+        h=pl.col("u").url.hostname(), d=pl.col("u").url.registrable_domain(), e=pl.col("u").url.error()
+    )
+    eager = lazy.collect()
+    streamed = lazy.collect(engine="streaming")
+    assert eager.equals(streamed)
+    assert eager["h"].to_list() == want(lines, "hostname") * 3
+    # A filter on the plugin's output (a null row has no error: it is kept).
+    valid = df.lazy().filter(pl.col("u").url.error().is_null()).collect(engine="streaming")
+    assert valid.height == 3 * sum(1 for e in want(lines, "error") if e is None)
+    assert valid.height < df.height
+
+
+def test_outputs_outlive_their_input():
+    # A canonical row's value is a view into the input's buffer: it must stay valid after
+    # the input frame is gone.
+    urls = [f"https://host{i}.example.com/some/long/path/{i}?q={i}" for i in range(5000)]
+    df = pl.DataFrame({"u": urls})
+    out = df.select(pl.col("u").url.pathname(), pl.col("u").url.href())
+    del df
+    gc.collect()
+    assert out["pathname"].to_list() == [f"/some/long/path/{i}" for i in range(5000)]
+    assert out["href"].to_list() == urls
+
+
+def test_errors_are_errors_not_crashes():
+    df = pl.DataFrame({"u": ["https://a.example/"]})
+    with pytest.raises(ValueError, match="unknown field"):
+        pl.col("u").url.field("no_such_field")
+    with pytest.raises(TypeError, match="base must be"):
+        pl.col("u").url.href(base=3)
+    with pytest.raises(pl.exceptions.ComputeError, match="base-URL-invalid"):
+        df.select(pl.col("u").url.href(base="not a base"))
+    from polars.plugins import register_plugin_function
+
+    boom = register_plugin_function(
+        plugin_path=rapidurl.polars._LIBRARY,
+        function_name="rapidurl",
+        args=[pl.col("u")],
+        kwargs={"fields": ["href"], "base": None, "struct": False, "_panic_for_tests": True},
+        is_elementwise=True,
+    )
+    with pytest.raises(pl.exceptions.ComputeError, match="a panic, caught"):
+        df.select(boom)
+    # The process is fine afterwards.
+    assert df.select(pl.col("u").url.hostname())["hostname"].to_list() == ["a.example"]
+
+
+def test_an_old_polars_is_refused_with_an_import_error(monkeypatch):
+    import importlib
+    import sys
+
+    monkeypatch.setattr(pl, "__version__", "0.20.31")
+    monkeypatch.delitem(sys.modules, "rapidurl.polars")
+    with pytest.raises(ImportError, match="needs Polars 1.0 or newer; this is Polars 0.20.31"):
+        importlib.import_module("rapidurl.polars")
