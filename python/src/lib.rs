@@ -117,7 +117,7 @@ fn can_parse(url: &Bound<'_, PyString>, base: Option<&Bound<'_, PyString>>) -> P
 /// The rayon pool for `threads`: the global pool (every core) for `None` or `0`, as the
 /// tool's `--threads 0`, else one pool per thread count, built once. The calling thread
 /// waits while the pool works (it is not one of the `threads`).
-fn pool(threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
+pub(crate) fn pool(threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
     static POOLS: Mutex<Option<HashMap<usize, Arc<rayon::ThreadPool>>>> = Mutex::new(None);
     let Some(n) = threads.filter(|&n| n > 0) else {
         return Ok(None);
@@ -138,7 +138,10 @@ fn pool(threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
 }
 
 /// Runs `f` on `pool`, or on rayon's global pool (every core) when there is none.
-fn on_pool<R: Send>(pool: Option<&rayon::ThreadPool>, f: impl FnOnce() -> R + Send) -> R {
+pub(crate) fn on_pool<R: Send>(
+    pool: Option<&rayon::ThreadPool>,
+    f: impl FnOnce() -> R + Send,
+) -> R {
     match pool {
         Some(p) => p.install(f),
         None => f(),

@@ -62,6 +62,20 @@ pub struct CallerContext {
     bitflags: u64,
 }
 
+/// A call of fewer rows than this runs on the calling thread even when Polars leaves the
+/// parallelism to the plugin (splitting it would cost more than it saves).
+const PARALLEL_ROWS: usize = 65_536;
+
+/// How many threads a call may use when Polars leaves the parallelism to the plugin:
+/// `POLARS_MAX_THREADS`, as Polars reads it, else every core.
+fn plugin_threads() -> usize {
+    std::env::var("POLARS_MAX_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 thread_local! {
     /// The message of the last call that failed on this thread.
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
@@ -302,7 +316,12 @@ fn export(name: &str, data_type: DataType, chunks: Vec<ArrayRef>) -> Result<Seri
 
 /// The rows of `input` (against the base of `kwargs`, or the rows of `bases`) parsed into
 /// the call's output chunks.
-fn compute(input: Input, bases: Option<Input>, kwargs: &Kwargs) -> Result<Vec<ArrayRef>, String> {
+fn compute(
+    input: Input,
+    bases: Option<Input>,
+    kwargs: &Kwargs,
+    threads: usize,
+) -> Result<Vec<ArrayRef>, String> {
     let strings = |chunks: &[ArrayRef]| {
         chunks
             .iter()
@@ -329,15 +348,26 @@ fn compute(input: Input, bases: Option<Input>, kwargs: &Kwargs) -> Result<Vec<Ar
         (None, None) => Base::None,
     };
     let schema = column::schema(&kwargs.fields, Layout::View);
-    let batches = column::parse(
-        &column,
-        &base,
-        &kwargs.fields,
-        &schema,
-        None,
-        true,
-        Layout::View,
-    )
+    let here = threads <= 1 || column.len() < PARALLEL_ROWS;
+    let pool = match here {
+        true => None,
+        false => crate::pool(Some(threads)).map_err(|e| e.to_string())?,
+    };
+    let parse = || {
+        column::parse(
+            &column,
+            &base,
+            &kwargs.fields,
+            &schema,
+            None,
+            here,
+            Layout::View,
+        )
+    };
+    let batches = match &pool {
+        Some(p) => crate::on_pool(Some(p), parse),
+        None => parse(),
+    }
     .map_err(|e| format!("rapidurl: {e:?}"))?;
     batches
         .into_iter()
@@ -390,7 +420,7 @@ pub unsafe extern "C" fn _polars_plugin_rapidurl(
     kwargs_ptr: *const u8,
     kwargs_len: usize,
     out: *mut SeriesExport,
-    _context: *const CallerContext,
+    context: *const CallerContext,
 ) {
     let run = AssertUnwindSafe(|| -> Result<(), String> {
         // SAFETY: Polars hands `n` exports, each taken over once (all of them, even when
@@ -409,7 +439,10 @@ pub unsafe extern "C" fn _polars_plugin_rapidurl(
             .ok_or("rapidurl: the plugin needs an input column")??;
         let bases = taken.next().transpose()?;
         let name = input.name.clone();
-        let chunks = compute(input, bases, &kwargs)?;
+        // SAFETY: Polars' context, alive for the call (null: none given).
+        let parallel = unsafe { context.as_ref() }.is_some_and(|c| c.bitflags & 1 == 1);
+        let threads = if parallel { 1 } else { plugin_threads() };
+        let chunks = compute(input, bases, &kwargs, threads)?;
         let series = export(&name, kwargs.data_type(), chunks)?;
         // SAFETY: `out` is Polars' empty export (nothing to release), written once.
         unsafe { std::ptr::write(out, series) };
