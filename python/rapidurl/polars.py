@@ -66,9 +66,17 @@ def _plugin(
     fields: list,
     base: Union[str, pl.Expr, None],
     as_struct: bool,
+    routes: Optional[list] = None,
+    routes_base: Optional[str] = None,
 ) -> pl.Expr:
     args = [expr]
-    kwargs = {"fields": list(fields), "base": None, "struct": as_struct}
+    kwargs = {
+        "fields": list(fields),
+        "base": None,
+        "struct": as_struct,
+        "routes": routes,
+        "routes_base": routes_base,
+    }
     if isinstance(base, pl.Expr):
         args.append(base)
     elif isinstance(base, str):
@@ -84,13 +92,23 @@ def _plugin(
     )
 
 
-def _check(names: Iterable[str]) -> list:
-    """The field names, each checked now (an unknown name is a ValueError here, not an
-    error of the query)."""
+def _check(names: Iterable[str], routes=None, routes_base=None) -> list:
+    """The field names (and the route table), each checked now: an unknown name is a
+    ValueError here, a bad pattern a ``rapidurl.PatternError``, not an error of the query."""
     names = list(names)
     if names:
-        _rapidurl.parse_column([], names)
+        _rapidurl.parse_column([], names, routes=routes, routes_base=routes_base)
     return names
+
+
+def _routes(routes: Iterable[Union[str, "tuple[str, str]"]]) -> list:
+    """A route table as the plugin takes it: [name or None, pattern] pairs."""
+    if isinstance(routes, str):
+        raise TypeError("routes must be a list of patterns or of (name, pattern) pairs, not a str")
+    out = []
+    for r in routes:
+        out.append([None, r] if isinstance(r, str) else [r[0], r[1]])
+    return out
 
 
 @pl.api.register_expr_namespace("url")
@@ -121,6 +139,34 @@ class UrlNamespace:
     def error(self, *, base: Union[str, pl.Expr, None] = None) -> pl.Expr:
         """The validation-error name of each invalid URL, null for valid ones."""
         return _plugin(self._expr, [], base, False).alias("error")
+
+    def route(
+        self,
+        routes: Iterable[Union[str, "tuple[str, str]"]],
+        *,
+        routes_base: Optional[str] = None,
+        base: Union[str, pl.Expr, None] = None,
+    ) -> pl.Expr:
+        """The name of the first route (a URL pattern, or a ``(name, pattern)`` pair) of
+        ``routes`` the URL matches; empty when none does (as ``parse_column``'s ``route``)."""
+        return self._routed("route", routes, routes_base, base)
+
+    def route_params(
+        self,
+        routes: Iterable[Union[str, "tuple[str, str]"]],
+        *,
+        routes_base: Optional[str] = None,
+        base: Union[str, pl.Expr, None] = None,
+    ) -> pl.Expr:
+        """The groups of the first route the URL matches, as ``parse_column``'s
+        ``route_params`` writes them; null when none matches."""
+        return self._routed("route_params", routes, routes_base, base)
+
+    def _routed(self, field, routes, routes_base, base) -> pl.Expr:
+        table = _routes(routes)
+        pairs = [tuple(p) if p[0] is not None else p[1] for p in table]
+        _check([field], pairs, routes_base)
+        return _plugin(self._expr, [field], base, False, table, routes_base).alias(field)
 
 
 def _getter(name: str):

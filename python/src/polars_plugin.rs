@@ -16,7 +16,8 @@
 //!
 //! The keyword arguments are the dict `rapidurl/polars.py` gives Polars, which pickles it:
 //! `fields` (a list of field names), `base` (a string or None; a base column is the
-//! second input) and `struct` (one column per field, plus `error`, as a Struct; else the
+//! second input), `routes` and `routes_base` (a route table, for the `route` and
+//! `route_params` fields) and `struct` (one column per field, plus `error`, as a Struct; else the
 //! one field, or the `error` column when there is none). The rows go through `column::parse`, the engine of
 //! `parse_column`, on the calling thread, with string_view output: a value that lies in
 //! the input's buffers is a view into them, the others are inline or copied once.
@@ -106,6 +107,9 @@ struct Kwargs {
     as_struct: bool,
     /// `_panic_for_tests`: the call panics (the tests check that Polars gets an error).
     panic_for_tests: bool,
+    /// `routes` (pairs of a name or None and a pattern) and `routes_base`: the route
+    /// table of the `route` and `route_params` fields.
+    routes: Option<rapidurl::pattern::PatternSet>,
 }
 
 impl Kwargs {
@@ -136,11 +140,44 @@ impl Kwargs {
         if !as_struct && fields.len() > 1 {
             return Err("rapidurl: one field (none: the error), or struct=True".into());
         }
+        let routes_base = match get("routes_base") {
+            None | Some(Value::None) => None,
+            Some(Value::String(s)) => Some(s.as_str()),
+            Some(other) => return Err(format!("rapidurl: routes_base is not a str: {other:?}")),
+        };
+        let routes = match get("routes") {
+            None | Some(Value::None) => None,
+            Some(Value::List(pairs)) => {
+                let mut set = rapidurl::pattern::PatternSet::new();
+                for (i, pair) in pairs.iter().enumerate() {
+                    let (name, text) = match pair {
+                        Value::List(p) | Value::Tuple(p) => match p.as_slice() {
+                            [Value::None, Value::String(t)] => (None, t),
+                            [Value::String(n), Value::String(t)] => (Some(n.as_str()), t),
+                            _ => return Err(format!("rapidurl: routes[{i}] is not a pair")),
+                        },
+                        _ => return Err(format!("rapidurl: routes[{i}] is not a pair")),
+                    };
+                    set.add_route(name, text, routes_base)
+                        .map_err(|e| format!("rapidurl: routes[{i}] {text:?}: {e}"))?;
+                }
+                Some(set)
+            }
+            Some(other) => return Err(format!("rapidurl: routes is not a list: {other:?}")),
+        };
+        if routes.is_none()
+            && fields
+                .iter()
+                .any(|f| matches!(f, Field::Route | Field::RouteParams))
+        {
+            return Err("rapidurl: the fields route and route_params need a route table".into());
+        }
         Ok(Kwargs {
             fields,
             base,
             as_struct,
             panic_for_tests: matches!(get("_panic_for_tests"), Some(Value::Bool(true))),
+            routes,
         })
     }
 
@@ -359,7 +396,7 @@ fn compute(
             &base,
             &kwargs.fields,
             &schema,
-            None,
+            kwargs.routes.as_ref(),
             here,
             Layout::View,
         )

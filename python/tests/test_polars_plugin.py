@@ -135,3 +135,21 @@ def test_an_old_polars_is_refused_with_an_import_error(monkeypatch):
     monkeypatch.delitem(sys.modules, "rapidurl.polars")
     with pytest.raises(ImportError, match="needs Polars 1.0 or newer; this is Polars 0.20.31"):
         importlib.import_module("rapidurl.polars")
+
+
+def test_routes_equal_parse_column(lines):
+    routes = [
+        ("page", "http{s}?://*/:page.html"),
+        "http{s}?://*.gov/*",
+        ("root", "http{s}?://:host/"),
+    ]
+    df = pl.DataFrame({"u": lines})
+    got = df.select(pl.col("u").url.route(routes), pl.col("u").url.route_params(routes))
+    table = rapidurl.parse_column(pa.array(lines, pa.string()), ["route", "route_params"], routes=routes)
+    assert got["route"].to_list() == table["route"].to_pylist()
+    assert got["route_params"].to_list() == table["route_params"].to_pylist()
+    assert sum(1 for r in got["route"].to_list() if r) > 100
+    with pytest.raises(rapidurl.PatternError, match="a regexp group is not closed"):
+        pl.col("u").url.route(["https://example.com/(unclosed"])
+    with pytest.raises(TypeError, match="not a str"):
+        pl.col("u").url.route("https://example.com/*")
