@@ -82,20 +82,23 @@ pub(crate) fn parse_error(err: &rapidurl::ParseError, input: &str) -> PyErr {
     })
 }
 
+/// The message a panic was raised with (empty when it is not text).
+pub(crate) fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_default()
+}
+
 /// Runs `f`, turning a panic into a `RuntimeError`.
 pub(crate) fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(result) => result,
-        Err(payload) => {
-            let what = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_owned());
-            Err(PyRuntimeError::new_err(format!(
-                "rapidurl internal error (please report it): {what}"
-            )))
-        }
+        Err(payload) => Err(PyRuntimeError::new_err(format!(
+            "rapidurl internal error (please report it): {}",
+            panic_text(payload.as_ref())
+        ))),
     }
 }
 

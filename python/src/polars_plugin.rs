@@ -243,16 +243,10 @@ fn finish(result: std::thread::Result<Result<(), String>>) {
     match result {
         Ok(Ok(())) => {}
         Ok(Err(message)) => set_error(&message),
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            set_error(&format!(
-                "rapidurl: internal error (a panic, caught): {what}"
-            ));
-        }
+        Err(panic) => set_error(&format!(
+            "rapidurl: internal error (a panic, caught): {}",
+            crate::panic_text(panic.as_ref())
+        )),
     }
 }
 
