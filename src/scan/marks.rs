@@ -1,6 +1,7 @@
 //! The bytes of a span of at most 64 bytes that the canonical keys look for, as
 //! bitmasks: dots (a host's labels), slashes, `a`/`A`, ASCII upper case, and the bytes the
-//! SURT key escapes. Sixteen bytes per step (SSE2 on x86-64, a byte loop elsewhere).
+//! SURT key escapes. Sixteen bytes per step (SSE2 on x86-64, NEON on aarch64, a byte loop
+//! elsewhere).
 
 /// Bit `j` of each mask is byte `j` of the span; bits past its end are clear.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -113,9 +114,42 @@ fn kernel(bytes: &[u8; 16]) -> [u16; 5] {
     }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+/// The five masks of sixteen bytes, in the order of [`Marks`]' fields.
+#[cfg(target_arch = "aarch64")]
 #[inline(always)]
 fn kernel(bytes: &[u8; 16]) -> [u16; 5] {
+    use super::aarch64::mask16x5;
+    use std::arch::aarch64::{
+        vceqq_u8, vcgeq_u8, vcleq_u8, vcltq_u8, vdupq_n_u8, vld1q_u8, vorrq_u8, vsubq_u8,
+    };
+    // SAFETY: NEON is part of the aarch64 baseline; the load reads the 16 bytes of
+    // `bytes`.
+    unsafe {
+        let v = vld1q_u8(bytes.as_ptr());
+        let eq = |c: u8| vceqq_u8(v, vdupq_n_u8(c));
+        let a = vceqq_u8(vorrq_u8(v, vdupq_n_u8(0x20)), vdupq_n_u8(b'a'));
+        // Unsigned: `b - 'A'` wraps for the bytes below `A`, so only `A`-`Z` are below 26.
+        let upper = vcltq_u8(vsubq_u8(v, vdupq_n_u8(b'A')), vdupq_n_u8(26));
+        let escape = vorrq_u8(
+            vorrq_u8(vcleq_u8(v, vdupq_n_u8(0x20)), vcgeq_u8(v, vdupq_n_u8(0x7f))),
+            vorrq_u8(eq(b'#'), eq(b'%')),
+        );
+        mask16x5([eq(b'.'), eq(b'/'), a, upper, escape])
+    }
+}
+
+/// The five masks of sixteen bytes, in the order of [`Marks`]' fields.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[inline(always)]
+fn kernel(bytes: &[u8; 16]) -> [u16; 5] {
+    scalar(bytes)
+}
+
+/// The portable kernel, a byte at a time (the reference the tests compare the SIMD
+/// kernels with).
+#[cfg_attr(any(target_arch = "x86_64", target_arch = "aarch64"), allow(dead_code))]
+#[inline(always)]
+fn scalar(bytes: &[u8; 16]) -> [u16; 5] {
     let mut m = [0u16; 5];
     for (j, &c) in bytes.iter().enumerate() {
         let set = [
@@ -165,5 +199,32 @@ mod tests {
             }
         }
         assert_eq!(marks64(&[b'.'; 65]), None);
+    }
+
+    /// The bytes the kernels look for, the bytes next to them, and the ends of the ranges
+    /// they test (controls, space, DEL, the high bytes, `A`-`Z`).
+    const NEAR: &[u8] = b"./aA@Z[`{#%$ \x00\x1f\x21\x7e\x7f\x80\xff0";
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config {
+            cases: 4000,
+            failure_persistence: None,
+            ..Default::default()
+        })]
+
+        /// This CPU's kernel (SSE2 on x86_64, NEON on aarch64) gives the scalar kernel's
+        /// five masks on random blocks of 16 bytes, mostly of bytes it looks for and their
+        /// neighbours; and `marks64` gives the byte-by-byte marks of random spans.
+        #[test]
+        fn kernel_equals_scalar_on_random_blocks(
+            block in proptest::array::uniform16(proptest::prop_oneof![
+                proptest::sample::select(NEAR),
+                proptest::arbitrary::any::<u8>(),
+            ]),
+            span in proptest::collection::vec(proptest::sample::select(NEAR), 0..=64),
+        ) {
+            proptest::prop_assert_eq!(kernel(&block), scalar(&block));
+            proptest::prop_assert_eq!(marks64(&span), Some(slow(&span)));
+        }
     }
 }
