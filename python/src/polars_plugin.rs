@@ -278,10 +278,17 @@ impl Input {
             // SAFETY: `field` is the export's live schema until its release below.
             let schema = unsafe { &*e.field };
             let name = schema.name().unwrap_or("").to_owned();
+            // A column of Polars' Null type (every row null, e.g. `[None, None]`): its
+            // arrays carry a buffer arrow-rs does not expect of the null type, and only
+            // their length matters.
+            let null_type = schema.format() == "n";
             let chunks = raw
                 .into_iter()
-                // SAFETY: each array was exported with this schema.
-                .map(|a| unsafe { from_ffi(a, schema) }.map(make_array))
+                .map(|a| match null_type {
+                    true => Ok(Arc::new(arrow_array::NullArray::new(a.len())) as ArrayRef),
+                    // SAFETY: each array was exported with this schema.
+                    false => unsafe { from_ffi(a, schema) }.map(make_array),
+                })
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|err| format!("rapidurl: a Polars column could not be read: {err}"))?;
             Ok(Input { name, chunks })
@@ -473,7 +480,12 @@ pub unsafe extern "C" fn _polars_plugin_rapidurl(
         // SAFETY: Polars' context, alive for the call (null: none given).
         let parallel = unsafe { context.as_ref() }.is_some_and(|c| c.bitflags & 1 == 1);
         let threads = if parallel { 1 } else { plugin_threads() };
-        let chunks = compute(input, bases, &kwargs, threads)?;
+        let mut chunks = compute(input, bases, &kwargs, threads)?;
+        if chunks.is_empty() {
+            // Polars reads a Series' dtype off its first chunk: an empty input still
+            // gets one (empty) array.
+            chunks.push(arrow_array::new_empty_array(&kwargs.data_type()));
+        }
         let series = export(&name, kwargs.data_type(), chunks)?;
         // SAFETY: `out` is Polars' empty export (nothing to release), written once.
         unsafe { std::ptr::write(out, series) };

@@ -153,3 +153,19 @@ def test_routes_equal_parse_column(lines):
         pl.col("u").url.route(["https://example.com/(unclosed"])
     with pytest.raises(TypeError, match="not a str"):
         pl.col("u").url.route("https://example.com/*")
+
+
+def test_empty_all_null_and_non_string_columns():
+    exprs = lambda: [pl.col("u").url.hostname(), pl.col("u").url.parse(["href"]), pl.col("u").url.error()]  # noqa: E731
+    empty = pl.DataFrame({"u": pl.Series([], dtype=pl.String)})
+    for out in (empty.select(exprs()), empty.lazy().select(exprs()).collect(engine="streaming")):
+        assert out.height == 0
+        assert out.schema["hostname"] == pl.String
+        assert out.schema["u"] == pl.Struct({"href": pl.String, "error": pl.String})
+    nulls = pl.DataFrame({"u": [None, None]})
+    assert nulls.schema["u"] == pl.Null
+    out = nulls.select(exprs())
+    assert out["hostname"].to_list() == [None, None]
+    assert out["u"].to_list() == [{"href": None, "error": None}] * 2
+    with pytest.raises(pl.exceptions.ComputeError, match="expected a column of strings"):
+        pl.DataFrame({"u": [1, 2]}).select(pl.col("u").url.hostname())
