@@ -7,6 +7,8 @@ import gc
 import polars as pl
 import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rapidurl
 import rapidurl.polars
@@ -169,3 +171,27 @@ def test_empty_all_null_and_non_string_columns():
     assert out["u"].to_list() == [{"href": None, "error": None}] * 2
     with pytest.raises(pl.exceptions.ComputeError, match="expected a column of strings"):
         pl.DataFrame({"u": [1, 2]}).select(pl.col("u").url.hostname())
+
+
+_PIECES = st.sampled_from(
+    ["https://", "http://", "file:///", "a.example", "EXAMPLE.com", ":8080", "/p/../q", "?q=1",
+     "#f", "%41", "xn--", "[::1]", "@", "\\", " ", "\t", "\u00e9", "\u4e2d", "\ufffd", ".", ""]
+)
+_URLS = st.one_of(
+    st.none(),
+    st.lists(_PIECES, max_size=8).map("".join),
+    st.text(max_size=40),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=st.lists(_URLS, max_size=60), chunks=st.integers(1, 4))
+def test_random_frames_equal_parse_column(rows, chunks):
+    step = max(1, len(rows) // chunks)
+    parts = [pl.DataFrame({"u": pl.Series(rows[i:i + step], dtype=pl.String)}) for i in range(0, len(rows), step)]
+    df = pl.concat(parts, rechunk=False) if parts else pl.DataFrame({"u": pl.Series([], dtype=pl.String)})
+    got = df.select(pl.col("u").url.href(), pl.col("u").url.registrable_domain(), pl.col("u").url.error())
+    table = rapidurl.parse_column(pa.array(rows, pa.string()), ["href", "registrable_domain"])
+    assert got["href"].to_list() == table["href"].to_pylist()
+    assert got["registrable_domain"].to_list() == table["registrable_domain"].to_pylist()
+    assert got["error"].to_list() == table["error"].to_pylist()
