@@ -147,3 +147,12 @@ for release in $(grep -v '^#' duckdb/releases.txt); do
 done
 target/wheel-venv/bin/python duckdb/test/test_docs.py --cli "$PWD/target/duckdb-cli/bin/duckdb" "${docs_pythons[@]}"
 # ---- end of the DuckDB extension ----------------------------------------------------------
+
+# ---- aarch64 under QEMU (scripts/test-aarch64.sh) -------------------------------------------
+# The library for aarch64-unknown-linux-gnu (its NEON kernels): clippy with warnings denied,
+# and its single-threaded suites run under qemu-aarch64, with Debian's cross toolchain.
+# Without the toolchain this block fails: scripts/aarch64-setup.sh installs it (as root;
+# .ci/run runs it before this script).
+echo "== aarch64 under QEMU: clippy, then the suites (scripts/test-aarch64.sh)"
+scripts/test-aarch64.sh
+# ---- end of aarch64 under QEMU ------------------------------------------------------------
