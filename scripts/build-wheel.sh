@@ -15,7 +15,7 @@
 # versioned symbols") and the best it can tag is manylinux_2_34, which RHEL 8 or
 # Ubuntu 20.04 cannot install. Zig costs no more build time (the linking is all it
 # does) and needs no Docker image. The build uses the workspace's [profile.wheel]
-# (python/pyproject.toml: release code, no debug info, stripped); the wheel is 2.9 MiB.
+# (python/pyproject.toml: release code, no debug info, stripped); the wheel is 3.1 MiB.
 #
 # The tools (maturin, and ziglang, Zig as a PyPI package) are pinned in
 # python/requirements-test.txt and installed from there into $VENV (default .venv/,
