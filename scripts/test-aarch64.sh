@@ -10,8 +10,9 @@
 # EAGAIN, and libtest then runs each test on the main thread, one after another. The
 # suites are the ones that start no thread: the scan kernels against the scalar ones
 # (the library's unit tests `scan::`, property tests among them), WPT, the corpora, the
-# fast path against the state machine, the property tests, the canonical keys and the
-# public suffixes. The batch engine (rayon) is tested on x86_64 only.
+# fast path against the state machine, the bulk engine's line source on the calling
+# thread (`engine::run_here`), the property tests, the canonical keys and the public
+# suffixes. The batch engine on rayon's threads is tested on x86_64 only.
 #
 # Release builds (debug code under QEMU is slow). Prints one line per suite:
 #   aarch64 <suite>: <n> passed, <n> failed (<s> s)
@@ -59,7 +60,8 @@ echo "== aarch64: cargo clippy --target $TARGET (the library, its tests and benc
 cargo clippy --locked --target "$TARGET" -p rapidurl --all-targets -- -D warnings
 cargo clippy --locked --target "$TARGET" -p rapidurl --no-default-features --lib -- -D warnings
 
-suites=(--lib --test wpt --test corpora --test fast_path --test proptests --test canon --test psl)
+suites=(--lib --test wpt --test corpora --test fast_path --test lines_here --test proptests
+    --test canon --test psl)
 echo "== aarch64: build the test binaries (release)"
 build_start=$SECONDS
 cargo test --locked --release -p rapidurl --target "$TARGET" "${suites[@]}" --no-run 2>&1 \
@@ -93,6 +95,7 @@ suite "library unit tests (lib, but scan:: and batch::)" --lib -- --test-threads
 suite "WPT (tests/wpt.rs)" --test wpt -- --test-threads=1 --nocapture
 suite "corpora (tests/corpora.rs)" --test corpora -- --test-threads=1
 suite "fast path vs state machine (tests/fast_path.rs)" --test fast_path -- --test-threads=1
+suite "line source on the calling thread (tests/lines_here.rs)" --test lines_here -- --test-threads=1
 # The tests that go through the batch engine (rayon starts its threads) are skipped by
 # name; a new one fails here (its thread start fails) until it is added to the list.
 suite "property tests (tests/proptests.rs)" --test proptests -- --test-threads=1 \
