@@ -57,8 +57,8 @@ start=$SECONDS
 echo "== aarch64: $("$RUSTC" --version), $(qemu-aarch64 --version | head -1)"
 
 echo "== aarch64: cargo clippy --target $TARGET (the library, its tests and benches), warnings denied"
-cargo clippy --locked --target "$TARGET" -p rapidurl --all-targets -- -D warnings
-cargo clippy --locked --target "$TARGET" -p rapidurl --no-default-features --lib -- -D warnings
+cargo clippy -q --locked --target "$TARGET" -p rapidurl --all-targets -- -D warnings
+cargo clippy -q --locked --target "$TARGET" -p rapidurl --no-default-features --lib -- -D warnings
 
 suites=(--lib --test wpt --test corpora --test fast_path --test lines_here --test proptests
     --test canon --test psl)
