@@ -243,7 +243,12 @@ fn parse_column(
         let routes = pattern::route_table(routes, routes_base.as_deref(), &fields)?;
         // One thread: the calling thread parses (no pool to hand the work to).
         let here = threads == Some(1);
-        let threads = self::threads(threads)?;
+        // The calling thread needs no pool (none is started: `threads=1` works where no
+        // thread can be, as under qemu-user).
+        let threads = match here {
+            true => None,
+            false => self::threads(threads)?,
+        };
         let input = column(urls, "urls")?;
         let base = match base {
             None => Base::None,
