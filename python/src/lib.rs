@@ -299,10 +299,8 @@ fn parse_column(
                         layout,
                     )
                 };
-                match here {
-                    true => parse(),
-                    false => on_pool(threads.as_deref(), parse),
-                }
+                // No pool when `here`: `on_pool` runs it on this thread.
+                on_pool(threads.as_deref(), parse)
             }))
         });
         let batches = match result {

@@ -353,11 +353,12 @@ fn export(name: &str, data_type: DataType, chunks: Vec<ArrayRef>) -> Result<Seri
 }
 
 /// The rows of `input` (against the base of `kwargs`, or the rows of `bases`) parsed into
-/// the call's output chunks.
+/// the call's output chunks, of `data_type` (`kwargs.data_type()`).
 fn compute(
     input: Input,
     bases: Option<Input>,
     kwargs: &Kwargs,
+    data_type: &DataType,
     threads: usize,
 ) -> Result<Vec<ArrayRef>, String> {
     let strings = |chunks: &[ArrayRef]| {
@@ -402,22 +403,19 @@ fn compute(
             Layout::View,
         )
     };
-    let batches = match &pool {
-        Some(p) => crate::on_pool(Some(p), parse),
-        None => parse(),
-    }
-    .map_err(|e| format!("rapidurl: {e:?}"))?;
+    let batches = crate::on_pool(pool.as_deref(), parse).map_err(|e| format!("rapidurl: {e:?}"))?;
+    let members = match data_type {
+        DataType::Struct(members) => Some(members),
+        _ => None,
+    };
     batches
         .into_iter()
         .map(|batch| {
-            if !kwargs.as_struct {
+            let Some(members) = members else {
                 return match kwargs.fields.is_empty() {
                     true => arrow_cast_utf8_to_view(batch.column(0)),
                     false => Ok(batch.column(0).clone()),
                 };
-            }
-            let DataType::Struct(members) = kwargs.data_type() else {
-                unreachable!("a struct call has a Struct type")
             };
             let columns: Vec<ArrayRef> = batch
                 .columns()
@@ -428,7 +426,7 @@ fn compute(
                     _ => Ok(c.clone()),
                 })
                 .collect::<Result<_, String>>()?;
-            StructArray::try_new(members, columns, None)
+            StructArray::try_new(members.clone(), columns, None)
                 .map(|s| Arc::new(s) as ArrayRef)
                 .map_err(|e| e.to_string())
         })
@@ -480,13 +478,14 @@ pub unsafe extern "C" fn _polars_plugin_rapidurl(
         // SAFETY: Polars' context, alive for the call (null: none given).
         let parallel = unsafe { context.as_ref() }.is_some_and(|c| c.bitflags & 1 == 1);
         let threads = if parallel { 1 } else { plugin_threads() };
-        let mut chunks = compute(input, bases, &kwargs, threads)?;
+        let data_type = kwargs.data_type();
+        let mut chunks = compute(input, bases, &kwargs, &data_type, threads)?;
         if chunks.is_empty() {
             // Polars reads a Series' dtype off its first chunk: an empty input still
             // gets one (empty) array.
-            chunks.push(arrow_array::new_empty_array(&kwargs.data_type()));
+            chunks.push(arrow_array::new_empty_array(&data_type));
         }
-        let series = export(&name, kwargs.data_type(), chunks)?;
+        let series = export(&name, data_type, chunks)?;
         // SAFETY: `out` is Polars' empty export (nothing to release), written once.
         unsafe { std::ptr::write(out, series) };
         Ok(())
