@@ -12,6 +12,8 @@ import ipaddress
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import surt as surt_package
 from w3lib.url import canonicalize_url
 
@@ -52,6 +54,20 @@ def test_api():
         rapidurl.canonicalize("http://h/", preset="nope")
     with pytest.raises(TypeError):
         rapidurl.surt(b"http://h/")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=60))
+def test_safe_browsing_takes_any_string(text):
+    # docs/canon.md: Safe Browsing works on the raw input and never fails, even where the
+    # WHATWG parser rejects the string.
+    assert isinstance(rapidurl.canonicalize(text, "safe_browsing"), str)
+
+
+def test_safe_browsing_of_a_string_the_parser_rejects():
+    with pytest.raises(rapidurl.ParseError):
+        rapidurl.canonicalize("www.google.com")
+    assert rapidurl.canonicalize("www.google.com", "safe_browsing") == "http://www.google.com/"
 
 
 def test_fields_reach_parse_column():
