@@ -237,9 +237,22 @@ const STOP: u8 = 2;
 /// goes on unless a segment that may be a dot segment follows.
 const SLASH: u8 = 3;
 
-/// The OR of `t`'s entries for the eight bytes of `w` (a table's flags over a word).
+/// The OR of `t`'s entries for the first eight bytes of `w`: a table's flags over a word,
+/// with no branch. Nonzero when some byte of the word has a nonzero entry; the callers
+/// then look at the word byte by byte.
+///
+/// # Panics
+///
+/// When `w` is shorter than eight bytes.
+///
+/// ```
+/// let mut t = [0u8; 256];
+/// t[b'%' as usize] = 1;
+/// assert_eq!(rapidurl::percent::or_of_8(&t, b"abcdefgh"), 0);
+/// assert_eq!(rapidurl::percent::or_of_8(&t, b"abc%defg"), 1);
+/// ```
 #[inline(always)]
-pub(crate) fn or_of_8(t: &[u8; 256], w: &[u8]) -> u8 {
+pub fn or_of_8(t: &[u8; 256], w: &[u8]) -> u8 {
     t[w[0] as usize]
         | t[w[1] as usize]
         | t[w[2] as usize]
