@@ -6,6 +6,8 @@
 #   fuzz/run.sh parse 600
 #   JOBS=2 fuzz/run.sh differential 600     # libFuzzer's -fork=2 (two cores)
 #   fuzz/run.sh python 600                  # the atheris harness (fuzz/python_fuzz.py)
+#   fuzz/run.sh duckdb 600                  # the DuckDB extension in a child process (fuzz/host_fuzz.py)
+#   fuzz/run.sh polars 600                  # the Polars plugin in a child process (fuzz/host_fuzz.py)
 #   fuzz/run.sh --all MINUTES               # every target in turn, MINUTES each
 #   TARGETS="render readers" fuzz/run.sh --all 10   # those targets only
 #
@@ -18,7 +20,12 @@
 # $SUMMARY (default docs/fuzz-summary.md), which docs/robustness.md refers to. The
 # `python` target needs an interpreter ($PYTHON, default .venv/bin/python of the
 # repository) with the package and atheris installed; `readers` builds with
-# `--features readers` (the tool's readers, Arrow and Parquet).
+# `--features readers` (the tool's readers, Arrow and Parquet). `duckdb` and `polars`
+# (fuzz/host_fuzz.py: the host in a child process; a crash, a hang or a difference from
+# the Rust API is saved as fuzz/artifacts/TARGET/{crash,timeout,diff}-*.json) need the
+# package and pyarrow in $PYTHON, with duckdb or polars; `duckdb` builds the extension
+# (duckdb/scripts/build.sh) unless $RAPIDURL_DUCKDB_EXTENSION names one. Their extra
+# arguments are host_fuzz.py's (--seed N, --timeout S), not libFuzzer's.
 set -euo pipefail
 
 if [[ $# -lt 2 ]]; then
@@ -28,8 +35,8 @@ fi
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # Every cargo-fuzz target (the [[bin]] names of fuzz/Cargo.toml, in order), then the
-# Python harness.
-read -r -a ALL_TARGETS <<<"$(sed -n '/^\[\[bin\]\]/{n;s/^name = "\(.*\)"/\1/p}' "$here/Cargo.toml" | tr '\n' ' ') python"
+# Python harness and the two host processes.
+read -r -a ALL_TARGETS <<<"$(sed -n '/^\[\[bin\]\]/{n;s/^name = "\(.*\)"/\1/p}' "$here/Cargo.toml" | tr '\n' ' ') python duckdb polars"
 
 # TARGETS="validation render" fuzz/run.sh --all 10: a subset, in that order.
 if [[ -n ${TARGETS:-} ]]; then read -r -a ALL_TARGETS <<<"$TARGETS"; fi
@@ -98,6 +105,18 @@ if [[ $target == python ]]; then
         "$here/corpus/python" 2>&1 | tee "$log" |
         grep -E "^#[0-9]+.*(INITED|DONE|pulse)|ERROR|Uncaught" >&2
     status=${PIPESTATUS[0]}
+elif [[ $target == duckdb || $target == polars ]]; then
+    # A seeded random generator feeding a child process (fuzz/host_fuzz.py); it prints
+    # libFuzzer's status words, read below like libFuzzer's.
+    python=${PYTHON:-$here/../.venv/bin/python}
+    if [[ $target == duckdb && -z ${RAPIDURL_DUCKDB_EXTENSION:-} ]]; then
+        RAPIDURL_DUCKDB_EXTENSION=$("$here/../duckdb/scripts/build.sh") || exit 1
+        export RAPIDURL_DUCKDB_EXTENSION
+    fi
+    "$python" "$here/host_fuzz.py" "$target" "$seconds" --artifacts "$artifacts" \
+        --corpus "$here/corpus/$target" "$@" 2>&1 | tee "$log" |
+        grep -E "^#[0-9]+.*(INITED|DONE|pulse)|FINDING" >&2
+    status=${PIPESTATUS[0]}
 else
     if ! command -v cargo-fuzz >/dev/null 2>&1; then
         echo "cargo-fuzz not found: cargo install cargo-fuzz --locked" >&2
@@ -121,11 +140,12 @@ ft=$(grep -oE "ft: [0-9]+" <<<"$last" | awk '{print $2}')
 corp=$(grep -oE "corp: [0-9]+/[0-9]+[a-zA-Z]+" <<<"$last" | awk '{print $2}')
 rate=$(grep -oE "exec/s: [0-9]+" <<<"$last" | awk '{print $2}')
 rss=$(grep -oE "rss: [0-9]+Mb" <<<"$last" | awk '{print $2}')
-crashes=$(find "$artifacts" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) | wc -l)
+found=(-name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' -o -name 'diff-*')
+crashes=$(find "$artifacts" -maxdepth 1 -type f \( "${found[@]}" \) | wc -l)
 
 echo "target=$target seconds=$seconds execs=${execs:-?} exec/s=${rate:-?} cov=${cov:-?} ft=${ft:-?} corpus=${corp:-?} rss=${rss:-?} crashes=$crashes exit=$status"
 if [[ $crashes -gt 0 ]]; then
-    find "$artifacts" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) -print
-    grep -m1 -A4 -E "panicked|Uncaught|ERROR: libFuzzer" "$log" || true
+    find "$artifacts" -maxdepth 1 -type f \( "${found[@]}" \) -print
+    grep -m1 -A4 -E "panicked|Uncaught|ERROR: libFuzzer|FINDING" "$log" || true
 fi
 exit "$status"

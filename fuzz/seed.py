@@ -44,6 +44,8 @@ TARGETS = [
     "pattern_exec",
     "pattern_set",
     "regexp_diff",
+    "duckdb",
+    "polars",
 ]
 
 
@@ -168,6 +170,10 @@ def main():
         elif target.startswith("pattern_"):
             # Structured input (`arbitrary`): pattern syntax and URLs to splice in.
             seeds = pattern_inputs() + urls[:2000]
+        elif target in ("duckdb", "polars"):
+            # fuzz/host_fuzz.py: URLs (WPT, a sample of the corpora) and URL patterns,
+            # which it mutates into rows, bases and route tables.
+            seeds = urls + lines + pattern_inputs()
         elif target == "setters":
             # Structured input (`arbitrary`): raw URL text still steers the first field
             # and gives the mutator setter values to splice in.
