@@ -116,7 +116,8 @@ class UrlNamespace:
     """``pl.col("u").url.<field>()``: one field of every URL (null where a URL is invalid).
 
     ``base`` (every method) is one base URL (a ``str``) or a column of them (an
-    expression, e.g. ``pl.col("page")``): each row is parsed against it.
+    expression, e.g. ``pl.col("page")``): each row is parsed against it. A literal
+    (``pl.lit("https://…")``) goes with every row.
     """
 
     def __init__(self, expr: pl.Expr) -> None:

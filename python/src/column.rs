@@ -217,7 +217,7 @@ impl Column {
     }
 
     /// Row `i` of the whole column.
-    fn row(&self, i: usize) -> Option<Cow<'_, str>> {
+    pub(crate) fn row(&self, i: usize) -> Option<Cow<'_, str>> {
         let k = self.starts.partition_point(|&s| s <= i).checked_sub(1)?;
         self.arrays[k].row(i - self.starts[k])
     }

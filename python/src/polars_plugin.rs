@@ -34,6 +34,7 @@ use std::mem::ManuallyDrop;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
+use arrow_array::builder::StringViewBuilder;
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema, from_ffi, to_ffi};
 use arrow_array::{Array, ArrayRef, StructArray, make_array};
 use arrow_schema::{DataType, Field as ArrowField, Fields};
@@ -368,10 +369,18 @@ fn compute(
             .collect::<Result<Vec<_>, _>>()
             .map(Column::new)
     };
-    let column = strings(&input.chunks)?;
+    let mut column = strings(&input.chunks)?;
     let base = match (&kwargs.base, bases) {
         (_, Some(b)) => {
-            let b = strings(&b.chunks)?;
+            let mut b = strings(&b.chunks)?;
+            // Polars hands a literal (`pl.lit("https://…")`) over as one row, not
+            // broadcast: one row on either side goes with every row of the other, as in
+            // Polars' own operators.
+            if b.len() == 1 && column.len() != 1 {
+                b = repeat(&b, column.len());
+            } else if column.len() == 1 && b.len() != 1 {
+                column = repeat(&column, b.len());
+            }
             if b.len() != column.len() {
                 return Err(format!(
                     "rapidurl: {} bases for {} URLs",
@@ -431,6 +440,21 @@ fn compute(
                 .map_err(|e| e.to_string())
         })
         .collect()
+}
+
+/// Row 0 of `column` as a column of `n` rows (a string_view array whose views share one
+/// copy of the value).
+fn repeat(column: &Column, n: usize) -> Column {
+    let value = column.row(0);
+    let mut builder = StringViewBuilder::with_capacity(n).with_deduplicate_strings();
+    for _ in 0..n {
+        match &value {
+            Some(v) => builder.append_value(v),
+            None => builder.append_null(),
+        }
+    }
+    let array: ArrayRef = Arc::new(builder.finish());
+    Column::new(vec![Strings::new(&array).expect("a string_view array")])
 }
 
 /// A utf8 column as string_view (the `error` column of a struct call).

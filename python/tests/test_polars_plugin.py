@@ -71,6 +71,26 @@ def test_bases_one_and_per_row():
     assert one["href"].to_list() == want(urls, "href", base="https://example.org/dir/page")
 
 
+def test_a_literal_base_or_url_goes_with_every_row():
+    # Found by fuzz/host_fuzz.py polars: Polars hands `pl.lit(…)` to the plugin as one
+    # row, which was refused ("1 bases for 3 URLs"); it is broadcast, as Polars' own
+    # operators broadcast a literal, and equals a column of that value.
+    urls = ["../x", "https://a.example/b", None, "?q"]
+    pages = ["https://h.example/a/", "http://k.example/z/q", None, "not a base"]
+    df = pl.DataFrame({"u": urls, "b": pages})
+    for base in ["https://h.example/a/", "not a base", None]:
+        got = df.select(pl.col("u").url.href(base=pl.lit(base, dtype=pl.String)),
+                        pl.col("u").url.error(base=pl.lit(base, dtype=pl.String)))
+        column = pa.array([base] * len(urls), pa.string())
+        assert got["href"].to_list() == want(urls, "href", base=column), base
+        assert got["error"].to_list() == want(urls, "error", base=column), base
+    got = df.select(pl.lit("../x").url.href(base=pl.col("b")))
+    assert got["href"].to_list() == want(["../x"] * 4, "href", base=pa.array(pages))
+    assert got["href"].to_list() == ["https://h.example/x", "http://k.example/x", None, None]
+    empty = df.head(0).select(pl.col("u").url.href(base=pl.lit("https://h.example/")))
+    assert empty["href"].to_list() == []
+
+
 def test_binary_that_is_not_utf8_is_decoded_with_replacement():
     raw = [b"https://a.example/\xff\xfe", b"https://b.example/ok", None, b"\x80"]
     s = pl.Series("u", raw, dtype=pl.Binary)
