@@ -108,9 +108,17 @@ pub mod __testing {
     use crate::parser::testing;
     use crate::{Components, ParseError};
 
-    /// The fast path alone: `Some` only for input it proves canonical.
+    /// The fast path alone: `Some` only for input whose scheme and authority it proves
+    /// canonical (the rest, when not proven, is finished by the state machine from the
+    /// path start state).
     pub fn parse_fast(input: &str) -> Option<(String, Components)> {
         testing::parse_fast(input)
+    }
+
+    /// Whether the fast path proves all of `input` canonical (`Some(true)`), only its
+    /// scheme and authority (`Some(false)`), or neither (`None`).
+    pub fn fast_outcome(input: &str) -> Option<bool> {
+        testing::fast_outcome(input)
     }
 
     /// The check `can_parse` runs first: `true` only when the input is proven to parse.

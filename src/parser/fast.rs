@@ -12,7 +12,7 @@
 //!
 //! Accepted shapes, with nothing to percent-encode (upper case in the scheme or the host
 //! is accepted too: the serialization is then the input with those two lower-cased,
-//! [`Canonical::lower`]):
+//! [`LOWER`]):
 //!
 //! * `special://host[:port]/path[?query][#fragment]` for http, https, ws, wss, ftp: a
 //!   domain that does not end in a number or an IPv4 address as it is serialized
@@ -23,6 +23,14 @@
 //!
 //! A special URL with an empty path (`http://example.com`) is accepted too: the canonical
 //! form adds `/`, so the caller must insert it ([`Canonical::slash_at`]).
+//!
+//! A special URL whose scheme and authority are proven but whose path, query or fragment
+//! needs work (percent-encoding, dot segments, a backslash, spaces, …), or whose port is
+//! written otherwise than it is serialized (`:80` in `http:`, `:080`, `:`), keeps what was
+//! proven: the answer is then a prefix ([`Canonical::rest`]), which the caller writes as
+//! proven (lower-cased, the port rewritten) before the state machine finishes the URL from
+//! its path start state (`parser::finish_rest`). The scheme and the host are not read
+//! twice.
 
 use crate::components::{Components, HostKind, SchemeKind};
 use crate::host::is_canonical_ipv4;
@@ -36,28 +44,80 @@ use crate::syntax::{is_scheme_byte, last_label_is_not_numeric};
 pub(crate) struct Canonical {
     pub(crate) components: Components,
     pub(crate) slash_at: Option<u32>,
-    /// The scheme or the host has ASCII upper case, which the serialization lower-cases:
-    /// the input is then not the serialization, even without `slash_at`.
-    pub(crate) lower: bool,
+    /// [`LOWER`], [`PREFIX`], [`PORT_REWRITE`]: zero when the input is its own
+    /// serialization (but for `slash_at`). One byte, so that the common answer costs no
+    /// more to build and to test than a whole canonical input's.
+    flags: u8,
 }
 
+/// [`Canonical`]'s flag: the scheme or the host has ASCII upper case, which the
+/// serialization lower-cases (the input is then not the serialization).
+const LOWER: u8 = 1;
+/// [`Canonical`]'s flag: only the scheme and the authority are proven canonical, up to
+/// `components.path_start` ([`Canonical::rest`]).
+const PREFIX: u8 = 2;
+/// [`Canonical`]'s flag, with [`PREFIX`]: the input's port is not its serialization (the
+/// scheme's default port, leading zeros, or `:` alone), so the prefix is written up to the
+/// host, then the port of `components` (if any) in decimal.
+const PORT_REWRITE: u8 = 4;
+
 impl Canonical {
-    /// The length of the serialization.
+    /// The length of the serialization (of a whole canonical input).
     #[inline]
     pub(crate) fn len(&self, input: &str) -> usize {
         input.len() + self.slash_at.is_some() as usize
     }
 
-    /// Whether the input is the serialization itself (nothing to insert or lower-case).
+    /// Whether the input is the serialization itself (nothing to insert or lower-case,
+    /// nothing left to the state machine).
     #[inline]
     pub(crate) fn is_input(&self) -> bool {
-        self.slash_at.is_none() && !self.lower
+        self.slash_at.is_none() && self.flags == 0
     }
 
-    /// Appends the serialization to `out`.
+    /// Set when only the scheme and the authority are proven canonical (`input[..rest]`,
+    /// lower-cased as for a whole input): the path, query or fragment needs work, and the
+    /// state machine finishes the URL from its path start state at `rest`. `components`
+    /// then holds the scheme's and the authority's offsets only.
+    #[inline]
+    pub(crate) fn rest(&self) -> Option<usize> {
+        (self.flags & PREFIX != 0).then_some(self.components.path_start as usize)
+    }
+
+    /// Appends the serialization of the proven prefix `input[..rest]` to `out`: the
+    /// scheme and the host lower-cased, the port rewritten when the flags say so, the rest
+    /// as it is.
+    #[inline]
+    pub(crate) fn write_prefix<O: Output + ?Sized>(&self, input: &str, rest: usize, out: &mut O) {
+        let c = &self.components;
+        let host_end = c.host_end as usize;
+        let port_rewrite = self.flags & PORT_REWRITE != 0;
+        let copied = if port_rewrite { host_end } else { rest };
+        if self.flags & LOWER == 0 {
+            out.push_str(&input[..copied]);
+        } else {
+            let (scheme_end, host_start) = (c.scheme_end as usize, c.host_start as usize);
+            let start = out.len();
+            out.push_str(&input[..scheme_end]);
+            out.make_ascii_lowercase_from(start);
+            out.push_str(&input[scheme_end..host_start]);
+            let host = out.len();
+            out.push_str(&input[host_start..host_end]);
+            out.make_ascii_lowercase_from(host);
+            out.push_str(&input[host_end..copied]);
+        }
+        if port_rewrite && let Some(port) = c.port {
+            out.push(':');
+            crate::percent::push_decimal(out, port.into());
+        }
+    }
+
+    /// Appends the serialization of a whole canonical input (no [`Canonical::rest`]) to
+    /// `out`.
     #[inline]
     pub(crate) fn write<O: Output + ?Sized>(&self, input: &str, out: &mut O) {
-        if self.lower {
+        debug_assert_eq!(self.flags & PREFIX, 0);
+        if self.flags & LOWER != 0 {
             // Scheme and host lower-cased; they come before the path, where `/` may go.
             let c = &self.components;
             let (scheme_end, host_start) = (c.scheme_end as usize, c.host_start as usize);
@@ -223,7 +283,7 @@ fn walk<K: Words, const LONG: bool>(input: &str, m: &mut Cursor<'_, K, LONG>) ->
     if colon == 0 || colon >= n || b[colon] != b':' || !b[0].is_ascii_alphabetic() {
         return None;
     }
-    // Upper case in the scheme or the host is lower-cased on output (`lower`).
+    // Upper case in the scheme or the host is lower-cased on output (`LOWER`).
     let scheme_upper = m.any_upper(0, colon);
     let kind = if scheme_upper {
         SchemeKind::from_bytes_ignoring_case(&b[..colon])
@@ -240,9 +300,17 @@ fn walk<K: Words, const LONG: bool>(input: &str, m: &mut Cursor<'_, K, LONG>) ->
     if kind == SchemeKind::NotSpecial {
         return opaque_path(b, m, c, scheme_upper);
     }
-    let (t, host_upper) = authority(b, m, &mut c, colon)?;
-    let (pos, slash_at) = path(b, m, &mut c, t)?;
-    let pos = query_and_fragment(b, m, &mut c, pos, true)?;
+    let (t, authority_flags) = authority(b, m, &mut c, colon)?;
+    let flags = scheme_upper as u8 | authority_flags;
+    if flags & PORT_REWRITE != 0 {
+        return prefix_only(b, c, t, flags);
+    }
+    let Some((pos, slash_at)) = path(b, m, &mut c, t) else {
+        return prefix_only(b, c, t, flags);
+    };
+    let Some(pos) = query_and_fragment(b, m, &mut c, pos, true) else {
+        return prefix_only(b, c, t, flags);
+    };
     debug_assert_eq!(pos, n);
     if let Some(at) = slash_at {
         c.path_start = at;
@@ -252,20 +320,45 @@ fn walk<K: Words, const LONG: bool>(input: &str, m: &mut Cursor<'_, K, LONG>) ->
     Some(Canonical {
         components: c,
         slash_at,
-        lower: scheme_upper || host_upper,
+        flags,
+    })
+}
+
+/// A special URL whose scheme and authority (`b[..t]`) are canonical but whose path, query
+/// or fragment is not proven so: keep what was proven, when the authority really ends at
+/// `t` (the end of the input, or `/`, `\`, `?`, `#`), and leave the rest to the state
+/// machine's path start state. Else `None`: the state machine parses it all.
+#[inline(never)]
+fn prefix_only(b: &[u8], mut c: Components, t: usize, flags: u8) -> Option<Canonical> {
+    if !b
+        .get(t)
+        .is_none_or(|&e| matches!(e, b'/' | b'\\' | b'?' | b'#'))
+    {
+        return None;
+    }
+    // The path and what follows are the state machine's to record.
+    c.path_start = t as u32;
+    c.query_start = None;
+    c.fragment_start = None;
+    Some(Canonical {
+        components: c,
+        slash_at: None,
+        flags: flags | PREFIX,
     })
 }
 
 /// The authority of a special URL, after the scheme's `:` at `colon`: exactly `//`, a host
-/// of plain bytes up to the first special byte, and a canonical port. Returns where the
-/// path starts and whether the host has upper case (an ASCII domain is only lower-cased).
+/// of plain bytes up to the first special byte, and a port of at most five digits.
+/// Returns where the path starts, and [`LOWER`] when the host has upper case (an ASCII
+/// domain is only lower-cased) and [`PORT_REWRITE`] when the port is written otherwise
+/// than it is serialized (the default port, leading zeros, an empty port).
 #[inline(always)]
 fn authority<K: Words, const LONG: bool>(
     b: &[u8],
     m: &mut Cursor<'_, K, LONG>,
     c: &mut Components,
     colon: usize,
-) -> Option<(usize, bool)> {
+) -> Option<(usize, u8)> {
     let n = b.len();
     let kind = c.scheme_kind;
     // Authority: exactly `//`, then the host (all plain bytes), up to the first special byte.
@@ -276,7 +369,7 @@ fn authority<K: Words, const LONG: bool>(
     c.username_end = a as u32;
     c.host_start = a as u32;
     let mut t; // where the path starts
-    let mut upper = false;
+    let mut flags = 0;
     if kind == SchemeKind::File && b[a] == b'/' {
         c.host_end = a as u32;
         c.host_kind = HostKind::Empty;
@@ -287,7 +380,7 @@ fn authority<K: Words, const LONG: bool>(
         if host.is_empty() {
             return None;
         }
-        upper = m.any_upper(a, p);
+        flags = m.any_upper(a, p) as u8;
         // A domain that ends in a number is an IPv4 address: only one written as it is
         // serialized is taken here.
         let host_kind = if last_label_is_not_numeric(host) {
@@ -307,27 +400,31 @@ fn authority<K: Words, const LONG: bool>(
             if kind == SchemeKind::File {
                 return None;
             }
-            // Digits up to the next special byte, no leading zero, not the default.
+            // Digits up to the next special byte, at most five. Canonical: no leading zero,
+            // not the default, not empty; else the port is rewritten.
             let r = m.next_special(p + 1);
             let digits = &b[p + 1..r];
-            if digits.is_empty()
-                || digits.len() > 5
-                || !digits.iter().all(u8::is_ascii_digit)
-                || (digits[0] == b'0' && digits.len() > 1)
-            {
+            if digits.len() > 5 || !digits.iter().all(u8::is_ascii_digit) {
                 return None;
             }
             let port = digits
                 .iter()
                 .fold(0u32, |v, &d| v * 10 + u32::from(d - b'0'));
-            if port > u32::from(u16::MAX) || Some(port as u16) == kind.default_port() {
+            if port > u32::from(u16::MAX) {
                 return None;
             }
-            c.port = Some(port as u16);
+            if digits.is_empty() || Some(port as u16) == kind.default_port() {
+                flags |= PORT_REWRITE;
+            } else {
+                if digits[0] == b'0' && digits.len() > 1 {
+                    flags |= PORT_REWRITE;
+                }
+                c.port = Some(port as u16);
+            }
             t = r;
         }
     }
-    Some((t, upper))
+    Some((t, flags))
 }
 
 /// The path of a special URL from `t`: no dot segments, no `%2e`, nothing to encode.
@@ -411,7 +508,7 @@ fn opaque_path<K: Words, const LONG: bool>(
     Some(Canonical {
         components: c,
         slash_at: None,
-        lower,
+        flags: lower as u8,
     })
 }
 
@@ -463,7 +560,56 @@ fn query_and_fragment<K: Words, const LONG: bool>(
 
 #[cfg(test)]
 mod tests {
-    use crate::parser::testing::{parse_fast, parse_slow};
+    use crate::parser::testing::{fast_outcome, parse_fast, parse_slow};
+
+    /// Inputs whose scheme and authority are proven while the rest needs the state
+    /// machine (or whose port is rewritten): the state machine's serialization and
+    /// components, each time; and inputs whose authority is not proven at all.
+    #[test]
+    fn proven_prefixes_keep_the_state_machines_answer() {
+        for input in [
+            "http://example.com/a b",
+            "https://Example.COM/a/../b?x y#z",
+            "HTTP://example.com\\a\\b",
+            "http://example.com?q=\"x\"",
+            "http://example.com#a b",
+            "http://example.com/%2e/x",
+            "http://example.com/./x/",
+            "http://example.com/\u{e9}t\u{e9}?\u{e9}#\u{e9}",
+            "http://example.com/a\tb\nc/ ",
+            "https://example.com/x\r\n ",
+            "file:///C|/x/../y",
+            "file://host/a b",
+            "ws://192.0.2.1:8080/a'b?c'd",
+            "http://example.com:80/x",
+            "https://example.com:443",
+            "http://example.com:0080/x?y",
+            "http://example.com:/x",
+            "http://Example.com:08/x y",
+            "ftp://example.com:21/",
+            "wss://EXAMPLE.com:00443/\u{1f600}",
+        ] {
+            assert_eq!(fast_outcome(input), Some(false), "{input:?}");
+            let fast = parse_fast(input).unwrap_or_else(|| panic!("{input:?} not taken"));
+            assert_eq!(Ok(fast), parse_slow(input), "{input:?}");
+        }
+        // Not proven: the authority does not end where the plain host does, or the port
+        // is not one.
+        for input in [
+            "http://example.com /x",
+            "http://exa%41mple.com/",
+            "http://user@example.com/",
+            "http://example.com:123456/",
+            "http://example.com:99999/",
+            "http://example.com:8x/",
+            "file://user@host/x",
+            "file://localhost/x",
+            "file://host:8/x",
+            "http://example.com|x/",
+        ] {
+            assert_eq!(fast_outcome(input), None, "{input:?}");
+        }
+    }
 
     /// Canonical IPv4 hosts are taken as they are, with the state machine's serialization
     /// and components; other forms of IPv4 address are left to it.

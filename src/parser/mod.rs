@@ -133,6 +133,9 @@ pub(crate) fn write_into<O: Output + ?Sized>(
     // A canonical input means the same with or without a base (it has a scheme and, if
     // special, an authority) and in any encoding (it is ASCII).
     if let Some(canonical) = canonical {
+        if let Some(rest) = canonical.rest() {
+            return finish_rest(input, canonical, rest, encoding, out);
+        }
         let c = canonical.components;
         let start = out.len();
         out.reserve(canonical.len(input));
@@ -142,6 +145,49 @@ pub(crate) fn write_into<O: Output + ?Sized>(
     }
     let start = out.len();
     match parse_slow(input, base, encoding, out) {
+        Ok(c) => {
+            debug_check(&c, &out.as_str()[start..]);
+            Ok(c)
+        }
+        Err(e) => {
+            out.truncate(start);
+            Err(e)
+        }
+    }
+}
+
+/// [`write_into`] for an input whose scheme and authority the fast path proved (up to
+/// `rest`): writes them as proven, then runs the state machine from the path
+/// start state on the rest, cleaned as the basic URL parser's steps 1–3 say (the proven
+/// prefix starts with a letter and holds no C0 control, space, tab or newline, so cleaning
+/// leaves it and its offsets as they are). Base and encoding: as in [`write_into`]'s
+/// canonical case, a special scheme and `//` make the base irrelevant; the encoding still
+/// applies to the query.
+#[inline(never)]
+fn finish_rest<O: Output + ?Sized>(
+    input: &str,
+    canonical: Canonical,
+    rest: usize,
+    encoding: &'static Encoding,
+    out: &mut O,
+) -> Result<Components, ParseError> {
+    if input.len() > u32::MAX as usize {
+        return Err(ParseError::new(ErrorKind::InputTooLong));
+    }
+    let start = out.len();
+    let (_, end) = trim_c0_or_space(input.as_bytes());
+    debug_assert!(rest <= end);
+    let cleaned = remove_tab_and_newline(&input[..end]);
+    out.reserve(cleaned.len() + 8);
+    canonical.write_prefix(input, rest, out);
+    match state::Parser::finish_from_path(
+        &cleaned,
+        out,
+        start,
+        canonical.components,
+        encoding,
+        rest,
+    ) {
         Ok(c) => {
             debug_check(&c, &out.as_str()[start..]);
             Ok(c)
@@ -169,7 +215,20 @@ pub(crate) fn debug_check(c: &Components, s: &str) {
 #[inline(always)]
 pub(crate) fn check(input: &str, base: Option<UrlParts<'_>>) -> bool {
     // A scheme and a plain authority prove it, base or not: nothing is written.
-    proof::proven_valid(input) || check_slow(input, base)
+    proof::proven_valid(input) || proven_trimmed(input) || check_slow(input, base)
+}
+
+/// Whether `input` with leading or trailing C0 control or space is proven to parse: the
+/// parser strips them first (step 1), so the proof of what is left holds for `input`.
+#[inline(never)]
+fn proven_trimmed(input: &str) -> bool {
+    let b = input.as_bytes();
+    let edge = |c: Option<&u8>| c.is_some_and(|&c| c <= b' ');
+    if !edge(b.first()) && !edge(b.last()) {
+        return false;
+    }
+    let (lead, end) = trim_c0_or_space(b);
+    proof::proven_valid(&input[lead..end])
 }
 
 /// The state machine's verdict: run validating ([`state::Parser::validating`]: it stops
@@ -279,12 +338,24 @@ fn run_slow<O: Output + ?Sized, R: Report>(
 pub(crate) mod testing {
     use super::*;
 
-    /// The fast path alone: `Some` only for input it proves canonical.
+    /// The fast path alone: `Some` only for input whose scheme and authority it proves
+    /// canonical; the serialization is then its own (a whole canonical input) or the
+    /// proven prefix finished by the state machine from the path start state.
     pub(crate) fn parse_fast(input: &str) -> Option<(String, Components)> {
         let canonical = fast::parse_canonical(input)?;
         let mut out = String::new();
+        if let Some(rest) = canonical.rest() {
+            let c = finish_rest(input, canonical, rest, UTF_8, &mut out).ok()?;
+            return Some((out, c));
+        }
         canonical.write(input, &mut out);
         Some((out, canonical.components))
+    }
+
+    /// Whether the fast path proves all of `input` canonical (`Some(true)`), or only its
+    /// scheme and authority (`Some(false)`), or neither (`None`).
+    pub(crate) fn fast_outcome(input: &str) -> Option<bool> {
+        fast::parse_canonical(input).map(|c| c.rest().is_none())
     }
 
     /// The check `can_parse` runs first.

@@ -150,6 +150,27 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
         p
     }
 
+    /// Finishes a URL whose scheme and authority the fast path proved and `out` already
+    /// holds from `start` on (their components in `c`): the path start state at `pos` of
+    /// `input` (cleaned as for [`Parser::new`], and equal to the original input up to
+    /// `pos`), then the serializer's checks. The path, query and fragment states never
+    /// fail; only the length limit can.
+    #[inline]
+    pub(crate) fn finish_from_path(
+        input: &'i str,
+        out: &'o mut O,
+        start: usize,
+        c: Components,
+        encoding: &'static Encoding,
+        pos: usize,
+    ) -> Result<Components, ParseError> {
+        let mut p = Parser::new(input, None, out).with_encoding(encoding);
+        p.start = start;
+        p.c = c;
+        p.path_start_state(pos)?;
+        p.finish()
+    }
+
     /// The same parser, telling validation errors to `r`.
     pub(crate) fn with_reporter<R: Report>(self, r: R) -> Parser<'i, 'b, 'o, O, R> {
         Parser {
@@ -245,7 +266,8 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
     }
 
     /// The serializer's `/.` rule (§4.5 step 3) and the offset limit.
-    fn finish(mut self) -> Result<Components, ParseError> {
+    #[inline]
+    fn finish(&mut self) -> Result<Components, ParseError> {
         if self.c.host_kind == HostKind::None && !self.c.opaque_path {
             let ps = self.c.path_start as usize;
             if self.written()[ps..].starts_with("//") {
