@@ -23,13 +23,14 @@ DuckDB (``duckdb`` package, the extension file in ``$RAPIDURL_DUCKDB_EXTENSION``
 ``target/release/rapidurl.duckdb_extension``): every function of ``rapidurl_functions()``
 and every overload (VARCHAR, BLOB, with a base), arguments as flat columns, constants
 (``url_join('lit', col)``), dictionary vectors (an Arrow dictionary column, a Parquet
-file's dictionary pages, the rows a filter, a join or a CASE selects, GROUP BY keys) and
-UNNEST of a list, from Arrow ``string``, ``large_string`` and ``string_view`` columns.
-Polars (``rapidurl.polars``): every method of the ``url`` namespace, ``field`` with
-every field name (``param:NAME`` included), ``parse``, ``error``, ``route`` and
-``route_params``, with ``base`` as a ``str`` and as a column, on frames of several chunks
-read from ``string``, ``large_string``, ``string_view``, ``binary`` and ``large_binary``
-arrays and of the Null type, eager, lazy, streaming, after a filter or a slice.
+file's dictionary pages, the rows a filter, a join or a CASE selects, GROUP BY keys),
+UNNEST of a list and a lambda over a list (``list_transform``), from Arrow ``string``,
+``large_string`` and ``string_view`` columns. Polars (``rapidurl.polars``): every method
+of the ``url`` namespace, ``field`` with every field name (``param:NAME`` included),
+``parse``, ``error``, ``route`` and ``route_params``, with ``base`` as a ``str``, a
+literal and a column, on frames of several chunks read from ``string``,
+``large_string``, ``string_view``, ``binary`` and ``large_binary`` arrays and of the Null
+type, eager, lazy, streaming, after a filter or a slice, in a window (``over``).
 
 Status lines and the summary use libFuzzer's words, so ``fuzz/run.sh`` reads them: one
 execution is one query (a batch of rows), ``corp`` the seed inputs, ``rss`` the child's
@@ -203,7 +204,7 @@ SQL_PAIRS = {
     "url_pattern_exec": "pattern_first",
 }
 DUCKDB_SHAPES = ["flat", "flat", "const", "dict_arrow", "parquet", "filter", "case", "join",
-                 "groupby", "unnest"]
+                 "groupby", "unnest", "lambda"]
 STRING_TYPES = ["string", "large_string", "string_view"]
 
 
@@ -254,7 +255,7 @@ POLARS_FIELDS = [
     "display", "valid", "validation_errors", "surt", "canonical",
 ]
 POLARS_INPUT_TYPES = ["string", "large_string", "string_view", "binary", "large_binary", "null"]
-POLARS_MODES = ["eager", "lazy", "streaming", "filter", "slice", "with_columns"]
+POLARS_MODES = ["eager", "lazy", "streaming", "filter", "slice", "with_columns", "over"]
 
 
 def polars_case(g: Gen) -> dict:
@@ -447,6 +448,11 @@ class DuckdbChild:
             for i in range(n):
                 firsts.setdefault((a[i], b[i] if b is not None else None), i)
             sel = sorted(firsts.values())
+        elif shape == "lambda":
+            # A lambda over a list: the function runs on the list's child vector, the
+            # second argument captured from the row.
+            inner = f"{fn}({', '.join(['x'] + call_args[1:])})"
+            sql = f"SELECT i, list_transform(list_value(a, a), lambda x: {inner})[2] FROM t ORDER BY i"
         elif shape == "unnest":
             lists = ", ".join(f"list({c} ORDER BY i) AS {c}" for c in args)
             inner = ", ".join(f"unnest({c}) AS {c}" for c in args)
@@ -672,6 +678,8 @@ class PolarsChild:
                 return df.slice(n // 3).select(expr)
             if mode == "with_columns":
                 return df.with_columns(expr.alias("out")).select("out")
+            if mode == "over":
+                return df.with_row_index("i").select(expr.over(pl.col("i") % 3))
             if mode == "lazy":
                 return df.lazy().select(expr).collect()
             if mode == "streaming":
