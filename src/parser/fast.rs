@@ -19,7 +19,10 @@
 //!   (`192.0.2.1`), a port that is not the default and has no
 //!   leading zero, no dot segments, no `%2e`, no backslash;
 //! * `file:///path…` and `file://host/path…` (host not `localhost`, no `|` in the path);
-//! * `scheme:opaque-path[?query][#fragment]` for other schemes, without spaces.
+//! * `scheme:opaque-path[?query][#fragment]` for other schemes, without spaces;
+//! * `scheme://host[:port][/path][?query][#fragment]` for other schemes: an opaque host of
+//!   plain bytes (its case kept), a port that has no leading zero, the path and what
+//!   follows as for special URLs (an empty path stays empty).
 //!
 //! A special URL with an empty path (`http://example.com`) is accepted too: the canonical
 //! form adds `/`, so the caller must insert it ([`Canonical::slash_at`]).
@@ -324,10 +327,11 @@ fn walk<K: Words, const LONG: bool>(input: &str, m: &mut Cursor<'_, K, LONG>) ->
     })
 }
 
-/// A special URL whose scheme and authority (`b[..t]`) are canonical but whose path, query
-/// or fragment is not proven so: keep what was proven, when the authority really ends at
-/// `t` (the end of the input, or `/`, `\`, `?`, `#`), and leave the rest to the state
-/// machine's path start state. Else `None`: the state machine parses it all.
+/// A URL whose scheme and authority (`b[..t]`) are canonical but whose path, query or
+/// fragment is not proven so: keep what was proven, when the authority really ends at `t`
+/// (the end of the input, or `/`, `\`, `?`, `#`; the caller of a non-special URL has
+/// ruled out `\`), and leave the rest to the state machine's path start state. Else
+/// `None`: the state machine parses it all.
 #[inline(never)]
 fn prefix_only(b: &[u8], mut c: Components, t: usize, flags: u8) -> Option<Canonical> {
     if !b
@@ -400,31 +404,46 @@ fn authority<K: Words, const LONG: bool>(
             if kind == SchemeKind::File {
                 return None;
             }
-            // Digits up to the next special byte, at most five. Canonical: no leading zero,
-            // not the default, not empty; else the port is rewritten.
-            let r = m.next_special(p + 1);
-            let digits = &b[p + 1..r];
-            if digits.len() > 5 || !digits.iter().all(u8::is_ascii_digit) {
-                return None;
-            }
-            let port = digits
-                .iter()
-                .fold(0u32, |v, &d| v * 10 + u32::from(d - b'0'));
-            if port > u32::from(u16::MAX) {
-                return None;
-            }
-            if digits.is_empty() || Some(port as u16) == kind.default_port() {
-                flags |= PORT_REWRITE;
-            } else {
-                if digits[0] == b'0' && digits.len() > 1 {
-                    flags |= PORT_REWRITE;
-                }
-                c.port = Some(port as u16);
-            }
+            let (r, port_flags) = port(b, m, c, p)?;
+            flags |= port_flags;
             t = r;
         }
     }
     Some((t, flags))
+}
+
+/// The port after the `:` at `p`: digits up to the next special byte, at most five, at
+/// most 65535, recorded in `c` unless it is the scheme's default. Returns where it ends,
+/// and [`PORT_REWRITE`] when it is not written as it is serialized (a leading zero, the
+/// default port, no digits). `None`: not a port the fast path takes.
+#[inline(always)]
+fn port<K: Words, const LONG: bool>(
+    b: &[u8],
+    m: &mut Cursor<'_, K, LONG>,
+    c: &mut Components,
+    p: usize,
+) -> Option<(usize, u8)> {
+    let r = m.next_special(p + 1);
+    let digits = &b[p + 1..r];
+    if digits.len() > 5 || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let port = digits
+        .iter()
+        .fold(0u32, |v, &d| v * 10 + u32::from(d - b'0'));
+    if port > u32::from(u16::MAX) {
+        return None;
+    }
+    let mut flags = 0;
+    if digits.is_empty() || Some(port as u16) == c.scheme_kind.default_port() {
+        flags |= PORT_REWRITE;
+    } else {
+        if digits[0] == b'0' && digits.len() > 1 {
+            flags |= PORT_REWRITE;
+        }
+        c.port = Some(port as u16);
+    }
+    Some((r, flags))
 }
 
 /// The path of a special URL from `t`: no dot segments, no `%2e`, nothing to encode.
@@ -478,7 +497,8 @@ fn path<K: Words, const LONG: bool>(
     Some((pos, slash_at))
 }
 
-/// `scheme:opaque-path[?query][#fragment]` (a non-special scheme not followed by `/`).
+/// `scheme:opaque-path[?query][#fragment]` (a non-special scheme not followed by `/`), or
+/// [`opaque_host`]'s shape.
 fn opaque_path<K: Words, const LONG: bool>(
     b: &[u8],
     m: &mut Cursor<'_, K, LONG>,
@@ -487,7 +507,7 @@ fn opaque_path<K: Words, const LONG: bool>(
 ) -> Option<Canonical> {
     let start = c.scheme_end as usize + 1;
     if b.get(start) == Some(&b'/') {
-        return None;
+        return opaque_host(b, m, c, lower);
     }
     c.set_host_at(start as u32, HostKind::None);
     c.path_start = start as u32;
@@ -509,6 +529,65 @@ fn opaque_path<K: Words, const LONG: bool>(
         components: c,
         slash_at: None,
         flags: lower as u8,
+    })
+}
+
+/// `scheme://host[:port][/path][?query][#fragment]` for a non-special scheme: a host of
+/// plain bytes (an opaque host, kept in its case), a port of at most five digits, the
+/// path as [`path`] takes it (an empty path stays empty). As for special URLs, a proven
+/// authority whose port or rest needs work is handed on as a prefix ([`prefix_only`]).
+/// Else (`scheme:/path`, an empty host, userinfo, an IPv6 address, upper case in the
+/// scheme, which [`LOWER`] would lower-case in the host too, …) `None`.
+#[inline(never)]
+fn opaque_host<K: Words, const LONG: bool>(
+    b: &[u8],
+    m: &mut Cursor<'_, K, LONG>,
+    mut c: Components,
+    lower: bool,
+) -> Option<Canonical> {
+    let n = b.len();
+    let a = c.scheme_end as usize + 3;
+    if lower || n <= a || b.get(a - 2..a) != Some(b"//") {
+        return None;
+    }
+    let p = m.next_special(a);
+    if p == a {
+        return None;
+    }
+    c.username_end = a as u32;
+    c.host_start = a as u32;
+    c.host_end = p as u32;
+    c.host_kind = HostKind::Opaque;
+    let mut flags = 0;
+    let mut t = p;
+    if b.get(p) == Some(&b':') {
+        let (r, port_flags) = port(b, m, &mut c, p)?;
+        flags |= port_flags;
+        t = r;
+    }
+    // What ends a non-special authority (not `\`, which the host would hold).
+    if !b.get(t).is_none_or(|&e| matches!(e, b'/' | b'?' | b'#')) {
+        return None;
+    }
+    if flags & PORT_REWRITE != 0 {
+        return prefix_only(b, c, t, flags);
+    }
+    let pos = if b.get(t) == Some(&b'/') {
+        match path(b, m, &mut c, t) {
+            Some((pos, _)) => pos,
+            None => return prefix_only(b, c, t, flags),
+        }
+    } else {
+        c.path_start = t as u32;
+        t
+    };
+    if query_and_fragment(b, m, &mut c, pos, false).is_none() {
+        return prefix_only(b, c, t, flags);
+    }
+    Some(Canonical {
+        components: c,
+        slash_at: None,
+        flags,
     })
 }
 
@@ -608,6 +687,48 @@ mod tests {
             "http://example.com|x/",
         ] {
             assert_eq!(fast_outcome(input), None, "{input:?}");
+        }
+    }
+
+    /// Non-special URLs with an opaque host: whole when canonical, as a prefix when the
+    /// port or what follows the authority needs work, not at all when the host is not
+    /// plain or the scheme has upper case (the host keeps its case).
+    #[test]
+    fn opaque_hosts_of_non_special_urls() {
+        for (input, whole) in [
+            ("ssh://git@gitlab.example:2222/group/project.git", None),
+            ("sftp://backup.example/var/backups/", Some(true)),
+            ("git://github.example/user/repo.git", Some(true)),
+            ("irc://irc.example.net:6697/#channel", Some(true)),
+            ("x-custom://HOST.Example/A/b", Some(true)),
+            ("x-custom://HOST.Example/A/./b/../C", Some(false)),
+            ("s3://bucket.example/key/with spaces.txt", Some(false)),
+            ("foo://host/path\\with\\backslash", Some(false)),
+            ("foo://host", Some(true)),
+            ("foo://host?q#f", Some(true)),
+            ("foo://host#f", Some(true)),
+            ("foo://host:08/x", Some(false)),
+            ("foo://host:/x", Some(false)),
+            ("foo://host:80", Some(true)),
+            ("foo://host:0", Some(true)),
+            ("foo://1.2.3.4:65535/", Some(true)),
+            ("foo://host/?q='x'", Some(true)),
+            ("foo://host/?q=\"x\"", Some(false)),
+            ("Foo://host/", None),
+            ("foo://host\\x/", None),
+            ("foo://", None),
+            ("foo:///x", None),
+            ("foo:/x", None),
+            ("foo://h:65536/", None),
+            ("foo://[::1]/", None),
+            ("foo://ho st/", None),
+            ("foo://host%41/", None),
+        ] {
+            assert_eq!(fast_outcome(input), whole, "{input:?}");
+            if whole.is_some() {
+                let fast = parse_fast(input).unwrap_or_else(|| panic!("{input:?} not taken"));
+                assert_eq!(Ok(fast), parse_slow(input), "{input:?}");
+            }
         }
     }
 
