@@ -18,7 +18,7 @@ pub(crate) enum Serialization {
 
 impl Serialization {
     /// A copy of `s`: inline when it fits, else one allocation of exactly its length.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn copy_of(s: &str) -> Serialization {
         match ArrayString::from(s) {
             Ok(inline) => Serialization::Inline(inline),

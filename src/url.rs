@@ -44,7 +44,24 @@ impl Url {
 
     /// Parses an absolute URL (URL Standard §4.4, with no base).
     pub fn parse(input: &str) -> Result<Url, ParseError> {
-        Url::options().parse(input)
+        Url::parse_owned(input, None, UTF_8)
+    }
+
+    /// The parse behind [`Url::parse`] and [`ParseOptions::parse`]: a canonical input that
+    /// is its own serialization is copied once (inline when short) into the result, built
+    /// in place; any other goes through [`parser::parse_owned`].
+    #[inline(always)]
+    fn parse_owned(
+        input: &str,
+        base: Option<UrlParts<'_>>,
+        encoding: &'static Encoding,
+    ) -> Result<Url, ParseError> {
+        let canonical = parser::parse_canonical(input);
+        if let Some(c) = parser::borrowed(input, &canonical) {
+            return Ok(Url::from_raw(Serialization::copy_of(input), c));
+        }
+        let (serialization, components) = parser::parse_owned(input, canonical, base, encoding)?;
+        Ok(Url::from_raw(serialization, components))
     }
 
     /// Parses `input` against `base`, a parsed [`Url`] or [`UrlRef`] (the API URL parser
@@ -107,6 +124,7 @@ impl Url {
         }
     }
 
+    #[inline(always)]
     pub(crate) fn from_raw(serialization: Serialization, components: Components) -> Url {
         Url {
             serialization,
@@ -265,9 +283,7 @@ impl<'a> ParseOptions<'a> {
     /// Parses `input` with these options.
     pub fn parse(self, input: &str) -> Result<Url, ParseError> {
         let base = self.base.map(|b| b.parts);
-        let encoding = self.encoding.output_encoding();
-        let (serialization, components) = parser::parse_owned(input, base, encoding)?;
-        Ok(Url::from_raw(serialization, components))
+        Url::parse_owned(input, base, self.encoding.output_encoding())
     }
 }
 

@@ -62,20 +62,18 @@ pub(crate) fn parse_into<'o, O: Output + ?Sized + 'o>(
     write_into(input, canonical, base, encoding, out())
 }
 
-/// Parses `input` into the serialization a [`Url`](crate::Url) keeps: a canonical input
-/// that is its own serialization is copied once (inline when short); another short input
-/// is written into a per-thread scratch buffer and copied from there, so that a short URL
-/// allocates nothing; a long one is written straight into its own `String`.
-#[inline]
+/// Parses `input` into the serialization a [`Url`](crate::Url) keeps, when the fast path
+/// has not found it to be the input itself (`canonical` is its answer; `Url::parse` copies
+/// such an input straight into its result): a short input is written into a per-thread
+/// scratch buffer and copied from there, so that a short URL allocates nothing; a long one
+/// is written straight into its own `String`.
+#[inline(never)]
 pub(crate) fn parse_owned(
     input: &str,
+    canonical: Option<Canonical>,
     base: Option<UrlParts<'_>>,
     encoding: &'static Encoding,
 ) -> Result<(Serialization, Components), ParseError> {
-    let canonical = fast::parse_canonical(input);
-    if let Some(c) = borrowed(input, &canonical) {
-        return Ok((Serialization::copy_of(input), c));
-    }
     if input.len() <= serialization::INLINE {
         return with_scratch(|scratch| {
             let c = write_into(input, canonical, base, encoding, scratch)?;
