@@ -221,19 +221,30 @@ pub(crate) fn remove_tab_and_newline(input: &str) -> Cow<'_, str> {
 }
 
 /// Whether any byte of `b` is below 0x0E: eight bytes per step (a byte `x` is below `n`
-/// when `x - n` borrows into its high bit while `x`'s own high bit is clear).
+/// when `x - n` borrows into its high bit while `x`'s own high bit is clear; a borrow can
+/// only flag bytes above a byte that is below `n`, so the answer is exact). The last step
+/// reads the last eight bytes, overlapping the one before: only an input shorter than
+/// eight bytes is read byte by byte.
 #[inline]
 fn any_below_0e(b: &[u8]) -> bool {
     const LOW: u64 = u64::from_le_bytes([0x0E; 8]);
     const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
-    let mut words = b.chunks_exact(8);
-    for w in &mut words {
+    let below = |w: &[u8]| {
         let x = u64::from_le_bytes(w.try_into().expect("eight bytes"));
-        if x.wrapping_sub(LOW) & !x & HIGH != 0 {
+        x.wrapping_sub(LOW) & !x & HIGH != 0
+    };
+    let n = b.len();
+    if n < 8 {
+        return b.iter().any(|&c| c < 0x0E);
+    }
+    let mut i = 0;
+    while i + 8 < n {
+        if below(&b[i..i + 8]) {
             return true;
         }
+        i += 8;
     }
-    words.remainder().iter().any(|&c| c < 0x0E)
+    below(&b[n - 8..])
 }
 
 /// The range of `input` left after stripping leading and trailing C0 control or space

@@ -175,7 +175,11 @@ fn finish_rest<O: Output + ?Sized>(
     let start = out.len();
     let (_, end) = trim_c0_or_space(input.as_bytes());
     debug_assert!(rest <= end);
-    let cleaned = remove_tab_and_newline(&input[..end]);
+    // The prefix has no tab or newline: only the rest is searched.
+    let cleaned = match remove_tab_and_newline(&input[rest..end]) {
+        Cow::Borrowed(_) => Cow::Borrowed(&input[..end]),
+        Cow::Owned(tail) => Cow::Owned(input[..rest].to_owned() + &tail),
+    };
     out.reserve(cleaned.len() + 8);
     canonical.write_prefix(input, rest, out);
     match state::Parser::finish_from_path(
