@@ -337,10 +337,9 @@ pub(crate) fn last_label_is_not_numeric(host: &[u8]) -> bool {
     let trimmed = host.strip_suffix(b".").unwrap_or(host);
     // The common case in one look: a last byte that no number has (a number is digits, or
     // `0x`/`0X` and hex digits), so the last label is not one — `com`, `org`, `net`, `io`.
+    // (`| 0x20` lower-cases `G`–`Z` and moves no other byte into `g`–`z`.)
     if let Some(&last) = trimmed.last()
-        && last.is_ascii_alphabetic()
-        && !last.is_ascii_hexdigit()
-        && last | 0x20 != b'x'
+        && matches!(last | 0x20, b'g'..=b'w' | b'y' | b'z')
     {
         return true;
     }
@@ -354,6 +353,22 @@ pub(crate) fn last_label_is_not_numeric(host: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one-look test of the last byte takes exactly the letters no number has: every
+    /// byte value, as the last of a label that starts with a digit (so that only the last
+    /// byte can make the answer true).
+    #[test]
+    fn last_byte_shortcut_is_the_letters_no_number_has() {
+        for last in 0..=255u8 {
+            let no_number_has =
+                last.is_ascii_alphabetic() && !last.is_ascii_hexdigit() && last | 0x20 != b'x';
+            assert_eq!(
+                last_label_is_not_numeric(&[b'a', b'.', b'1', last]),
+                no_number_has,
+                "{last:#x}"
+            );
+        }
+    }
 
     #[test]
     fn any_below_0e_is_exact() {
