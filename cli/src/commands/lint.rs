@@ -15,7 +15,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::Args;
-use rapidurl::{UrlRef, parse_with_validation_errors};
+use rapidurl::{UrlRef, parse_with_validation_errors, percent};
 
 use crate::input::{InputArgs, prepare, thread_count};
 use crate::outcome::{Failure, report};
@@ -100,13 +100,14 @@ pub enum LintFormat {
 /// The bytes that a clean line's serialization may not hold as they are: those that are
 /// not URL code points (URL Standard §4.3) — controls, space, `"`, `#`, `%`, `<`, `>`,
 /// `[`, `\`, `]`, `^`, `` ` ``, `{`, `|`, `}`, DEL and every non-ASCII byte — of which
-/// `%` (before two hex digits) and the first `#` are looked at again.
-const NOT_URL_UNIT: [bool; 256] = {
-    let mut table = [true; 256];
+/// `%` (before two hex digits) and the first `#` are looked at again. 1 for such a byte,
+/// 0 for a URL code point.
+const NOT_URL_UNIT: [u8; 256] = {
+    let mut table = [1; 256];
     let mut b = 0;
     while b < 128 {
         let c = b as u8;
-        table[b] = !(c.is_ascii_alphanumeric()
+        let unit = c.is_ascii_alphanumeric()
             || matches!(
                 c,
                 b'!' | b'$'
@@ -127,7 +128,8 @@ const NOT_URL_UNIT: [bool; 256] = {
                     | b'@'
                     | b'_'
                     | b'~'
-            ));
+            );
+        table[b] = !unit as u8;
         b += 1;
     }
     table
@@ -158,17 +160,7 @@ pub(crate) fn clean(line: &str, url: &UrlRef<'_>) -> bool {
     // Eight bytes at a time, the table's answers or-ed without a branch; a word that holds
     // a byte to look at is looked at again byte by byte.
     let n = bytes.len();
-    let flagged = |at: usize| {
-        let w = &bytes[at..at + 8];
-        NOT_URL_UNIT[w[0] as usize]
-            | NOT_URL_UNIT[w[1] as usize]
-            | NOT_URL_UNIT[w[2] as usize]
-            | NOT_URL_UNIT[w[3] as usize]
-            | NOT_URL_UNIT[w[4] as usize]
-            | NOT_URL_UNIT[w[5] as usize]
-            | NOT_URL_UNIT[w[6] as usize]
-            | NOT_URL_UNIT[w[7] as usize]
-    };
+    let flagged = |at: usize| percent::or_of_8(&NOT_URL_UNIT, &bytes[at..at + 8]) != 0;
     let mut i = 0;
     let mut hash = false;
     while i < n {
@@ -182,7 +174,7 @@ pub(crate) fn clean(line: &str, url: &UrlRef<'_>) -> bool {
             break;
         }
         let b = bytes[i];
-        if !NOT_URL_UNIT[b as usize] {
+        if NOT_URL_UNIT[b as usize] == 0 {
             i += 1;
             continue;
         }
