@@ -73,6 +73,7 @@ mod canon;
 mod constructor;
 mod error;
 mod init;
+mod limits;
 mod matcher;
 mod parts;
 mod regexp;
@@ -86,10 +87,10 @@ pub use set::{PatternSet, SetMatch};
 
 use crate::{Url, UrlRef};
 use init::{HASH, HOSTNAME, Init, Kind, PASSWORD, PATHNAME, PORT, PROTOCOL, SEARCH, USERNAME};
+pub use limits::{MAX_BACKTRACK_STEPS, MAX_PROGRAM_SIZE as MAX_REGEXP_PROGRAM_SIZE};
 use matcher::Program;
 use parts::{Options, Part, PartType};
 use regexp::Regexp;
-pub use regexp::{MAX_BACKTRACK_STEPS, MAX_PROGRAM_SIZE as MAX_REGEXP_PROGRAM_SIZE};
 
 /// The components of a pattern or of a URL as a dictionary (the Standard's
 /// `URLPatternInit`): each may be given or not, and a base URL.

@@ -3,11 +3,8 @@
 //! `RepCheck`), and each iteration clears the captures inside it (`Clear`).
 
 use super::parse::{Assertion, Node};
+use crate::pattern::limits::MAX_PROGRAM_SIZE;
 use regex_syntax::hir::ClassUnicode;
-
-/// The most instructions a compiled regexp may have (counted repetitions are unrolled:
-/// `(?:a{100}){100}` is 10,000). Larger regexps are refused at construction.
-pub const MAX_PROGRAM_SIZE: usize = 20_000;
 
 /// A set of code points: a bitmap for ASCII, sorted ranges for the rest.
 #[derive(Clone, Debug)]
@@ -103,8 +100,6 @@ pub(crate) struct Program {
     /// The word characters of `\b` (with `i`: also U+017F and U+212A).
     pub(crate) word: CharSet,
     pub(crate) backtracking: bool,
-    /// The bit-parallel NFA's closures, when it can run the program (`is_match`).
-    pub(crate) bits: Option<Box<super::bits::Bits>>,
 }
 
 /// The program is over [`MAX_PROGRAM_SIZE`].
@@ -128,14 +123,12 @@ pub(crate) fn compile(node: &Node, groups: usize, icase: bool) -> Result<Program
             icase,
             word: CharSet::new(&super::parse::word(icase)),
             backtracking: node.needs_backtracking(),
-            bits: None,
         },
     };
     c.push(Inst::Save(0))?;
     c.node(node, false)?;
     c.push(Inst::Save(1))?;
     c.push(Inst::Match)?;
-    c.p.bits = super::bits::Bits::new(&c.p).map(Box::new);
     Ok(c.p)
 }
 

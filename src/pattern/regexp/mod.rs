@@ -17,7 +17,7 @@
 //! - with them, by a backtracking interpreter that stops after [`MAX_BACKTRACK_STEPS`]
 //!   steps per match with an error, never a silent "no match".
 //!
-//! Programs have at most [`MAX_PROGRAM_SIZE`] instructions (counted repetitions are
+//! Programs have at most [`MAX_PROGRAM_SIZE`](super::limits::MAX_PROGRAM_SIZE) instructions (counted repetitions are
 //! unrolled); a larger regexp is refused at construction.
 
 mod bits;
@@ -25,16 +25,14 @@ mod compile;
 mod exec;
 mod parse;
 
-pub use compile::MAX_PROGRAM_SIZE;
-
-/// The most steps the backtracking interpreter takes for one match (regexps with a
-/// backreference or a lookaround); past it, matching returns an error.
-pub const MAX_BACKTRACK_STEPS: u64 = 1_000_000;
+use super::limits::MAX_BACKTRACK_STEPS;
 
 /// A compiled regexp.
 #[derive(Clone, Debug)]
 pub(crate) struct Regexp {
     program: compile::Program,
+    /// The bit-parallel NFA's closures, when it can run the program (`is_match`).
+    bits: Option<Box<bits::Bits>>,
 }
 
 /// Why a regexp cannot be compiled.
@@ -44,7 +42,7 @@ pub(crate) enum CompileError {
     Syntax(String),
     /// Valid, but uses a feature this engine does not run.
     Unsupported(String),
-    /// Over [`MAX_PROGRAM_SIZE`] instructions.
+    /// Over [`MAX_PROGRAM_SIZE`](super::limits::MAX_PROGRAM_SIZE) instructions.
     TooLarge,
 }
 
@@ -75,7 +73,8 @@ impl Regexp {
         })?;
         let program = compile::compile(&parsed.node, parsed.groups, ignore_case)
             .map_err(|_| CompileError::TooLarge)?;
-        Ok(Regexp { program })
+        let bits = bits::Bits::new(&program).map(Box::new);
+        Ok(Regexp { program, bits })
     }
 
     /// Whether the regexp runs on the backtracking interpreter (it has a backreference
@@ -100,7 +99,7 @@ impl Regexp {
                 .backtrack(input, MAX_BACKTRACK_STEPS)
                 .map_err(|_| StepLimit)?
         } else if input.len() > PRECHECK_FROM
-            && let Some(bits) = &self.program.bits
+            && let Some(bits) = &self.bits
             && !self.program.bits_match(bits, input)
         {
             // The NFA refuses an input that does not match at a few instructions a code
@@ -126,7 +125,7 @@ impl Regexp {
         if self.program.backtracking {
             return Ok(self.captures(input)?.is_some());
         }
-        if let Some(bits) = &self.program.bits {
+        if let Some(bits) = &self.bits {
             return Ok(self.program.bits_match(bits, input));
         }
         Ok(self.program.pike(input, false).is_some())
