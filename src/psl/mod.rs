@@ -41,15 +41,22 @@
 //! # Ok::<(), rapidurl::psl::ListError>(())
 //! ```
 
+mod error;
 mod in_url;
 mod rules;
+#[cfg(test)]
+mod rules_tests;
+mod section;
 mod table;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+pub use error::{ListError, ListErrorKind};
 pub(crate) use in_url::{SuffixPart, domain_suffix, suffix_part, top_level_domain};
 use rules::Rules;
+pub use section::{Section, Sections};
+use section::{from_found, mask};
 use table::label_start;
 
 /// The built-in table, built by `build.rs` from the `psl` crate's `data/rules.txt`:
@@ -92,26 +99,6 @@ impl Default for SuffixList {
             kind: Kind::Builtin,
         }
     }
-}
-
-/// Which part of the list a lookup uses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Sections {
-    /// The whole list, ICANN and private sections, as browsers use it (and §3.2).
-    #[default]
-    All,
-    /// The ICANN section alone (the domains delegated by registries), as BigQuery's
-    /// `NET.REG_DOMAIN` uses it: `whatwg.github.io`'s registrable domain is `github.io`.
-    Icann,
-}
-
-/// The section of the list a rule comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Section {
-    /// `===BEGIN ICANN DOMAINS===` (also any rule outside the section markers).
-    Icann,
-    /// `===BEGIN PRIVATE DOMAINS===`.
-    Private,
 }
 
 /// The outcome of a lookup: the public suffix of a domain, borrowed from it, and the rule
@@ -247,10 +234,10 @@ impl SuffixList {
                     .iter()
                     .filter(|&&b| b == b'\n')
                     .count();
-                return Err(fail(LoadErrorKind::List(ListError {
+                return Err(fail(LoadErrorKind::List(ListError::new(
                     line,
-                    kind: ListErrorKind::NotUtf8,
-                })));
+                    ListErrorKind::NotUtf8,
+                ))));
             }
         };
         SuffixList::parse(text).map_err(|e| fail(LoadErrorKind::List(e)))
@@ -399,100 +386,6 @@ fn loaded_last_two_in(
     last_two_in(table, &table, s, start, end)
 }
 
-/// The rule flags of a table that a lookup over `sections` takes.
-#[inline]
-fn mask(sections: Sections) -> u8 {
-    match sections {
-        Sections::All => table::RULES | table::EXCEPTIONS,
-        Sections::Icann => table::ICANN,
-    }
-}
-
-/// A table's answer: where the suffix starts, the section
-/// of the prevailing rule, where the label before it starts.
-#[inline(always)]
-fn from_found(found: table::Found) -> (usize, Option<Section>, Option<usize>) {
-    let section = match found.flag {
-        0 => None,
-        f if f & table::ICANN != 0 => Some(Section::Icann),
-        _ => Some(Section::Private),
-    };
-    (found.start, section, found.hint)
-}
-
-/// Why a list could not be read: the line (1-based) and the problem.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ListError {
-    line: usize,
-    kind: ListErrorKind,
-}
-
-/// The problem [`ListError`] reports.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ListErrorKind {
-    /// The bytes are not UTF-8 (the line is where the first bad sequence is).
-    NotUtf8,
-    /// A rule has an empty label: `a..b`, `.a`, `a.`.
-    EmptyLabel(String),
-    /// `*` appears in a label that is not `*` alone.
-    BadWildcard(String),
-    /// `!` appears other than first, or an exception rule has one label or a wildcard.
-    BadException(String),
-    /// The rule is not a valid domain (UTS #46 processing failed); the error names why.
-    InvalidDomain(String, crate::ParseError),
-    /// A label of the rule (in ASCII) is longer than 63 bytes, a DNS label's limit.
-    LabelTooLong(String),
-    /// The text holds no rule (line 0).
-    NoRules,
-    /// The list has more nodes or label bytes than the lookup table can address (line 0).
-    TooLarge,
-}
-
-impl ListError {
-    pub(crate) fn new(line: usize, kind: ListErrorKind) -> ListError {
-        ListError { line, kind }
-    }
-
-    /// The line (1-based) where the problem is; 0 when it is about the whole text.
-    pub fn line(&self) -> usize {
-        self.line
-    }
-
-    /// The problem.
-    pub fn kind(&self) -> &ListErrorKind {
-        &self.kind
-    }
-}
-
-impl fmt::Display for ListError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line > 0 {
-            write!(f, "line {}: ", self.line)?;
-        }
-        match &self.kind {
-            ListErrorKind::NotUtf8 => f.write_str("the list is not UTF-8"),
-            ListErrorKind::EmptyLabel(r) => write!(f, "rule {r:?} has an empty label"),
-            ListErrorKind::BadWildcard(r) => {
-                write!(f, "rule {r:?}: a wildcard must be a whole label")
-            }
-            ListErrorKind::BadException(r) => write!(
-                f,
-                "rule {r:?}: an exception is `!` then a rule of two or more labels \
-                 without wildcards"
-            ),
-            ListErrorKind::InvalidDomain(r, e) => write!(f, "rule {r:?} is not a domain: {e}"),
-            ListErrorKind::LabelTooLong(r) => {
-                write!(f, "rule {r:?} has a label longer than 63 bytes")
-            }
-            ListErrorKind::NoRules => f.write_str("the list has no rule"),
-            ListErrorKind::TooLarge => f.write_str("the list is too large for the lookup table"),
-        }
-    }
-}
-
-impl std::error::Error for ListError {}
-
 /// Why [`SuffixList::from_file`] failed: the file, and the I/O or list error.
 #[derive(Debug)]
 pub struct LoadError {
@@ -528,10 +421,10 @@ impl fmt::Display for LoadError {
         let path = self.path.display();
         match &self.kind {
             LoadErrorKind::Io(e) => write!(f, "{path}: {e}"),
-            LoadErrorKind::List(e) if e.line > 0 => {
+            LoadErrorKind::List(e) if e.line() > 0 => {
                 let msg = e.to_string();
                 let msg = msg.split_once(": ").map_or(msg.as_str(), |(_, m)| m);
-                write!(f, "{path}:{}: {msg}", e.line)
+                write!(f, "{path}:{}: {msg}", e.line())
             }
             LoadErrorKind::List(e) => write!(f, "{path}: {e}"),
         }
