@@ -558,28 +558,13 @@ impl<'a> UrlColumn<'a> {
 /// ```
 #[derive(Debug, Default)]
 pub struct ColumnBuffers {
-    chunks: Vec<Chunk<'static>>,
+    pub(super) chunks: Vec<Chunk<'static>>,
 }
 
 impl ColumnBuffers {
     /// No buffers yet (the first column allocates its own).
     pub fn new() -> Self {
         ColumnBuffers::default()
-    }
-
-    /// [`parse_lines`](super::parse_lines), building the column in these buffers.
-    pub fn parse_lines(self, bytes: &[u8]) -> UrlColumn<'_> {
-        self.parse_lines_with_base(bytes, None)
-    }
-
-    /// [`parse_lines_with_base`](super::parse_lines_with_base), building the column in
-    /// these buffers.
-    pub fn parse_lines_with_base<'a>(
-        self,
-        bytes: &'a [u8],
-        base: Option<&'a Url>,
-    ) -> UrlColumn<'a> {
-        super::engine::column_in(&super::engine::Lines::with_base(bytes, base), self.chunks)
     }
 
     /// The bytes the buffers hold (the sum of their capacities).

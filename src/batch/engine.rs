@@ -38,12 +38,12 @@
 //! assert_eq!((valid, bytes), (2, 18));
 //! ```
 
-use super::column::{BaseCache, Chunk, ChunkBuilder, UrlColumn};
+use super::column::{BaseCache, Chunk, ChunkBuilder, ColumnBuffers, UrlColumn};
 use super::lines as line_split;
 use super::rows::{Bases, Extras, LastBase, emit, emit_bytes};
-pub use super::rows::{RowBases, Validity};
+pub use super::rows::{Input, RowBases, Validity};
 use crate::components::UrlParts;
-use crate::error::{ErrorKind, ParseError};
+use crate::error::ParseError;
 use crate::parser;
 use crate::url::Url;
 use crate::view::UrlRef;
@@ -81,114 +81,6 @@ pub struct Piece {
     /// The raw input of the piece when it is one piece of memory (a block of lines): a
     /// row whose [`Row::borrowed`] is a slice of it can be kept as offsets into it.
     pub input: Option<Range<usize>>,
-}
-
-/// A row as a source hands it to the engine: the text to parse, and what it is parsed
-/// against.
-#[derive(Clone, Copy, Debug)]
-pub struct Input<'a, 'r> {
-    text: &'r str,
-    /// `text`, when it is a slice of the source's own input.
-    source_text: Option<&'a str>,
-    /// The raw bytes `text` was decoded from with U+FFFD, if it was.
-    raw: Option<&'r [u8]>,
-    base: Option<&'r Url>,
-    /// The row fails with this error without being parsed.
-    error: Option<ParseError>,
-    /// The row is a null (a missing value, as in an Arrow column).
-    null: bool,
-}
-
-impl<'a, 'r> Input<'a, 'r> {
-    /// A row whose text lives as long as the source's input: a row the parser finds
-    /// canonical can be kept by a sink as that slice (no copy).
-    #[inline]
-    pub fn borrowed(text: &'a str) -> Self
-    where
-        'a: 'r,
-    {
-        Input {
-            text,
-            source_text: Some(text),
-            raw: None,
-            base: None,
-            error: None,
-            null: false,
-        }
-    }
-
-    /// A row whose text lives only for the call (made for it, e.g. decoded or unescaped).
-    #[inline]
-    pub fn transient(text: &'r str) -> Self {
-        Input {
-            text,
-            source_text: None,
-            raw: None,
-            base: None,
-            error: None,
-            null: false,
-        }
-    }
-
-    /// A null row (a missing value, as an Arrow column's validity bitmap marks it): the
-    /// sink sees it as an empty input for which [`Row::is_null`] is true, and parses
-    /// nothing for it.
-    #[inline]
-    pub fn null() -> Self {
-        Input {
-            null: true,
-            error: Some(ParseError::new(ErrorKind::MissingSchemeNonRelativeUrl)),
-            ..Input::transient("")
-        }
-    }
-
-    /// A row decoded from `raw`, which is not valid UTF-8, into `text` (each invalid
-    /// sequence U+FFFD, as [`Url::parse_bytes`] decodes): an error's offset is then a byte
-    /// offset into `raw`.
-    #[inline]
-    pub fn decoded(text: &'r str, raw: &'r [u8]) -> Self {
-        Input {
-            raw: Some(raw),
-            ..Input::transient(text)
-        }
-    }
-
-    /// A row that fails with `error` without being parsed (e.g. its base did not parse:
-    /// [`ErrorKind::InvalidBase`]).
-    #[inline]
-    pub fn failed(text: &'r str, error: ParseError) -> Self {
-        Input {
-            error: Some(error),
-            ..Input::transient(text)
-        }
-    }
-
-    /// The same row, parsed against `base`.
-    #[inline]
-    pub fn with_base(self, base: Option<&'r Url>) -> Self {
-        Input { base, ..self }
-    }
-
-    /// The text to parse.
-    pub fn text(&self) -> &'r str {
-        self.text
-    }
-
-    /// The base the row is parsed against, if any.
-    pub fn base(&self) -> Option<&'r Url> {
-        self.base
-    }
-
-    /// Whether the row is a null ([`Input::null`]).
-    pub fn is_null(&self) -> bool {
-        self.null
-    }
-
-    /// The error the row fails with without being parsed ([`Input::failed`], and the
-    /// error an empty input gives for a null row).
-    pub fn error(&self) -> Option<ParseError> {
-        self.error
-    }
 }
 
 /// One parsed row as a sink gets it: its input, its result, its place.
@@ -560,7 +452,7 @@ impl<'a> Source<'a> for Strs<'a> {
 
 /// Rows each with a base of its own, as `new URL(input, base)` takes them: `(input,
 /// None)` has no base, and a base that does not parse makes the row fail with
-/// [`ErrorKind::InvalidBase`]. A base string is parsed once
+/// [`ErrorKind::InvalidBase`](crate::ErrorKind::InvalidBase). A base string is parsed once
 /// for a run of rows that share it.
 #[derive(Clone, Copy, Debug)]
 pub struct WithBases<'a> {
@@ -928,6 +820,25 @@ impl<'a> Sink<'a> for ColumnSink<'a> {
 /// The column of `source`'s rows.
 pub(crate) fn column<'a, S: Source<'a>>(source: &S) -> UrlColumn<'a> {
     column_in(source, Vec::new())
+}
+
+/// The bulk engine's doors into a [`ColumnBuffers`]: its buffers are a column's chunks,
+/// filled again with the rows of a source.
+impl ColumnBuffers {
+    /// [`parse_lines`](super::parse_lines), building the column in these buffers.
+    pub fn parse_lines(self, bytes: &[u8]) -> UrlColumn<'_> {
+        self.parse_lines_with_base(bytes, None)
+    }
+
+    /// [`parse_lines_with_base`](super::parse_lines_with_base), building the column in
+    /// these buffers.
+    pub fn parse_lines_with_base<'a>(
+        self,
+        bytes: &'a [u8],
+        base: Option<&'a Url>,
+    ) -> UrlColumn<'a> {
+        column_in(&Lines::with_base(bytes, base), self.chunks)
+    }
 }
 
 /// The column of `source`'s rows, built in the buffers of `spare` (emptied chunks) while

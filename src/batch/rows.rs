@@ -3,7 +3,6 @@
 //! the base a row is parsed against (one for all rows, or one per row, parsed once for a
 //! run of rows that share it).
 
-use super::engine::Input;
 use crate::error::{ErrorKind, ParseError};
 use crate::url::Url;
 use std::borrow::Cow;
@@ -149,5 +148,113 @@ pub(crate) fn emit<'a, F: FnMut(Input<'a, '_>)>(
                 Err(err) => row(Input::failed(input.text(), err)),
             },
         },
+    }
+}
+
+/// A row as a source hands it to the engine: the text to parse, and what it is parsed
+/// against.
+#[derive(Clone, Copy, Debug)]
+pub struct Input<'a, 'r> {
+    pub(super) text: &'r str,
+    /// `text`, when it is a slice of the source's own input.
+    pub(super) source_text: Option<&'a str>,
+    /// The raw bytes `text` was decoded from with U+FFFD, if it was.
+    pub(super) raw: Option<&'r [u8]>,
+    pub(super) base: Option<&'r Url>,
+    /// The row fails with this error without being parsed.
+    pub(super) error: Option<ParseError>,
+    /// The row is a null (a missing value, as in an Arrow column).
+    pub(super) null: bool,
+}
+
+impl<'a, 'r> Input<'a, 'r> {
+    /// A row whose text lives as long as the source's input: a row the parser finds
+    /// canonical can be kept by a sink as that slice (no copy).
+    #[inline]
+    pub fn borrowed(text: &'a str) -> Self
+    where
+        'a: 'r,
+    {
+        Input {
+            text,
+            source_text: Some(text),
+            raw: None,
+            base: None,
+            error: None,
+            null: false,
+        }
+    }
+
+    /// A row whose text lives only for the call (made for it, e.g. decoded or unescaped).
+    #[inline]
+    pub fn transient(text: &'r str) -> Self {
+        Input {
+            text,
+            source_text: None,
+            raw: None,
+            base: None,
+            error: None,
+            null: false,
+        }
+    }
+
+    /// A null row (a missing value, as an Arrow column's validity bitmap marks it): the
+    /// sink sees it as an empty input for which [`Row::is_null`](super::engine::Row::is_null) is true, and parses
+    /// nothing for it.
+    #[inline]
+    pub fn null() -> Self {
+        Input {
+            null: true,
+            error: Some(ParseError::new(ErrorKind::MissingSchemeNonRelativeUrl)),
+            ..Input::transient("")
+        }
+    }
+
+    /// A row decoded from `raw`, which is not valid UTF-8, into `text` (each invalid
+    /// sequence U+FFFD, as [`Url::parse_bytes`] decodes): an error's offset is then a byte
+    /// offset into `raw`.
+    #[inline]
+    pub fn decoded(text: &'r str, raw: &'r [u8]) -> Self {
+        Input {
+            raw: Some(raw),
+            ..Input::transient(text)
+        }
+    }
+
+    /// A row that fails with `error` without being parsed (e.g. its base did not parse:
+    /// [`ErrorKind::InvalidBase`]).
+    #[inline]
+    pub fn failed(text: &'r str, error: ParseError) -> Self {
+        Input {
+            error: Some(error),
+            ..Input::transient(text)
+        }
+    }
+
+    /// The same row, parsed against `base`.
+    #[inline]
+    pub fn with_base(self, base: Option<&'r Url>) -> Self {
+        Input { base, ..self }
+    }
+
+    /// The text to parse.
+    pub fn text(&self) -> &'r str {
+        self.text
+    }
+
+    /// The base the row is parsed against, if any.
+    pub fn base(&self) -> Option<&'r Url> {
+        self.base
+    }
+
+    /// Whether the row is a null ([`Input::null`]).
+    pub fn is_null(&self) -> bool {
+        self.null
+    }
+
+    /// The error the row fails with without being parsed ([`Input::failed`], and the
+    /// error an empty input gives for a null row).
+    pub fn error(&self) -> Option<ParseError> {
+        self.error
     }
 }
