@@ -2,13 +2,22 @@
 //! lines, CSV, TSV, JSON Lines or Parquet, to TSV, CSV, JSON Lines or Parquet.
 //!
 //! Every bulk command is an adapter over the library's bulk engine
-//! (`rapidurl::batch::engine`, driven by `pipeline`): the inputs are read a window of
-//! batches of whole records at a time (`source`; tables decoded by `records`), the engine
-//! parses the window on `--threads` threads with the window as its source (`window`), and
-//! each command's sink formats the rows (`output`, `parquet_out`) or counts them (`stats`),
-//! written in input order. Memory is bounded by three windows whatever the input's size
-//! (`pipeline`; measured in docs/robustness.md). An `-o` file is written beside its
-//! place and put there only by a run that succeeds (`output_file`).
+//! (`rapidurl::batch::engine`, driven by `pipeline`), in four rooms:
+//!
+//! - `input/`, the input side: the inputs are read a window of batches of whole records at
+//!   a time (`input::source`; tables decoded by `input::records`), and the window is the
+//!   engine's source (`input::window`);
+//! - `output/`, the output side: each command's sink formats the rows (`output::text`,
+//!   `output::parquet`); an `-o` file is written beside its place and put there only by a
+//!   run that succeeds (`output::file`);
+//! - `pipeline/`, which joins them: the engine parses a window on `--threads` threads
+//!   while the rows of the window before are written in input order; memory is bounded by
+//!   three windows whatever the input's size (measured in docs/robustness.md);
+//! - `commands/`, one module a command (`stats` counts rather than writes), and the
+//!   options they share (`commands::args`).
+//!
+//! Beside them, `outcome` (how a command ends: its exit status and message) and `routes`
+//! (the `--routes` table of the `route` fields), which the rooms share.
 //!
 //! See `rapidurl --help` and `rapidurl <command> --help`.
 #![forbid(unsafe_code)]
@@ -17,16 +26,8 @@ mod commands;
 mod input;
 mod outcome;
 mod output;
-mod output_file;
-mod parquet_out;
 mod pipeline;
-mod progress;
-mod records;
 mod routes;
-mod rows;
-mod source;
-mod table;
-mod window;
 
 use std::process::ExitCode;
 

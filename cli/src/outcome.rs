@@ -6,9 +6,9 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use crate::output_file::{self, OutputFile};
+use crate::input::rows::RowError;
+use crate::output::file::{self as output_file, OutputFile};
 use crate::pipeline::Stop;
-use crate::rows::RowError;
 
 /// Why the program stops early.
 pub enum Failure {

@@ -13,20 +13,19 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use rapidurl::field::{Field, FieldContext};
+use rapidurl::field::FieldContext;
 use rapidurl::pattern::{PatternErrorKind, PatternSet};
 
 use crate::outcome::Failure;
-use crate::output::Column;
 
 static TABLE: OnceLock<PatternSet> = OnceLock::new();
 
 /// The route table, when the command writes its fields and a pattern of it has a
 /// backreference or a lookaround (its lookup may run out of steps): each row is looked
-/// up first ([`crate::rows::Plan::check`]).
+/// up first ([`crate::input::rows::Plan::check`]).
 static CHECKED: OnceLock<&'static PatternSet> = OnceLock::new();
 
-/// The table [`crate::rows::Plan::routes`] checks rows against, if any.
+/// The table [`crate::input::rows::Plan::routes`] checks rows against, if any.
 pub fn checked() -> Option<&'static PatternSet> {
     CHECKED.get().copied()
 }
@@ -47,11 +46,8 @@ pub fn with_routes(cx: FieldContext<'_>) -> FieldContext<'_> {
 /// Reads the route table of `--routes FILE` (when given; its relative patterns against
 /// `--routes-base URL`) and checks that the fields asked for have what they need: an
 /// error names the file, line and column of a bad pattern, or the option a `route` field
-/// lacks.
-pub fn load(path: Option<&Path>, base: Option<&str>, columns: &[&Column]) -> Result<(), Failure> {
-    let wants_routes = columns
-        .iter()
-        .any(|c| matches!(c, Column::Field(Field::Route | Field::RouteParams)));
+/// lacks. `wants_routes`: the command writes or counts a `route` or `route_params` field.
+pub fn load(path: Option<&Path>, base: Option<&str>, wants_routes: bool) -> Result<(), Failure> {
     let Some(path) = path else {
         if base.is_some() {
             return Err(Failure::Message(

@@ -2,16 +2,17 @@
 //! standard input (before anything is written), choosing each one's format, reading the
 //! first one's columns, resolving `--column`, `--base-column` and `--base`, and the
 //! number of threads. Rows are then numbered (line, or row for Parquet) by the readers
-//! (`source`, `records`) and errors reported as FILE:LINE:COL (`outcome`).
+//! (`crate::input::source`, `crate::input::records`) and errors reported as FILE:LINE:COL
+//! (`crate::outcome`).
 
 use std::sync::Arc;
 
 use clap::Args;
 use rapidurl::Url;
 
+use crate::input::rows::Plan;
+use crate::input::source::{self, DEFAULT_BLOCK_BYTES, Input, InputFormat, Reader};
 use crate::outcome::Failure;
-use crate::rows::Plan;
-use crate::source::{self, DEFAULT_BLOCK_BYTES, Input, InputFormat, Reader};
 
 /// Where the rows come from (shared by `parse`, `check`, `stats` and `dedup`).
 #[derive(Args, Debug)]

@@ -64,7 +64,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     let column = batch::parse_lines(&bytes);
     let (urls, invalid) = (column.len(), column.error_count());
     drop(column);
-    let many = crate::input::thread_count(args.threads);
+    let many = crate::commands::args::thread_count(args.threads);
     let min_time = if args.time.is_finite() {
         Duration::from_secs_f64(args.time.clamp(0.0, 3600.0))
     } else {

@@ -5,13 +5,13 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::input::{InputArgs, prepare, thread_count};
+use crate::commands::args::{InputArgs, prepare, thread_count};
+use crate::input::rows::{self, Flow, Plan, RowError, RowSink};
+use crate::input::source;
+use crate::input::window::Work;
 use crate::outcome::Failure;
+use crate::pipeline::progress::Progress;
 use crate::pipeline::{self, Collector, Done, Stop};
-use crate::progress::Progress;
-use crate::rows::{self, Flow, Plan, RowError, RowSink};
-use crate::source;
-use crate::window::Work;
 
 pub const AFTER_HELP: &str = "\
 Prints the number of rows, valid and invalid URLs, and the first 10 invalid rows as

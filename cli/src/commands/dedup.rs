@@ -15,14 +15,14 @@ use std::sync::Arc;
 use clap::{Args, ValueEnum};
 use rapidurl::UrlRef;
 
-use crate::input::{InputArgs, prepare, thread_count};
+use crate::commands::args::{InputArgs, prepare, thread_count};
+use crate::input::rows::{Flow, Plan, Row, RowSink};
+use crate::input::source::InputFormat;
+use crate::input::window::Work;
 use crate::outcome::{Failure, create_output, diagnostic, report};
 use crate::output::{Format, RowFormat};
+use crate::pipeline::progress::Progress;
 use crate::pipeline::{Collector, Done, Stop};
-use crate::progress::Progress;
-use crate::rows::{Flow, Plan, Row, RowSink};
-use crate::source::InputFormat;
-use crate::window::Work;
 
 pub const DEDUP_AFTER_HELP: &str = "\
 Reads the input as `rapidurl parse` does (lines, CSV, TSV, JSON Lines, Parquet; --column,
@@ -288,7 +288,7 @@ impl Work for KeyWork<'_> {
     where
         Self: 'w;
 
-    fn part<'w>(&'w self, batch: &'w crate::source::Batch) -> KeyPart<'w> {
+    fn part<'w>(&'w self, batch: &'w crate::input::source::Batch) -> KeyPart<'w> {
         KeyPart {
             work: self,
             name: &self.plan.names[batch.input],

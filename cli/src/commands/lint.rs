@@ -17,14 +17,14 @@ use std::process::ExitCode;
 use clap::Args;
 use rapidurl::{UrlRef, parse_with_validation_errors, percent};
 
-use crate::input::{InputArgs, prepare, thread_count};
+use crate::commands::args::{InputArgs, prepare, thread_count};
+use crate::input::rows::{Flow, Row, RowSink};
+use crate::input::source::{self, InputFormat};
+use crate::input::window::Work;
 use crate::outcome::{Failure, report};
 use crate::output::push_json_string;
+use crate::pipeline::progress::Progress;
 use crate::pipeline::{self, Collector, Done, Stop};
-use crate::progress::Progress;
-use crate::rows::{Flow, Row, RowSink};
-use crate::source::{self, InputFormat};
-use crate::window::Work;
 
 /// Arguments of `rapidurl lint`.
 #[derive(Args, Debug)]

@@ -1,6 +1,7 @@
-//! The tool's commands, one module each: its arguments, its help and its run. `bench`
-//! holds the arguments of `rapidurl bench`; the measurement is `crate::bench`.
+//! The tool's commands, one module each: its arguments, its help and its run; and
+//! [`args`], the input options every bulk command shares and the inputs they open.
 
+pub mod args;
 pub mod bench;
 pub mod check;
 pub mod dedup;

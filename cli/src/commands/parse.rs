@@ -9,16 +9,16 @@ use clap::{Args, ValueEnum};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use rapidurl::field::Field;
 
-use crate::input::{InputArgs, load_psl, prepare, thread_count};
+use crate::commands::args::{InputArgs, load_psl, prepare, thread_count};
+use crate::input::rows::{self, Flow, Plan, RowError, RowSink};
+use crate::input::source;
+use crate::input::window::Work;
 use crate::outcome::{Failure, create_output, diagnostic, report};
+use crate::output::parquet as parquet_out;
 use crate::output::{self, Column, Format, RowFormat, RowText};
-use crate::parquet_out;
+use crate::pipeline::progress::Progress;
 use crate::pipeline::{self, Collector, Done, Stop};
-use crate::progress::Progress;
 use crate::routes;
-use crate::rows::{self, Flow, Plan, RowError, RowSink};
-use crate::source;
-use crate::window::Work;
 
 pub const AFTER_HELP: &str = "\
 Input formats (by extension, or --input-format; standard input is lines unless told):
@@ -197,7 +197,7 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
     routes::load(
         args.routes.as_deref(),
         args.routes_base.as_deref(),
-        &columns.iter().collect::<Vec<_>>(),
+        columns.iter().any(Column::needs_routes),
     )?;
     let prepared = prepare(&args.input, args.drop_columns, format == Format::Parquet)?;
     let plan = prepared.plan.clone();

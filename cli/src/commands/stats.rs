@@ -6,14 +6,14 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use crate::input::{InputArgs, load_psl, prepare, thread_count};
+use crate::commands::args::{InputArgs, load_psl, prepare, thread_count};
+use crate::input::rows::{Flow, Row, RowSink};
+use crate::input::window::Work;
 use crate::outcome::Failure;
 use crate::output::{Column, push_csv, push_json_string};
+use crate::pipeline::progress::Progress;
 use crate::pipeline::{Collector, Done, Stop};
-use crate::progress::Progress;
 use crate::routes;
-use crate::rows::{Flow, Row, RowSink};
-use crate::window::Work;
 
 pub const AFTER_HELP: &str = "\
 Reads the input as `rapidurl parse` does (formats, --column, --base) and prints the
@@ -96,7 +96,7 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, Failure> {
     routes::load(
         args.routes.as_deref(),
         args.routes_base.as_deref(),
-        &[&args.by],
+        args.by.needs_routes(),
     )?;
     let list = load_psl(args.psl.as_deref())?;
     count(args.input, &args.by, args.top, args.format, list)
@@ -289,7 +289,7 @@ impl Work for CountWork<'_> {
     where
         Self: 'w;
 
-    fn part<'w>(&'w self, _: &'w crate::source::Batch) -> CountPart<'w> {
+    fn part<'w>(&'w self, _: &'w crate::input::source::Batch) -> CountPart<'w> {
         CountPart {
             work: self,
             c: Counts::default(),

@@ -1,6 +1,6 @@
 //! The records of a batch that is not plain lines, decoded once into one buffer: for each
 //! row its line number, the text it is parsed from, its base cell and the cells that pass
-//! through. The engine's source ([`crate::window`]) hands the rows' texts to the parser;
+//! through. The engine's source ([`super::window`]) hands the rows' texts to the parser;
 //! the sink finds the rest of each row here by its index.
 
 use std::borrow::Cow;
@@ -8,9 +8,9 @@ use std::ops::Range;
 
 use arrow_array::{ArrayRef, RecordBatch};
 
-use crate::rows::{Plan, Strings, arrow_cell, split_fields};
-use crate::source::{Batch, Data, InputFormat};
-use crate::table::{self, Cell};
+use super::rows::{Plan, Strings, arrow_cell, split_fields};
+use super::source::{Batch, Data, InputFormat};
+use super::table::{self, Cell};
 
 /// Where a cell's text lies in [`Records::text`], and what kind of cell it is.
 #[derive(Clone, Debug)]

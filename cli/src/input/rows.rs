@@ -11,8 +11,8 @@ use arrow_schema::DataType;
 use rapidurl::pattern::PatternSet;
 use rapidurl::{ParseError, Url, UrlRef};
 
-use crate::source::InputFormat;
-use crate::table::Cell;
+use super::source::InputFormat;
+use super::table::Cell;
 
 /// How the records of every input become rows: the table's columns and which of them
 /// hold the URL, its base, and what passes through.

@@ -21,7 +21,7 @@ use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
 };
 
-use crate::table;
+use super::table;
 
 /// The name under which standard input appears in diagnostics.
 pub const STDIN_NAME: &str = "<stdin>";

@@ -10,10 +10,10 @@ use std::ops::Range;
 use rapidurl::batch::engine::{self, Input, Lines, Piece, Source};
 use rapidurl::{ErrorKind, ParseError, Url, UrlRef};
 
-use crate::records::Records;
-use crate::rows::{Flow, Plan, Row, RowError, RowSink};
-use crate::source::{Batch, Data};
-use crate::table::Cell;
+use super::records::Records;
+use super::rows::{Flow, Plan, Row, RowError, RowSink};
+use super::source::{Batch, Data};
+use super::table::Cell;
 
 /// What a command makes of each batch: a part per batch that takes the batch's rows in
 /// order (a [`RowSink`]), then becomes the batch's result.
@@ -227,7 +227,7 @@ pub fn parse_window<W: Work>(plan: &Plan, batches: &[Batch], work: &W) -> Vec<W:
     use rayon::prelude::*;
     let records: Vec<Option<Records>> = batches
         .par_iter()
-        .map(|b| (!crate::records::plain_lines(plan, b)).then(|| crate::records::decode(plan, b)))
+        .map(|b| (!super::records::plain_lines(plan, b)).then(|| super::records::decode(plan, b)))
         .collect();
     let window = Window {
         plan,

@@ -245,7 +245,8 @@ fn interrupted(signal: i32) -> ! {
         State::Discarded(names) => format!("rapidurl: interrupted ({name}); {}\n", names.fate()),
         _ => format!("rapidurl: interrupted ({name})\n"),
     };
-    crate::outcome::report(&message);
+    // Written as `outcome::report` does, ignoring failure: nowhere is left to report it.
+    let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), message.as_bytes());
     let _ = signal_hook::low_level::emulate_default_handler(signal);
     // Only when the default action could not be taken.
     std::process::exit(128 + signal)

@@ -14,9 +14,9 @@ use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 use rapidurl::UrlRef;
 
+use crate::input::rows::RowError;
+use crate::input::table::Cell;
 use crate::output::{Column, ERROR_COLUMN};
-use crate::rows::RowError;
-use crate::table::Cell;
 
 /// Rows per row group written.
 pub const ROW_GROUP_ROWS: usize = 64 * 1024;

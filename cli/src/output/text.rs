@@ -1,13 +1,13 @@
 //! Writing rows as text: TSV, CSV or JSON Lines, one row per input record (Parquet is in
-//! `parquet_out`).
+//! [`super::parquet`]).
 
 use clap::ValueEnum;
 use rapidurl::UrlRef;
 use rapidurl::field::{Field, FieldContext};
 use rapidurl::psl::SuffixList;
 
-use crate::rows::RowError;
-use crate::table::Cell;
+use crate::input::rows::RowError;
+use crate::input::table::Cell;
 
 /// The output format of `rapidurl parse`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -60,6 +60,11 @@ impl Column {
             Column::Input => "input".into(),
             Column::Error => ERROR_COLUMN.into(),
         }
+    }
+
+    /// Whether the column's values come from a route table (`route`, `route_params`).
+    pub fn needs_routes(&self) -> bool {
+        matches!(self, Column::Field(Field::Route | Field::RouteParams))
     }
 }
 

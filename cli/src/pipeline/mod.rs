@@ -1,6 +1,6 @@
 //! Every bulk command's run, in three overlapping stages: the calling thread reads the
-//! inputs a window of batches at a time (`source`); the library's engine parses a window
-//! on a pool of `--threads` threads ([`crate::window`]), as one job on the pool; and,
+//! inputs a window of batches at a time ([`crate::input::source`]); the library's engine parses a window
+//! on a pool of `--threads` threads ([`crate::input::window`]), as one job on the pool; and,
 //! while that job runs, the calling thread hands the results of the window before to
 //! the command's collector, in input order, then reads the next window. Memory stays
 //! bounded by three windows (one read, one parsed, one written) whatever the input's
@@ -13,11 +13,13 @@
 //! lines arrive; the collector is told after each window ([`Collector::idle`]), which is
 //! when the output is flushed.
 
+pub mod progress;
+
 use crossbeam_channel::{Receiver, bounded, unbounded};
 
-use crate::rows::Plan;
-use crate::source::{Batch, Data, Reader};
-use crate::window::{Work, parse_window};
+use crate::input::rows::Plan;
+use crate::input::source::{Batch, Data, Reader};
+use crate::input::window::{Work, parse_window};
 
 /// A worker's answer for one batch.
 pub struct Done<T> {
@@ -183,9 +185,9 @@ impl<T: Send, S: FnMut(Vec<Batch>) -> Receiver<Parsed<T>>> Driver<'_, T, S> {
 #[cfg(test)]
 mod tests {
     use super::{Collector, Done, Stop, run};
-    use crate::rows::{Flow, Plan, Row, RowSink};
-    use crate::source::{Batch, Input, InputFormat, Reader};
-    use crate::window::Work;
+    use crate::input::rows::{Flow, Plan, Row, RowSink};
+    use crate::input::source::{Batch, Input, InputFormat, Reader};
+    use crate::input::window::Work;
     use std::sync::atomic::{AtomicU64, Ordering};
 
     /// A command whose worker dies (panics) on the 3000th row of the input.

@@ -1,0 +1,14 @@
+//! The input side: opening an input and cutting it into batches of whole records
+//! ([`source`]), reading CSV, TSV and JSON Lines cells ([`table`], [`records`]), the rows a
+//! command's sink sees ([`rows`]), and a window of batches as the library engine's source
+//! and sink ([`window`]). Start reading at [`source`], then [`window`].
+//!
+//! The room imports nothing of the rest of the tool. It is also the `rapidurl_cli` library
+//! (this file is its root), so that the fuzz target `readers` (fuzz/) can drive it; the
+//! `rapidurl` binary compiles the same modules as its `input` module.
+
+pub mod records;
+pub mod rows;
+pub mod source;
+pub mod table;
+pub mod window;
