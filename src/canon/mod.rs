@@ -40,6 +40,7 @@
 mod dedup;
 pub mod safe_browsing;
 pub mod scrapy;
+mod split;
 pub mod surt;
 mod window;
 
@@ -240,12 +241,24 @@ impl ByteSet {
 
 /// Appends `bytes` to `out`, each byte of `set` as `%XX` (upper-case hex).
 pub(crate) fn escape_into(bytes: &[u8], set: &ByteSet, out: &mut String) {
+    escape_with(bytes, set, out, push_pct);
+}
+
+/// Appends `bytes` to `out`, each byte of `set` written by `escape`, the runs between them
+/// as they are.
+#[inline(always)]
+pub(crate) fn escape_with(
+    bytes: &[u8],
+    set: &ByteSet,
+    out: &mut String,
+    escape: impl Fn(&mut String, u8),
+) {
     let mut start = 0;
     for (i, &b) in bytes.iter().enumerate() {
         if set.contains(b) {
             // Bytes outside `set` are ASCII (every set holds the bytes ≥ 0x80).
             out.push_str(ascii(&bytes[start..i]));
-            push_pct(out, b);
+            escape(out, b);
             start = i + 1;
         }
     }

@@ -1,6 +1,7 @@
 //! Google Safe Browsing's canonicalization (the Safe Browsing API's "URLs and Hashing"
 //! document, section "Canonicalization"), on the WHATWG parse.
 
+use super::split::{authority_len, host_port, scheme_len};
 use super::{ByteSet, escape_into, unescape_repeatedly};
 use crate::host::{ends_in_a_number, parse_ipv4, serialize_ipv4};
 use crate::view::UrlRef;
@@ -83,11 +84,7 @@ pub fn canonicalize_input(input: &[u8]) -> String {
             &url[..]
         }
     };
-    let authority_end = rest
-        .iter()
-        .position(|&b| b == b'/' || b == b'?')
-        .unwrap_or(rest.len());
-    let (authority, after) = rest.split_at(authority_end);
+    let (authority, after) = rest.split_at(authority_len(rest));
     push_host(authority, &mut out);
     let (path, query) = match memchr::memchr(b'?', after) {
         Some(i) => (&after[..i], Some(&after[i + 1..])),
@@ -101,25 +98,11 @@ pub fn canonicalize_input(input: &[u8]) -> String {
     out
 }
 
-/// The length of `scheme` in a leading `scheme:` (`[a-zA-Z][a-zA-Z0-9+.-]*`).
-fn scheme_len(url: &[u8]) -> Option<usize> {
-    if !url.first()?.is_ascii_alphabetic() {
-        return None;
-    }
-    let n = url
-        .iter()
-        .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))?;
-    (url[n] == b':').then_some(n)
-}
-
 /// Appends the host of `authority`: credentials and port dropped, dots trimmed and made
 /// single, an IPv4 address in any notation as dotted decimal, IDNA for a valid UTF-8
 /// host that is not ASCII, lower-cased, escaped.
 fn push_host(authority: &[u8], out: &mut String) {
-    let host_port = match memchr::memrchr(b'@', authority) {
-        Some(i) => &authority[i + 1..],
-        None => authority,
-    };
+    let host_port = host_port(authority);
     let host = if host_port.starts_with(b"[") {
         match memchr::memchr(b']', host_port) {
             Some(i) => &host_port[..=i],

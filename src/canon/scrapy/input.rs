@@ -17,7 +17,7 @@
 //! Unicode normalization, `ipaddress`) go through an [`Environment`]; [`RustEnvironment`]
 //! gives rapidurl's nearest equivalents.
 
-use super::super::{ByteSet, escape_into};
+use super::super::{ByteSet, escape_into, escape_with};
 use super::Options;
 use crate::percent::push_pct;
 use std::borrow::Cow;
@@ -774,20 +774,10 @@ fn split_bytes<'a>(s: &'a [u8], sep: &'a [u8]) -> impl Iterator<Item = &'a [u8]>
 
 /// `quote(…, quote_plus=True)`: unreserved bytes as they are, space as `+`, else `%XX`.
 fn quote_plus_into(bytes: &[u8], out: &mut String) {
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if FORM.contains(b) {
-            // Bytes outside `FORM` are ASCII: the run before `b` is text.
-            out.push_str(crate::scan::ascii(&bytes[start..i]).unwrap_or(""));
-            if b == b' ' {
-                out.push('+');
-            } else {
-                push_pct(out, b);
-            }
-            start = i + 1;
-        }
-    }
-    out.push_str(crate::scan::ascii(&bytes[start..]).unwrap_or(""));
+    escape_with(bytes, &FORM, out, |out, b| match b {
+        b' ' => out.push('+'),
+        _ => push_pct(out, b),
+    });
 }
 
 /// `_unquotepath`: every escape decoded but `%25`, `%2F`, `%3B`, `%3F`, found as w3lib

@@ -15,6 +15,7 @@ use super::super::unescape_repeatedly;
 use super::{ESCAPE, Options, normalize_path, strip_path_session_id};
 use super::{strip_query_session_ids, strip_www};
 use crate::canon::escape_into;
+use crate::canon::split::{authority_len, host_port, scheme_len};
 use std::fmt;
 
 /// The canonicalizers a key goes through (the package's `canonicalizer` argument).
@@ -165,18 +166,6 @@ fn clean(input: &[u8]) -> Vec<u8> {
     url
 }
 
-/// The length of `scheme` in `scheme:` at the start of `url`
-/// (`[a-zA-Z][a-zA-Z0-9+.-]*`).
-fn scheme_len(url: &[u8]) -> Option<usize> {
-    if !url.first()?.is_ascii_alphabetic() {
-        return None;
-    }
-    let n = url
-        .iter()
-        .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))?;
-    (url[n] == b':').then_some(n)
-}
-
 /// The package's split: RFC 2396's regular expression, then `urlsplit`'s host and port.
 fn split(url: &[u8]) -> Result<Parts<'_>, SurtError> {
     let (scheme, rest) = match scheme_len(url) {
@@ -188,13 +177,7 @@ fn split(url: &[u8]) -> Result<Parts<'_>, SurtError> {
         None => (rest, None),
     };
     let (netloc, after) = match before_fragment.strip_prefix(b"//") {
-        Some(r) => {
-            let end = r
-                .iter()
-                .position(|&b| matches!(b, b'/' | b'?'))
-                .unwrap_or(r.len());
-            (&r[..end], &r[end..])
-        }
+        Some(r) => r.split_at(authority_len(r)),
         None => (&before_fragment[..0], before_fragment),
     };
     let (path, query) = match memchr::memchr(b'?', after) {
@@ -212,10 +195,7 @@ fn split(url: &[u8]) -> Result<Parts<'_>, SurtError> {
         n
     };
     // `SplitResultBytes._hostinfo`, `.port`, `.hostname`.
-    let hostinfo = match memchr::memrchr(b'@', netloc) {
-        Some(i) => &netloc[i + 1..],
-        None => netloc,
-    };
+    let hostinfo = host_port(netloc);
     let (hostname, port) = match memchr::memchr(b'[', hostinfo) {
         Some(i) => {
             let bracketed = &hostinfo[i + 1..];
