@@ -5,9 +5,12 @@
 //! - [`invariants`]: what "the same URL" means, and the invariants every parsed URL keeps;
 //! - [`psl_oracle`]: the `psl` crate's compiled matcher, answering as
 //!   `rapidurl::psl::SuffixList::lookup` does, the oracle of the built-in table;
-//! - [`counting_alloc`]: a counting global allocator for the allocation tests.
+//! - [`counting_alloc`]: a counting global allocator for the allocation tests;
+//! - [`regexps`]: random ECMAScript regexps and inputs, and regress's answers, for
+//!   comparing the own regexp engine with it.
 
 pub mod counting_alloc;
 pub mod data;
 pub mod invariants;
 pub mod psl_oracle;
+pub mod regexps;
