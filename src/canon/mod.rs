@@ -42,7 +42,6 @@ pub mod safe_browsing;
 pub mod scrapy;
 mod split;
 pub mod surt;
-mod window;
 
 pub(crate) use self::dedup::dedup_borrowed;
 pub use self::dedup::{DEFAULT_TRACKING_PARAMS, DedupOptions, dedup, dedup_into, dedup_with};

@@ -2,9 +2,9 @@
 //! package computes it (`surt.surt(url)`: its Google and IA canonicalizers, then the host
 //! reversed), on the WHATWG parse.
 
-use super::window::scan;
 use super::{ByteSet, escape_into, unescape_repeatedly};
 use crate::components::HostKind;
+use crate::scan::marks::summary;
 use crate::view::UrlRef;
 use std::borrow::Cow;
 
@@ -249,11 +249,11 @@ fn push_labels_each(host: &str, out: &mut String) -> bool {
 fn push_path(url: &UrlRef<'_>, has_host: bool, out: &mut String, buf: &mut Vec<u8>) -> bool {
     let raw = url.pathname();
     let path_start = out.len();
-    let held = scan(raw.as_bytes());
-    let copied = !held.escape && !held.double_slash && (!has_host || !raw.is_empty());
+    let held = summary(raw.as_bytes());
+    let copied = held.escape == 0 && !held.double_slash() && (!has_host || !raw.is_empty());
     if copied {
         out.push_str(raw);
-        if held.upper {
+        if held.upper != 0 {
             out[path_start..].make_ascii_lowercase();
         }
     } else {
@@ -266,7 +266,7 @@ fn push_path(url: &UrlRef<'_>, has_host: bool, out: &mut String, buf: &mut Vec<u
         out[path_start..].make_ascii_lowercase();
     }
     // Both forms of the session segment start with `(`.
-    if (held.dot_a || !copied)
+    if (held.dot_a() || !copied)
         && holds_from_byte(&out[path_start..], ".aspx")
         && out[path_start..].contains('(')
     {
@@ -285,13 +285,13 @@ fn push_path(url: &UrlRef<'_>, has_host: bool, out: &mut String, buf: &mut Vec<u
 /// leaves it empty.
 fn push_query(q: &str, path_empty: bool, out: &mut String, buf: &mut Vec<u8>) {
     let mut query = String::new();
-    let held = scan(q.as_bytes());
-    let q = if held.escape {
+    let held = summary(q.as_bytes());
+    let q = if held.escape != 0 {
         unescape_repeatedly(q.as_bytes(), buf);
         escape_into(buf, &ESCAPE, &mut query);
         query.make_ascii_lowercase();
         &query[..]
-    } else if held.upper {
+    } else if held.upper != 0 {
         query.push_str(q);
         query.make_ascii_lowercase();
         &query[..]

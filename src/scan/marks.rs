@@ -1,7 +1,8 @@
-//! The bytes of a span of at most 64 bytes that the canonical keys look for, as
-//! bitmasks: dots (a host's labels), slashes, `a`/`A`, ASCII upper case, and the bytes the
-//! SURT key escapes. Sixteen bytes per step (SSE2 on x86-64, NEON on aarch64, a byte loop
-//! elsewhere).
+//! The bytes of a span that the canonical keys look for, as bitmasks: dots (a host's
+//! labels), slashes, `a`/`A`, ASCII upper case, and the bytes the SURT key escapes; with
+//! the pairs they test, two `/` in a row and `.a` (where `.aspx` may start). Sixteen bytes
+//! per step (SSE2 on x86-64, NEON on aarch64, a byte loop elsewhere). A key whose span
+//! holds none of the bytes that need work copies the span.
 
 /// Bit `j` of each mask is byte `j` of the span; bits past its end are clear.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -16,6 +17,59 @@ pub(crate) struct Marks {
     pub(crate) upper: u64,
     /// A control, space, DEL, a byte ≥ 0x80, `#` or `%`.
     pub(crate) escape: u64,
+}
+
+impl Marks {
+    /// Two `/` in a row: a bit of `slash` with the next byte's bit.
+    #[inline]
+    pub(crate) fn double_slash(&self) -> bool {
+        self.slash & (self.slash >> 1) != 0
+    }
+
+    /// A `.` followed by `a` or `A`.
+    #[inline]
+    pub(crate) fn dot_a(&self) -> bool {
+        self.dot & (self.a >> 1) != 0
+    }
+}
+
+/// The marks of `b`, of any length, for their tests: `escape != 0`, `upper != 0`,
+/// [`Marks::double_slash`] and [`Marks::dot_a`] answer for the whole span. A span of at
+/// most 64 bytes gets [`marks64`]'s masks; a longer one is read 64 bytes at a time, each
+/// read from the last byte of the one before (every pair lies in one read), and its
+/// masks stand for the facts, no longer for the bytes' places.
+#[inline]
+pub(crate) fn summary(b: &[u8]) -> Marks {
+    if let Some(m) = marks64(b) {
+        return m;
+    }
+    summary_long(b)
+}
+
+/// [`summary`] of a span longer than 64 bytes (out of the short spans' code).
+#[inline(never)]
+fn summary_long(b: &[u8]) -> Marks {
+    let (mut escape, mut upper, mut double_slash, mut dot_a) = (0, 0, false, false);
+    let mut at = 0;
+    loop {
+        let end = (at + 64).min(b.len());
+        let m = marks64(&b[at..end]).unwrap_or_default();
+        escape |= m.escape;
+        upper |= m.upper;
+        double_slash |= m.double_slash();
+        dot_a |= m.dot_a();
+        if end == b.len() {
+            break;
+        }
+        at = end - 1;
+    }
+    Marks {
+        dot: u64::from(dot_a),
+        slash: if double_slash { 0b11 } else { 0 },
+        a: u64::from(dot_a) << 1,
+        upper,
+        escape,
+    }
 }
 
 /// The marks of `b`; `None` when it is longer than 64 bytes.
@@ -199,6 +253,52 @@ mod tests {
             }
         }
         assert_eq!(marks64(&[b'.'; 65]), None);
+    }
+
+    /// What [`summary`]'s tests answer, byte by byte: escape, upper, `//`, `.a`.
+    fn slow_facts(b: &[u8]) -> (bool, bool, bool, bool) {
+        let pair = |p: &dyn Fn(u8, u8) -> bool| b.windows(2).any(|w| p(w[0], w[1]));
+        (
+            b.iter()
+                .any(|&c| c <= 0x20 || c >= 0x7f || c == b'#' || c == b'%'),
+            b.iter().any(u8::is_ascii_uppercase),
+            pair(&|x, y| x == b'/' && y == b'/'),
+            pair(&|x, y| x == b'.' && (y == b'a' || y == b'A')),
+        )
+    }
+
+    #[test]
+    fn summary_agrees_with_byte_by_byte() {
+        let facts = |m: Marks| (m.escape != 0, m.upper != 0, m.double_slash(), m.dot_a());
+        let alphabet = b"/.aAzZ@[`{#%\x00\x1f \x7f\x80\xffx-";
+        // Every span up to 200 bytes (the masks up to 64, the reads beyond) over a small
+        // alphabet, each special byte at every place (and pairs across the reads' edges).
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for len in 0..=200 {
+            for _ in 0..500 {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        alphabet[(seed % alphabet.len() as u64) as usize]
+                    })
+                    .collect();
+                assert_eq!(facts(summary(&bytes)), slow_facts(&bytes), "{bytes:?}");
+            }
+        }
+        // Pairs across the reads' edges (a read ends at 64, the next starts at 63).
+        let at = |i: usize, pair: &[u8]| {
+            let mut b = vec![b'x'; 130];
+            b[i..i + pair.len()].copy_from_slice(pair);
+            summary(&b)
+        };
+        for i in 60..68 {
+            assert!(at(i, b"//").double_slash(), "{i}");
+            assert!(at(i, b".A").dot_a(), "{i}");
+            assert!(!at(i, b"/x/").double_slash(), "{i}");
+            assert!(!at(i, b"./A").dot_a(), "{i}");
+        }
     }
 
     /// The bytes the kernels look for, the bytes next to them, and the ends of the ranges
