@@ -6,6 +6,7 @@
 //! match a backtracking ECMAScript engine finds, with the same captures, in
 //! O(input length × program length) time and O(program length) memory per thread list.
 
+use super::bitnfa;
 use super::parts::{Modifier, Options, Part, PartType};
 
 /// One instruction of the VM.
@@ -298,35 +299,18 @@ impl Program {
         }
         let mut state = closures[self.prefix_insts];
         for c in input[self.prefix.len()..].chars() {
-            let mut next = 0u64;
-            let mut bits = state;
-            while bits != 0 {
-                let pc = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let consumes = match self.insts[pc] {
-                    Inst::Char(want) => self.char_eq(want, c),
-                    Inst::NotDelim(d) => Some(c) != d,
-                    Inst::Any => true,
-                    _ => false,
-                };
-                if consumes {
-                    next |= closures[pc + 1];
-                }
-            }
-            if next == 0 {
+            let takes = |pc: usize| match self.insts[pc] {
+                Inst::Char(want) => self.char_eq(want, c),
+                Inst::NotDelim(d) => Some(c) != d,
+                Inst::Any => true,
+                _ => false,
+            };
+            state = bitnfa::step(state, takes, |pc| closures[pc + 1]);
+            if state == 0 {
                 return false;
             }
-            state = next;
         }
-        let mut bits = state;
-        while bits != 0 {
-            let pc = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            if matches!(self.insts[pc], Inst::Match) {
-                return true;
-            }
-        }
-        false
+        bitnfa::each(state).any(|pc| matches!(self.insts[pc], Inst::Match))
     }
 
     /// The byte ranges of the groups when `input` matches (`None` for a group that did
@@ -457,11 +441,8 @@ impl Program {
 /// point the threads are the same again.
 fn accepts_any_rest(insts: &[Inst], closures: &[u64], pc: usize) -> bool {
     let state = closures[pc];
-    let mut bits = state;
     let (mut has_match, mut next) = (false, 0u64);
-    while bits != 0 {
-        let at = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
+    for at in bitnfa::each(state) {
         match insts[at] {
             Inst::Match => has_match = true,
             Inst::Any => next |= closures[at + 1],

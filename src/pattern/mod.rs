@@ -69,6 +69,7 @@
 //! each pattern the index finds. `tests/limits.rs` (release build) runs hostile patterns
 //! without regexp groups and inputs of a mebibyte to completion.
 
+mod bitnfa;
 mod canon;
 mod constructor;
 mod error;

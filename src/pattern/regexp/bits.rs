@@ -11,6 +11,7 @@
 
 use super::compile::{Inst, Program};
 use super::parse::Assertion;
+use crate::pattern::bitnfa;
 
 /// The precomputed closures of a program the NFA can run.
 #[derive(Clone, Debug)]
@@ -92,19 +93,14 @@ impl Program {
             }
             pos += c.len_utf8();
             let at = kind(pos);
-            let mut next = 0u64;
-            let mut waiting = state & bits.consuming;
-            while waiting != 0 {
-                let pc = waiting.trailing_zeros() as usize;
-                waiting &= waiting - 1;
-                if self.consumes(&self.insts[pc], c) {
-                    next |= bits.closure[pc + 1][at];
-                }
-            }
-            if next == 0 {
+            state = bitnfa::step(
+                state & bits.consuming,
+                |pc| self.consumes(&self.insts[pc], c),
+                |pc| bits.closure[pc + 1][at],
+            );
+            if state == 0 {
                 return false;
             }
-            state = next;
         }
         state & bits.matching != 0
     }
