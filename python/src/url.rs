@@ -72,244 +72,207 @@ impl PyUrl {
     }
 }
 
-#[pymethods]
-impl PyUrl {
-    #[new]
-    #[pyo3(signature = (url, base=None))]
-    fn new(url: &Bound<'_, PyString>, base: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        guard(|| {
-            Ok(PyUrl {
-                inner: parse(url, base)?,
+/// The class's `#[pymethods]` block, with a getter and a setter for each component of the
+/// URL API that is a slice of the href and set through the library's setter of the same
+/// name (one line of the table each; `#[pymethods]` sees them expanded). The block's
+/// attribute and `impl` are the caller's tokens, so that pyo3's generated code is the
+/// caller's (edition 2024's `unsafe` rules hold it to the caller's spans).
+macro_rules! url_methods {
+    (
+        components { $( $(#[$doc:meta])* $name:ident, $set_name:ident => $setter:path; )* }
+        #[$pymethods:meta]
+        impl $class:ident { $($rest:tt)* }
+    ) => {
+        #[$pymethods]
+        impl $class {
+            $(
+                $(#[$doc])*
+                #[getter]
+                fn $name(&self) -> &str {
+                    self.inner.$name()
+                }
+
+                #[setter]
+                fn $set_name(&mut self, value: &Bound<'_, PyString>) -> PyResult<()> {
+                    self.set($setter, value)
+                }
+            )*
+
+            $($rest)*
+        }
+    };
+}
+
+url_methods! {
+    components {
+        /// The scheme and ':', e.g. 'https:'; setting it changes the scheme where the Standard allows.
+        protocol, set_protocol => Url::set_protocol;
+        /// The username (percent-encoded).
+        username, set_username => Url::set_username;
+        /// The password (percent-encoded).
+        password, set_password => Url::set_password;
+        /// The host and port, e.g. 'example.com:8080'.
+        host, set_host => Url::set_host;
+        /// The host without its port (IDNA-encoded; IPv6 in brackets).
+        hostname, set_hostname => Url::set_hostname;
+        /// The path, e.g. '/a/b'.
+        pathname, set_pathname => Url::set_pathname;
+        /// The query with its '?', or '' when empty or absent.
+        search, set_search => Url::set_search;
+        /// The fragment with its '#', or '' when empty or absent.
+        hash, set_hash => Url::set_hash;
+    }
+    #[pymethods]
+    impl PyUrl {
+        #[new]
+        #[pyo3(signature = (url, base=None))]
+        fn new(url: &Bound<'_, PyString>, base: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+            guard(|| {
+                Ok(PyUrl {
+                    inner: parse(url, base)?,
+                })
             })
-        })
-    }
+        }
 
-    /// `URL.parse(url, base=None)`: the URL, or `None` when it does not parse.
-    #[staticmethod]
-    #[pyo3(signature = (url, base=None))]
-    fn parse(url: &Bound<'_, PyString>, base: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Self>> {
-        guard(|| match parse(url, base) {
-            Ok(inner) => Ok(Some(PyUrl { inner })),
-            Err(err) if err.is_instance_of::<crate::ParseError>(url.py()) => Ok(None),
-            Err(err) => Err(err),
-        })
-    }
+        /// `URL.parse(url, base=None)`: the URL, or `None` when it does not parse.
+        #[staticmethod]
+        #[pyo3(signature = (url, base=None))]
+        fn parse(url: &Bound<'_, PyString>, base: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Self>> {
+            guard(|| match parse(url, base) {
+                Ok(inner) => Ok(Some(PyUrl { inner })),
+                Err(err) if err.is_instance_of::<crate::ParseError>(url.py()) => Ok(None),
+                Err(err) => Err(err),
+            })
+        }
 
-    /// `URL.canParse(url, base=None)`: whether `URL(url, base)` would succeed.
-    #[staticmethod]
-    #[pyo3(signature = (url, base=None))]
-    fn can_parse(url: &Bound<'_, PyString>, base: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
-        Ok(PyUrl::parse(url, base)?.is_some())
-    }
+        /// `URL.canParse(url, base=None)`: whether `URL(url, base)` would succeed.
+        #[staticmethod]
+        #[pyo3(signature = (url, base=None))]
+        fn can_parse(url: &Bound<'_, PyString>, base: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+            Ok(PyUrl::parse(url, base)?.is_some())
+        }
 
-    /// The scheme and ':', e.g. 'https:'; setting it changes the scheme where the Standard allows.
-    #[getter]
-    fn protocol(&self) -> &str {
-        self.inner.protocol()
-    }
+        /// The whole URL; setting it parses the new value (raising `ParseError` on failure).
+        #[getter]
+        fn href(&self) -> &str {
+            self.inner.href()
+        }
 
-    #[setter]
-    fn set_protocol(&mut self, value: &Bound<'_, PyString>) -> PyResult<()> {
-        self.set(Url::set_protocol, value)
-    }
+        #[setter]
+        fn set_href(&mut self, value: &Bound<'_, PyString>) -> PyResult<()> {
+            guard(|| {
+                let text = usv(value)?;
+                self.inner
+                    .set_href(&text)
+                    .map_err(|e| parse_error(&e, &text))
+            })
+        }
 
-    /// The username (percent-encoded).
-    #[getter]
-    fn username(&self) -> &str {
-        self.inner.username()
-    }
+        /// The serialized origin, e.g. 'https://example.com' ('null' when opaque).
+        #[getter]
+        fn origin(&self) -> String {
+            self.inner.origin()
+        }
 
-    #[setter]
-    fn set_username(&mut self, value: &Bound<'_, PyString>) -> PyResult<()> {
-        self.set(Url::set_username, value)
-    }
+        /// The port as a string, '' when absent or the scheme's default. Setting accepts a
+        /// str or an int.
+        #[getter]
+        fn port(&self) -> &str {
+            self.inner.port()
+        }
 
-    /// The password (percent-encoded).
-    #[getter]
-    fn password(&self) -> &str {
-        self.inner.password()
-    }
+        #[setter]
+        fn set_port(&mut self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+            guard(|| {
+                if let Ok(s) = value.cast::<PyString>() {
+                    self.inner.set_port(&usv(s)?);
+                } else if let Ok(n) = value.extract::<u64>() {
+                    self.inner.set_port(&n.to_string());
+                } else {
+                    return Err(PyTypeError::new_err(format!(
+                        "port must be a str or an int, not {}",
+                        value.get_type().name()?
+                    )));
+                }
+                Ok(())
+            })
+        }
 
-    #[setter]
-    fn set_password(&mut self, value: &Bound<'_, PyString>) -> PyResult<()> {
-        self.set(Url::set_password, value)
-    }
-
-    /// The host and port, e.g. 'example.com:8080'.
-    #[getter]
-    fn host(&self) -> &str {
-        self.inner.host()
-    }
-
-    #[setter]
-    fn set_host(&mut self, value: &Bound<'_, PyString>) -> PyResult<()> {
-        self.set(Url::set_host, value)
-    }
-
-    /// The host without its port (IDNA-encoded; IPv6 in brackets).
-    #[getter]
-    fn hostname(&self) -> &str {
-        self.inner.hostname()
-    }
-
-    #[setter]
-    fn set_hostname(&mut self, value: &Bound<'_, PyString>) -> PyResult<()> {
-        self.set(Url::set_hostname, value)
-    }
-
-    /// The path, e.g. '/a/b'.
-    #[getter]
-    fn pathname(&self) -> &str {
-        self.inner.pathname()
-    }
-
-    #[setter]
-    fn set_pathname(&mut self, value: &Bound<'_, PyString>) -> PyResult<()> {
-        self.set(Url::set_pathname, value)
-    }
-
-    /// The query with its '?', or '' when empty or absent.
-    #[getter]
-    fn search(&self) -> &str {
-        self.inner.search()
-    }
-
-    #[setter]
-    fn set_search(&mut self, value: &Bound<'_, PyString>) -> PyResult<()> {
-        self.set(Url::set_search, value)
-    }
-
-    /// The fragment with its '#', or '' when empty or absent.
-    #[getter]
-    fn hash(&self) -> &str {
-        self.inner.hash()
-    }
-
-    #[setter]
-    fn set_hash(&mut self, value: &Bound<'_, PyString>) -> PyResult<()> {
-        self.set(Url::set_hash, value)
-    }
-
-    /// The whole URL; setting it parses the new value (raising `ParseError` on failure).
-    #[getter]
-    fn href(&self) -> &str {
-        self.inner.href()
-    }
-
-    #[setter]
-    fn set_href(&mut self, value: &Bound<'_, PyString>) -> PyResult<()> {
-        guard(|| {
-            let text = usv(value)?;
-            self.inner
-                .set_href(&text)
-                .map_err(|e| parse_error(&e, &text))
-        })
-    }
-
-    /// The serialized origin, e.g. 'https://example.com' ('null' when opaque).
-    #[getter]
-    fn origin(&self) -> String {
-        self.inner.origin()
-    }
-
-    /// The port as a string, '' when absent or the scheme's default. Setting accepts a
-    /// str or an int.
-    #[getter]
-    fn port(&self) -> &str {
-        self.inner.port()
-    }
-
-    #[setter]
-    fn set_port(&mut self, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        guard(|| {
-            if let Ok(s) = value.cast::<PyString>() {
-                self.inner.set_port(&usv(s)?);
-            } else if let Ok(n) = value.extract::<u64>() {
-                self.inner.set_port(&n.to_string());
-            } else {
-                return Err(PyTypeError::new_err(format!(
-                    "port must be a str or an int, not {}",
-                    value.get_type().name()?
-                )));
+        /// The query as a `URLSearchParams` bound to this URL: changing it changes `search`.
+        #[getter]
+        fn search_params(slf: Py<Self>) -> PySearchParams {
+            PySearchParams {
+                owner: Owner::Url(slf),
             }
-            Ok(())
-        })
-    }
-
-    /// The query as a `URLSearchParams` bound to this URL: changing it changes `search`.
-    #[getter]
-    fn search_params(slf: Py<Self>) -> PySearchParams {
-        PySearchParams {
-            owner: Owner::Url(slf),
         }
-    }
 
-    /// Any other field the library defines (`rapidurl.parse_column`'s field names that
-    /// are identifiers, e.g. `public_suffix` where the library has it).
-    fn __getattr__(&self, name: &str) -> PyResult<Option<String>> {
-        let field: Field = name.parse().map_err(|_| {
-            PyAttributeError::new_err(format!("'URL' object has no attribute '{name}'"))
-        })?;
-        Ok(field
-            .value(&self.inner.as_ref_view())
-            .map(|v| v.into_owned()))
-    }
-
-    /// The URL API's `toJSON()`: the href.
-    fn to_json(&self) -> &str {
-        self.inner.href()
-    }
-
-    fn __str__(&self) -> &str {
-        self.inner.href()
-    }
-
-    /// `URL('…')`, with the password (if any) shown as `***`.
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let mut shown = self.inner.clone();
-        if !shown.password().is_empty() {
-            shown.set_password("***");
+        /// Any other field the library defines (`rapidurl.parse_column`'s field names that
+        /// are identifiers, e.g. `public_suffix` where the library has it).
+        fn __getattr__(&self, name: &str) -> PyResult<Option<String>> {
+            let field: Field = name.parse().map_err(|_| {
+                PyAttributeError::new_err(format!("'URL' object has no attribute '{name}'"))
+            })?;
+            Ok(field
+                .value(&self.inner.as_ref_view())
+                .map(|v| v.into_owned()))
         }
-        Ok(format!("URL({})", PyString::new(py, shown.href()).repr()?))
-    }
 
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
-        let py = other.py();
-        match other.cast::<PyUrl>() {
-            Ok(o) => (self.inner.href() == o.borrow().inner.href())
-                .into_pyobject(py)
-                .map(|b| b.to_owned().into_any().unbind())
-                .unwrap_or_else(|_| py.NotImplemented()),
-            Err(_) => py.NotImplemented(),
+        /// The URL API's `toJSON()`: the href.
+        fn to_json(&self) -> &str {
+            self.inner.href()
         }
-    }
 
-    fn __hash__(&self) -> u64 {
-        let mut h = DefaultHasher::new();
-        self.inner.href().hash(&mut h);
-        h.finish()
-    }
-
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let py = slf.py();
-        let href = slf.borrow().inner.href().to_owned();
-        PyTuple::new(
-            py,
-            [
-                slf.get_type().into_any(),
-                PyTuple::new(py, [href])?.into_any(),
-            ],
-        )
-    }
-
-    fn __copy__(&self) -> Self {
-        PyUrl {
-            inner: self.inner.clone(),
+        fn __str__(&self) -> &str {
+            self.inner.href()
         }
-    }
 
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
-        self.__copy__()
+        /// `URL('…')`, with the password (if any) shown as `***`.
+        fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+            let mut shown = self.inner.clone();
+            if !shown.password().is_empty() {
+                shown.set_password("***");
+            }
+            Ok(format!("URL({})", PyString::new(py, shown.href()).repr()?))
+        }
+
+        fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+            let py = other.py();
+            match other.cast::<PyUrl>() {
+                Ok(o) => (self.inner.href() == o.borrow().inner.href())
+                    .into_pyobject(py)
+                    .map(|b| b.to_owned().into_any().unbind())
+                    .unwrap_or_else(|_| py.NotImplemented()),
+                Err(_) => py.NotImplemented(),
+            }
+        }
+
+        fn __hash__(&self) -> u64 {
+            let mut h = DefaultHasher::new();
+            self.inner.href().hash(&mut h);
+            h.finish()
+        }
+
+        fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+            let py = slf.py();
+            let href = slf.borrow().inner.href().to_owned();
+            PyTuple::new(
+                py,
+                [
+                    slf.get_type().into_any(),
+                    PyTuple::new(py, [href])?.into_any(),
+                ],
+            )
+        }
+
+        fn __copy__(&self) -> Self {
+            PyUrl {
+                inner: self.inner.clone(),
+            }
+        }
+
+        fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+            self.__copy__()
+        }
     }
 }
 
