@@ -513,7 +513,7 @@ class DuckdbChild:
         if fn == "url_canonicalize":
             out = []
             for u, preset in zip(a, b):
-                if preset is None:
+                if preset is None or u is None:  # a NULL argument: NULL, the preset unread
                     out.append(None)
                     continue
                 if preset not in PRESETS:
@@ -521,7 +521,7 @@ class DuckdbChild:
                         rapidurl.canonicalize("http://h/", preset=preset)
                     except ValueError:
                         return None, f"unknown preset {preset!r}"
-                url = None if u is None else rapidurl.URL.parse(u)
+                url = rapidurl.URL.parse(u)
                 if url is None:
                     out.append(None)
                 elif preset == "surt":
@@ -533,7 +533,7 @@ class DuckdbChild:
             out = []
             compiled = {}
             for p, u in zip(a, b):
-                if p is None:
+                if p is None or u is None:  # a NULL argument: NULL, the pattern unread
                     out.append(None)
                     continue
                 if p not in compiled:
@@ -541,7 +541,7 @@ class DuckdbChild:
                         compiled[p] = rapidurl.URLPattern(p)
                     except rapidurl.PatternError as e:
                         return None, f"invalid pattern {p!r}: {e}"
-                if u is None or rapidurl.URL.parse(u) is None:
+                if rapidurl.URL.parse(u) is None:
                     out.append(None)
                     continue
                 if fn == "url_pattern_test":

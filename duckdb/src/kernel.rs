@@ -247,7 +247,9 @@ pub struct Failure(pub String);
 
 /// `url_canonicalize(url, preset)`: the URL's key under the preset (`dedup`, `scrapy`,
 /// `safe_browsing`, `surt`); NULL when the URL does not parse. An unknown preset fails
-/// the query.
+/// the query, unless the row's URL is NULL: a NULL argument gives NULL before anything
+/// else is looked at, so that the answer does not depend on whether DuckDB hands the
+/// NULL as a constant vector (which it answers itself, without calling the function).
 pub fn canonicalize(
     urls: StrVector,
     presets: StrVector,
@@ -261,7 +263,7 @@ pub fn canonicalize(
         if failure.is_some() {
             return;
         }
-        let Some(name) = presets.get(i) else {
+        let Some(name) = presets.get(i).filter(|_| row.is_some()) else {
             return out.null(i);
         };
         let preset = match &last {
@@ -351,7 +353,8 @@ fn pattern_of<'a>(
 /// The row loop of the pattern functions: `each` gets row `i` with its compiled pattern
 /// and parsed URL, or `None` for a row that is NULL (either argument) or whose URL does
 /// not parse. A pattern that does not compile, or an error of `each`, stops the loop and
-/// is returned.
+/// is returned; a row whose URL is NULL is `None` before its pattern is compiled (as
+/// `canonicalize`'s preset: DuckDB answers a constant NULL itself, never calling).
 fn pattern_rows(
     patterns: StrVector,
     urls: StrVector,
@@ -364,16 +367,15 @@ fn pattern_rows(
         if failure.is_some() {
             return;
         }
-        let outcome = match pattern_of(patterns, i, &mut last) {
-            None => each(i, None),
-            Some(Err(e)) => Err(e),
-            Some(Ok(compiled)) => match row {
-                Some((_, Ok(url))) => {
-                    let pattern = compiled.as_ref().as_ref().expect("checked");
-                    each(i, Some((pattern, &url)))
-                }
-                _ => each(i, None),
-            },
+        // A NULL URL first: its row is NULL whatever its pattern.
+        let outcome = match row.map(|r| (pattern_of(patterns, i, &mut last), r)) {
+            None | Some((None, _)) => each(i, None),
+            Some((Some(Err(e)), _)) => Err(e),
+            Some((Some(Ok(compiled)), (_, Ok(url)))) => {
+                let pattern = compiled.as_ref().as_ref().expect("checked");
+                each(i, Some((pattern, &url)))
+            }
+            Some((Some(Ok(_)), (_, Err(_)))) => each(i, None),
         };
         if let Err(e) = outcome {
             failure = Some(e);

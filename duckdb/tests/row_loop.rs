@@ -330,6 +330,33 @@ fn a_bad_preset_or_pattern_is_an_error() {
     assert!(e.0.contains("invalid URL pattern \"nope\""), "{}", e.0);
 }
 
+/// Found by `fuzz/run.sh duckdb`: a bad pattern or preset beside a NULL URL failed the
+/// query when the NULL came in a flat vector, while DuckDB answers a constant NULL (an
+/// all-NULL Parquet column) itself with NULL, never calling: the answer depended on how
+/// the NULL was stored. A NULL argument now gives NULL before the pattern or preset is
+/// looked at; a URL that is there, even one that does not parse, still meets them.
+#[test]
+fn a_null_url_beside_a_bad_preset_or_pattern_is_null() {
+    let urls = Column::new(vec![None, Some(b"not a url".to_vec())]);
+    let bad = Column::new(vec![Some(b"nope".to_vec())]);
+    let pattern = Column::new(vec![Some(b"http://h/Thin+Client".to_vec())]);
+    let null_row = &[0u32][..];
+    let mut out = Rows::new(1);
+    kernel::canonicalize(urls.selected(null_row), bad.vector(), &mut out).unwrap();
+    assert_eq!(out.0, vec![None]);
+    let mut b = Rows::new(1);
+    kernel::pattern_test(pattern.vector(), urls.selected(null_row), &mut b).unwrap();
+    assert_eq!(b.0, vec![None]);
+    let mut m = Rows::new(1);
+    kernel::pattern_exec(pattern.vector(), urls.selected(null_row), &mut m).unwrap();
+    assert_eq!(m.0, vec![None]);
+    let bad_row = &[1u32][..];
+    let e = kernel::canonicalize(urls.selected(bad_row), bad.vector(), &mut out).unwrap_err();
+    assert!(e.0.contains("unknown canonicalization preset"), "{}", e.0);
+    let e = kernel::pattern_test(pattern.vector(), urls.selected(bad_row), &mut b).unwrap_err();
+    assert!(e.0.contains("invalid URL pattern"), "{}", e.0);
+}
+
 #[test]
 fn every_field_of_the_tool_has_a_function() {
     let names = rapidurl_duckdb::function_names();
