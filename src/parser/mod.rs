@@ -142,7 +142,19 @@ pub(crate) fn write_into<O: Output + ?Sized>(
         return Ok(c);
     }
     let start = out.len();
-    match parse_slow(input, base, encoding, out) {
+    let parsed = parse_slow(input, base, encoding, out);
+    settle(parsed, out, start)
+}
+
+/// What the state machine wrote into `out` from `start` on: its components checked
+/// ([`debug_check`]), or on failure cut off, so that the buffer is left as it was.
+#[inline(always)]
+fn settle<O: Output + ?Sized>(
+    parsed: Result<Components, ParseError>,
+    out: &mut O,
+    start: usize,
+) -> Result<Components, ParseError> {
+    match parsed {
         Ok(c) => {
             debug_check(&c, &out.as_str()[start..]);
             Ok(c)
@@ -182,23 +194,9 @@ fn finish_rest<O: Output + ?Sized>(
     };
     out.reserve(cleaned.len() + 8);
     canonical.write_prefix(input, rest, out);
-    match state::Parser::finish_from_path(
-        &cleaned,
-        out,
-        start,
-        canonical.components,
-        encoding,
-        rest,
-    ) {
-        Ok(c) => {
-            debug_check(&c, &out.as_str()[start..]);
-            Ok(c)
-        }
-        Err(e) => {
-            out.truncate(start);
-            Err(e)
-        }
-    }
+    let parsed =
+        state::Parser::finish_from_path(&cleaned, out, start, canonical.components, encoding, rest);
+    settle(parsed, out, start)
 }
 
 /// In debug builds, panics when `c` does not describe `s` ([`Components::check`]).
