@@ -133,8 +133,9 @@ class UrlNamespace:
         *,
         base: Union[str, pl.Expr, None] = None,
     ) -> pl.Expr:
-        """A struct of the ``fields`` (default ``rapidurl.DEFAULT_FIELDS``) and ``error``."""
-        fields = _check(DEFAULT_FIELDS if fields is None else fields)
+        """A struct of the ``fields`` (default ``rapidurl.DEFAULT_FIELDS``) and ``error``;
+        a field named twice is one member (a struct's members have distinct names)."""
+        fields = list(dict.fromkeys(_check(DEFAULT_FIELDS if fields is None else fields)))
         return _plugin(self._expr, fields, base, True)
 
     def error(self, *, base: Union[str, pl.Expr, None] = None) -> pl.Expr:

@@ -200,13 +200,20 @@ fn column(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Column> {
     Ok(Column::new(strings))
 }
 
-/// The fields by name (`Field::from_str`, so every field the library defines).
+/// The fields by name (`Field::from_str`, so every field the library defines). A name
+/// is a column's name, which the Arrow C interface holds as a C string: one with a NUL
+/// (`param:a\0b`) is refused here, not by the Arrow consumer.
 fn fields(names: Option<Vec<String>>) -> PyResult<Vec<Field>> {
     match names {
         None => Ok(Field::DEFAULT.to_vec()),
         Some(names) => names
             .iter()
             .map(|n| {
+                if n.contains('\0') {
+                    return Err(PyValueError::new_err(format!(
+                        "the field name {n:?} holds a NUL character, which an Arrow column name cannot"
+                    )));
+                }
                 n.parse::<Field>()
                     .map_err(|e| PyValueError::new_err(e.to_string()))
             })

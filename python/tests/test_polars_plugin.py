@@ -91,6 +91,31 @@ def test_a_literal_base_or_url_goes_with_every_row():
     assert empty["href"].to_list() == []
 
 
+def test_a_field_named_twice_is_one_member_of_the_struct():
+    # Found by fuzz/host_fuzz.py polars: parse(["href", "param:q", "href"]) failed with
+    # Polars' DuplicateError (a struct's members have distinct names), where
+    # parse_column computes the columns asked for.
+    urls = ["https://a.example/?q=1", "nope", None]
+    df = pl.DataFrame({"u": urls})
+    got = df.select(pl.col("u").url.parse(["href", "param:q", "href", "param:q"])).unnest("u")
+    assert got.columns == ["href", "param:q", "error"]
+    table = rapidurl.parse_column(pa.array(urls), ["href", "param:q"])
+    for name in got.columns:
+        assert got[name].to_list() == table[name].to_pylist(), name
+
+
+def test_a_field_name_with_a_nul_is_a_value_error():
+    # Found by fuzz/host_fuzz.py polars: `param:` names may hold any character, but a
+    # column's name crosses the Arrow C interface as a C string; parse_column raised
+    # pyarrow's ArrowInvalid from the import, and `.url.parse` a ComputeError.
+    with pytest.raises(ValueError, match="NUL"):
+        rapidurl.parse_column(["https://a.example/?a%00b=1"], ["param:a\x00b"])
+    df = pl.DataFrame({"u": ["https://a.example/?a%00b=1"]})
+    with pytest.raises(ValueError, match="NUL"):
+        df.select(pl.col("u").url.parse(["href", "param:a\x00b"]))
+    assert rapidurl.URL("https://a.example/?a%00b=1").search_params.get("a\x00b") == "1"
+
+
 def test_binary_that_is_not_utf8_is_decoded_with_replacement():
     raw = [b"https://a.example/\xff\xfe", b"https://b.example/ok", None, b"\x80"]
     s = pl.Series("u", raw, dtype=pl.Binary)
