@@ -74,6 +74,8 @@ static SPECIAL_QUERY: EncodeTable = EncodeTable::new(&percent::SPECIAL_QUERY, b"
 static QUERY: EncodeTable = EncodeTable::new(&percent::QUERY, b"#");
 static SPECIAL_QUERY_OVERRIDE: EncodeTable = EncodeTable::new(&percent::SPECIAL_QUERY, b"");
 static QUERY_OVERRIDE: EncodeTable = EncodeTable::new(&percent::QUERY, b"");
+/// An opaque path: the C0 control percent-encode set, up to `?` or `#`.
+static OPAQUE_PATH: EncodeTable = EncodeTable::new(&percent::C0_CONTROL, b"?#");
 /// The fragment and userinfo percent-encode sets, to the end of what they are given.
 static FRAGMENT: EncodeTable = EncodeTable::new(&percent::FRAGMENT, b"");
 static USERINFO: EncodeTable = EncodeTable::new(&percent::USERINFO, b"");
@@ -815,17 +817,15 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
         self.c.path_start = self.len();
         self.c.opaque_path = true;
         let b = self.bytes;
-        let end = b[pos..]
-            .iter()
-            .position(|&c| c == b'?' || c == b'#')
-            .map_or(b.len(), |i| pos + i);
+        // Found and encoded in one pass, a word of runs at a time; a space is not in the
+        // set, so one just before the delimiter is the last byte written.
+        let end = percent::encode_until(self.input, pos, &OPAQUE_PATH, self.out);
         if R::ENABLED {
             validation::report_url_units(&mut self.r, &self.input[pos..end], pos);
         }
-        let space_before_delimiter = end < b.len() && end > pos && b[end - 1] == b' ';
-        let text_end = if space_before_delimiter { end - 1 } else { end };
-        percent::encode_to(&self.input[pos..text_end], &percent::C0_CONTROL, self.out);
-        if space_before_delimiter {
+        if end < b.len() && end > pos && b[end - 1] == b' ' {
+            let len = self.out.len();
+            self.out.truncate(len - 1);
             self.out.push_str("%20");
         }
         match b.get(end) {
