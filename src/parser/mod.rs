@@ -374,6 +374,32 @@ pub(crate) mod testing {
 mod tests {
     use super::*;
 
+    /// `can_parse`'s route (the proof, the proof of the trimmed input, the validating run)
+    /// gives the full parse's verdict with leading and trailing C0 control or space.
+    #[test]
+    fn check_agrees_with_parse_around_trimming() {
+        let sample =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/corpora/sample.txt"))
+                .expect("corpora/sample.txt");
+        let mut trimmed = 0;
+        for line in sample
+            .lines()
+            .chain(["", " ", "\u{1}", " http://x ", "\thttp://x/"])
+        {
+            for input in [
+                line.to_owned(),
+                format!(" {line}"),
+                format!("{line}\u{0}"),
+                format!("\u{1f} {line} \t"),
+            ] {
+                let parsed = parse_slow(&input, None, UTF_8, &mut String::new()).is_ok();
+                assert_eq!(check(&input, None), parsed, "{input:?}");
+                trimmed += (!proof::proven_valid(&input) && proven_trimmed(&input)) as usize;
+            }
+        }
+        assert!(trimmed > 1_000, "{trimmed}");
+    }
+
     /// The validating run gives the full parse's verdict: on every line of the project's
     /// sample and on inputs that fail late (host, port) or only in the path's neighbours,
     /// with and without a base.
