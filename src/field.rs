@@ -338,15 +338,19 @@ impl Field {
             Field::Canonical => crate::canon::dedup_borrowed(url),
             Field::Route => {
                 let set = cx.routes?;
-                Cow::Owned(
-                    set.first(url)
-                        .ok()?
-                        .map_or_else(String::new, |i| set.name(i).to_owned()),
-                )
+                let index = match cx.answer {
+                    Some(answer) => answer.index().ok()?,
+                    None => set.first(url).ok()?,
+                };
+                Cow::Owned(index.map_or_else(String::new, |i| set.name(i).to_owned()))
             }
-            Field::RouteParams => {
-                Cow::Owned(route_params(&cx.routes?.first_match(url).ok()??.result))
-            }
+            Field::RouteParams => Cow::Owned(match cx.answer {
+                Some(RouteAnswer::Match(found)) => route_params(&found.result),
+                Some(RouteAnswer::NoRoute | RouteAnswer::Limit(_)) => return None,
+                Some(RouteAnswer::Route(_)) | None => {
+                    route_params(&cx.routes?.first_match(url).ok()??.result)
+                }
+            }),
             Field::Href => Cow::Borrowed(url.href()),
             Field::Origin => match origin_range(url.components()) {
                 Some(range) => Cow::Borrowed(&url.href()[range]),
@@ -472,6 +476,39 @@ pub struct FieldContext<'l> {
     sections: Sections,
     input: Option<&'l str>,
     routes: Option<&'l crate::pattern::PatternSet>,
+    answer: Option<&'l RouteAnswer<'l>>,
+}
+
+/// The route table's answer for one URL ([`FieldContext::look_up_route`]), looked up once
+/// and then shared by the row's `route` and `route_params` fields and its error check
+/// ([`FieldContext::answered`]).
+// One answer lives for one row, on the stack, and is never kept in a collection: a box
+// around the match would only add an allocation per row.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum RouteAnswer<'s> {
+    /// The lookup ran out of steps
+    /// ([`PatternErrorKind::MatchLimit`](crate::pattern::PatternErrorKind::MatchLimit)).
+    Limit(crate::pattern::PatternError),
+    /// No pattern of the table matches.
+    NoRoute,
+    /// The position of the first pattern that matches, its groups not computed.
+    Route(usize),
+    /// The first pattern that matches, with its groups.
+    Match(crate::pattern::SetMatch<'s>),
+}
+
+impl RouteAnswer<'_> {
+    /// The position of the first pattern that matches (`None` when none does), or the
+    /// error that ended the lookup.
+    pub fn index(&self) -> Result<Option<usize>, &crate::pattern::PatternError> {
+        match self {
+            RouteAnswer::Limit(e) => Err(e),
+            RouteAnswer::NoRoute => Ok(None),
+            RouteAnswer::Route(i) => Ok(Some(*i)),
+            RouteAnswer::Match(found) => Ok(Some(found.index)),
+        }
+    }
 }
 
 impl Default for FieldContext<'_> {
@@ -488,6 +525,7 @@ impl<'l> FieldContext<'l> {
             sections: Sections::All,
             input: None,
             routes: None,
+            answer: None,
         }
     }
 
@@ -501,6 +539,7 @@ impl<'l> FieldContext<'l> {
             sections: self.sections,
             input: self.input,
             routes: self.routes,
+            answer: self.answer,
         }
     }
 
@@ -514,6 +553,7 @@ impl<'l> FieldContext<'l> {
             sections: self.sections,
             input: Some(input),
             routes: self.routes,
+            answer: self.answer,
         }
     }
 
@@ -527,6 +567,61 @@ impl<'l> FieldContext<'l> {
             sections: self.sections,
             input: self.input,
             routes: Some(routes),
+            answer: None,
+        }
+    }
+
+    /// The route table's answer for `url`, looked up once for all of a row's route
+    /// fields. `params`: whether `route_params` is wanted, which needs the groups of the
+    /// pattern that matches (`route` alone does not). The groups are computed anyway when
+    /// a pattern of the table has a backreference or a lookaround, since computing them
+    /// may run out of steps too: the answer is then [`RouteAnswer::Limit`] whenever
+    /// `route_params` would be absent for that reason. `None` when there is no route
+    /// table.
+    ///
+    /// ```
+    /// use rapidurl::field::{Field, FieldContext, RouteAnswer};
+    /// use rapidurl::pattern::PatternSet;
+    ///
+    /// let mut set = PatternSet::new();
+    /// set.add(Some("user"), "https://example.com/users/:id").unwrap();
+    /// let cx = FieldContext::new().routes(&set);
+    /// let arena = rapidurl::bumpalo::Bump::new();
+    /// let url = rapidurl::parse_ref("https://example.com/users/42", &arena).unwrap();
+    /// let answer = cx.look_up_route(&url, true).unwrap();
+    /// assert!(matches!(answer, RouteAnswer::Match(_)));
+    /// let cx = cx.answered(Some(&answer));
+    /// assert_eq!(Field::Route.value_with(&url, &cx).as_deref(), Some("user"));
+    /// assert_eq!(Field::RouteParams.value_with(&url, &cx).as_deref(), Some(r#"{"id":"42"}"#));
+    /// ```
+    pub fn look_up_route(&self, url: &UrlRef<'_>, params: bool) -> Option<RouteAnswer<'l>> {
+        let set = self.routes?;
+        let answer = if params || set.may_hit_match_limit() {
+            set.first_match(url).map(|m| m.map(RouteAnswer::Match))
+        } else {
+            set.first(url).map(|i| i.map(RouteAnswer::Route))
+        };
+        Some(match answer {
+            Ok(Some(answer)) => answer,
+            Ok(None) => RouteAnswer::NoRoute,
+            Err(e) => RouteAnswer::Limit(e),
+        })
+    }
+
+    /// This context, with the route table's answer for the URL whose fields it serves
+    /// ([`FieldContext::look_up_route`]): `route`, `route_params` and
+    /// [`FieldContext::route_error`] read it instead of looking the URL up again. It
+    /// must be the answer for that URL. With `None`, they look the URL up themselves.
+    pub fn answered<'m>(self, answer: Option<&'m RouteAnswer<'m>>) -> FieldContext<'m>
+    where
+        'l: 'm,
+    {
+        FieldContext {
+            list: self.list,
+            sections: self.sections,
+            input: self.input,
+            routes: self.routes,
+            answer,
         }
     }
 
@@ -556,6 +651,9 @@ impl<'l> FieldContext<'l> {
     /// assert!(cx.route_error(&url).is_some());
     /// ```
     pub fn route_error(&self, url: &UrlRef<'_>) -> Option<crate::pattern::PatternError> {
+        if let Some(answer) = self.answer {
+            return answer.index().err().cloned();
+        }
         let set = self.routes.filter(|s| s.may_hit_match_limit())?;
         set.first_match(url).err()
     }
@@ -732,6 +830,52 @@ mod tests {
         let url = crate::parse_ref("https://example.com/", &arena).unwrap();
         assert_eq!(Field::Route.value(&url), None);
         assert_eq!("route_params".parse::<Field>(), Ok(Field::RouteParams));
+    }
+
+    #[test]
+    fn a_route_answer_is_read_not_looked_up_again() {
+        let mut set = crate::pattern::PatternSet::new();
+        set.add(Some("user"), "https://example.com/users/:id")
+            .unwrap();
+        set.add(Some("any"), "https://example.com/*").unwrap();
+        let cx = FieldContext::new().routes(&set);
+        let arena = bumpalo::Bump::new();
+        let url = crate::parse_ref("https://example.com/users/42", &arena).unwrap();
+        let v = |cx: &FieldContext<'_>, f: Field| f.value_with(&url, cx).map(|v| v.into_owned());
+        // The answer looked up, with the groups or without: the values of no answer.
+        for params in [false, true] {
+            let answer = cx.look_up_route(&url, params).unwrap();
+            assert_eq!(answer.index(), Ok(Some(0)));
+            let answered = cx.answered(Some(&answer));
+            for f in [Field::Route, Field::RouteParams] {
+                assert_eq!(v(&answered, f.clone()), v(&cx, f), "{params}");
+            }
+            assert!(answered.route_error(&url).is_none());
+        }
+        // An answer given is what the fields say: no second lookup.
+        let other = RouteAnswer::Route(1);
+        let answered = cx.answered(Some(&other));
+        assert_eq!(v(&answered, Field::Route).as_deref(), Some("any"));
+        let none = RouteAnswer::NoRoute;
+        let answered = cx.answered(Some(&none));
+        assert_eq!(v(&answered, Field::Route).as_deref(), Some(""));
+        assert_eq!(v(&answered, Field::RouteParams), None);
+        // A lookup that ran out of steps: no route fields, and the error told.
+        let mut look = crate::pattern::PatternSet::new();
+        look.add_route(Some("look"), r"/:a((?=(?:a|a)*b)\w*)", None)
+            .unwrap();
+        let cx = FieldContext::new().routes(&look);
+        let stall = format!("https://h.test/{}", "a".repeat(40));
+        let url = crate::parse_ref(&stall, &arena).unwrap();
+        for params in [false, true] {
+            let answer = cx.look_up_route(&url, params).unwrap();
+            assert!(matches!(answer, RouteAnswer::Limit(_)), "{answer:?}");
+            let answered = cx.answered(Some(&answer));
+            assert_eq!(Field::Route.value_with(&url, &answered), None);
+            assert_eq!(Field::RouteParams.value_with(&url, &answered), None);
+            assert!(answered.route_error(&url).is_some());
+        }
+        assert!(FieldContext::new().look_up_route(&url, true).is_none());
     }
 
     #[test]

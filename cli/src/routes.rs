@@ -20,14 +20,15 @@ use crate::outcome::Failure;
 
 static TABLE: OnceLock<PatternSet> = OnceLock::new();
 
-/// The route table, when the command writes its fields and a pattern of it has a
-/// backreference or a lookaround (its lookup may run out of steps): each row is looked
-/// up first ([`crate::input::rows::Plan::check`]).
-static CHECKED: OnceLock<&'static PatternSet> = OnceLock::new();
+/// How each row is looked up in the route table, when the command writes or counts a
+/// `route` or `route_params` field ([`crate::input::rows::Plan::routes`]).
+static LOOKUP: OnceLock<Lookup> = OnceLock::new();
 
-/// The table [`crate::input::rows::Plan::routes`] checks rows against, if any.
-pub fn checked() -> Option<&'static PatternSet> {
-    CHECKED.get().copied()
+pub use crate::input::rows::Lookup;
+
+/// The lookup of every parsed row, if the command writes route fields.
+pub fn lookup() -> Option<Lookup> {
+    LOOKUP.get().copied()
 }
 
 /// The route table read by [`load`], if any.
@@ -43,11 +44,29 @@ pub fn with_routes(cx: FieldContext<'_>) -> FieldContext<'_> {
     }
 }
 
+/// What a command needs of the route table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Wants {
+    /// No route field.
+    Nothing,
+    /// `route`, not `route_params`.
+    Route,
+    /// `route_params` (with `route` or without).
+    Params,
+}
+
+impl Wants {
+    /// What columns that each need `wants` need together.
+    pub fn all(wants: impl IntoIterator<Item = Wants>) -> Wants {
+        wants.into_iter().max().unwrap_or(Wants::Nothing)
+    }
+}
+
 /// Reads the route table of `--routes FILE` (when given; its relative patterns against
 /// `--routes-base URL`) and checks that the fields asked for have what they need: an
 /// error names the file, line and column of a bad pattern, or the option a `route` field
-/// lacks. `wants_routes`: the command writes or counts a `route` or `route_params` field.
-pub fn load(path: Option<&Path>, base: Option<&str>, wants_routes: bool) -> Result<(), Failure> {
+/// lacks. `wants`: the route fields the command writes or counts.
+pub fn load(path: Option<&Path>, base: Option<&str>, wants: Wants) -> Result<(), Failure> {
     let Some(path) = path else {
         if base.is_some() {
             return Err(Failure::Message(
@@ -55,7 +74,7 @@ pub fn load(path: Option<&Path>, base: Option<&str>, wants_routes: bool) -> Resu
                     .to_owned(),
             ));
         }
-        if wants_routes {
+        if wants != Wants::Nothing {
             return Err(Failure::Message(
                 "the fields route and route_params need a route table: --routes FILE".to_owned(),
             ));
@@ -77,11 +96,11 @@ pub fn load(path: Option<&Path>, base: Option<&str>, wants_routes: bool) -> Resu
         )));
     }
     let _ = TABLE.set(set);
-    if let Some(set) = TABLE
-        .get()
-        .filter(|s| wants_routes && s.may_hit_match_limit())
-    {
-        let _ = CHECKED.set(set);
+    if let Some(set) = TABLE.get().filter(|_| wants != Wants::Nothing) {
+        let _ = LOOKUP.set(Lookup {
+            set,
+            params: wants == Wants::Params,
+        });
     }
     Ok(())
 }

@@ -951,3 +951,110 @@ fn stats_counts_shares_and_bars() {
     );
     fails(&["stats", "--by", "colour"], 2, &["colour"]);
 }
+
+/// The fields of the input text (`valid`, `validation_errors`) and of the route table
+/// (`route`, `route_params`, looked up once a row on the input side) reach every writer,
+/// from plain lines and from a table, and `stats` counts them.
+#[test]
+fn input_text_and_route_fields_in_every_output_format() {
+    // `word` has a lookaround: a lookup can run out of steps, and the row is then an
+    // error row.
+    let routes = TempFile::new(b"word\t/w/:a((?=(?:a|a)*b)\\w*)\nany\t/*\n");
+    let stall = format!("https://h.test/w/{}", "a".repeat(40));
+    let urls = ["https://h.test/w/aab", "https://h.test/x y", stall.as_str()];
+    let expected: [[&str; 4]; 3] = [
+        ["true", "", "word", r#"{"a":"aab"}"#],
+        [
+            "false",
+            "invalid-URL-unit",
+            "any",
+            r#"{"pathname.0":"x%20y"}"#,
+        ],
+        ["", "", "", ""],
+    ];
+    let fields = [
+        "valid",
+        "validation_errors",
+        "route",
+        "route_params",
+        "error",
+    ];
+    let lines = TempFile::new(urls.join("\n").as_bytes());
+    let csv = TempFile::with_extension(
+        format!(
+            "id,url\n{}",
+            (0..3)
+                .map(|i| format!("{i},{}\n", urls[i]))
+                .collect::<String>()
+        )
+        .as_bytes(),
+        "csv",
+    );
+    for (input, file) in [("lines", &lines), ("csv", &csv)] {
+        let pass = input == "csv";
+        for output in ["tsv", "csv", "jsonl", "parquet"] {
+            let what = format!("{input} -> {output}");
+            let out_file = TempFile::with_extension(b"", output);
+            let out = run(
+                &[
+                    "parse",
+                    "--routes",
+                    routes.path(),
+                    "--fields",
+                    &fields[..4].join(","),
+                    file.path(),
+                    "-o",
+                    out_file.path(),
+                ],
+                b"",
+            );
+            assert_eq!(code(&out), 0, "{what}: {}", stderr(&out));
+            let table = if output == "parquet" {
+                read_parquet(out_file.path()).0
+            } else {
+                let text = std::fs::read_to_string(out_file.path()).expect("output");
+                let mut columns = if pass { vec!["id", "url"] } else { vec![] };
+                columns.extend(fields);
+                read_text(output, &text, &columns)
+            };
+            let at = if pass { 2 } else { 0 };
+            assert_eq!(table.header[at..], fields, "{what}");
+            assert_eq!(table.rows.len(), 3, "{what}: {table:?}");
+            for (k, row) in table.rows.iter().enumerate() {
+                assert_eq!(row[at..at + 4], expected[k], "{what} row {k}");
+                let error = &row[at + 4];
+                assert_eq!(
+                    error.starts_with("route-match-limit: "),
+                    k == 2,
+                    "{what}: {error}"
+                );
+            }
+        }
+        let counts = |by: &str| {
+            let out = run(
+                &[
+                    "stats",
+                    "--routes",
+                    routes.path(),
+                    "--by",
+                    by,
+                    "--format",
+                    "csv",
+                    file.path(),
+                ],
+                b"",
+            );
+            assert_eq!(code(&out), 0, "{input} --by {by}: {}", stderr(&out));
+            let mut rows: Vec<String> = stdout(&out)
+                .lines()
+                .skip(1)
+                .map(|l| l.rsplit_once(',').map_or(l, |(row, _share)| row).to_owned())
+                .collect();
+            rows.sort();
+            rows
+        };
+        // By `valid`, no route is looked up: the third URL counts as valid.
+        assert_eq!(counts("valid"), ["false,1", "true,2"], "{input}");
+        assert_eq!(counts("route"), ["any,1", "word,1"], "{input}");
+    }
+}

@@ -24,7 +24,7 @@ use rapidurl::batch::engine::{
     self, Input, Offsets, Piece, Row, RowBases, Sink, Source, Validity, Views,
 };
 use rapidurl::bumpalo::Bump;
-use rapidurl::field::{Field, FieldContext};
+use rapidurl::field::{Field, FieldContext, RouteAnswer};
 use rapidurl::{ParseError, Url, UrlRef};
 
 /// The name of the column that holds each invalid row's error name.
@@ -818,17 +818,18 @@ impl<C: Col> Output<C> {
             Some(set) => cx.routes(set),
             None => cx,
         };
-        // A route table whose lookup ran out of steps on this URL (a pattern with a
-        // backreference or a lookaround): an error row, as a URL that does not parse,
-        // when the route fields are asked for.
-        if routes.is_some_and(rapidurl::pattern::PatternSet::may_hit_match_limit)
-            && fields
-                .iter()
-                .any(|f| matches!(f, Field::Route | Field::RouteParams))
-            && cx.route_error(url).is_some()
-        {
+        // One lookup in the route table for all of the row's route fields. A lookup that
+        // ran out of steps (a pattern with a backreference or a lookaround) makes an error
+        // row, as a URL that does not parse.
+        let route = fields
+            .iter()
+            .any(|f| matches!(f, Field::Route | Field::RouteParams))
+            .then(|| cx.look_up_route(url, fields.contains(&Field::RouteParams)))
+            .flatten();
+        if let Some(RouteAnswer::Limit(_)) = route {
             return self.push_error(Some(rapidurl::field::ROUTE_MATCH_LIMIT));
         }
+        let cx = cx.answered(route.as_ref());
         for (field, f) in fields.iter().zip(&mut self.fields) {
             match field.value_into(url, &cx, &mut self.scratch) {
                 Some(v) => f.push(v),

@@ -152,7 +152,7 @@ pub fn prepare(args: &InputArgs, drop: bool, arrow_pass: bool) -> Result<Prepare
         pass,
         columns: columns.clone(),
         base_url,
-        routes: crate::routes::checked(),
+        routes: crate::routes::lookup(),
     };
     let total = paths.iter().map(|p| Input::size(p)).sum();
     Ok(Prepared {

@@ -418,7 +418,7 @@ impl<'a> engine::Sink<'a> for Tsv<'_> {
         match row.url_ref() {
             Ok(url) => self
                 .format
-                .url_line_into(rows, self.block, row.input(), url),
+                .url_line_into(rows, self.block, row.input(), url, None),
             Err(_) => {
                 let from = rows.side.len();
                 rows.side.push('\n');

@@ -99,7 +99,14 @@ impl Work for CheckWork<'_> {
 
 impl RowSink for CheckPart<'_> {
     #[inline(always)]
-    fn line_url(&mut self, _: u64, _: usize, _: &str, _: &rapidurl::UrlRef<'_>) -> Flow {
+    fn line_url(
+        &mut self,
+        _: u64,
+        _: usize,
+        _: &str,
+        _: &rapidurl::UrlRef<'_>,
+        _: Option<&rapidurl::field::RouteAnswer<'static>>,
+    ) -> Flow {
         self.c.rows += 1;
         Flow::Go
     }

@@ -315,7 +315,7 @@ impl RowSink for KeyPart<'_> {
                     k.text.push('\n');
                 } else {
                     work.row_format
-                        .url_row(&mut k.text, row.cells, row.input, url);
+                        .url_row(&mut k.text, row.cells, row.input, url, row.route);
                 }
                 k.rows.push((hash, k.text.len()));
             }

@@ -374,7 +374,14 @@ impl Work for LintWork<'_> {
 
 impl RowSink for LintPart<'_> {
     #[inline(always)]
-    fn line_url(&mut self, line: u64, _: usize, input: &str, url: &UrlRef<'_>) -> Flow {
+    fn line_url(
+        &mut self,
+        line: u64,
+        _: usize,
+        input: &str,
+        url: &UrlRef<'_>,
+        _: Option<&rapidurl::field::RouteAnswer<'static>>,
+    ) -> Flow {
         if !clean(input, url) {
             self.lint(line, input);
         }

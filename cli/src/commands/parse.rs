@@ -197,7 +197,7 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
     routes::load(
         args.routes.as_deref(),
         args.routes_base.as_deref(),
-        columns.iter().any(Column::needs_routes),
+        routes::Wants::all(columns.iter().map(Column::wants_routes)),
     )?;
     let prepared = prepare(&args.input, args.drop_columns, format == Format::Parquet)?;
     let plan = prepared.plan.clone();
@@ -390,6 +390,7 @@ impl RowSink for ParsePart<'_> {
         index: usize,
         input: &str,
         url: &rapidurl::UrlRef<'_>,
+        route: Option<&rapidurl::field::RouteAnswer<'static>>,
     ) -> Flow {
         if self.arrow.is_some() {
             return self.row(&rows::Row {
@@ -398,11 +399,12 @@ impl RowSink for ParsePart<'_> {
                 input,
                 url: Ok(*url),
                 cells: &[],
+                route,
             });
         }
         self.work
             .format
-            .url_line_into(&mut self.text, self.block, input, url);
+            .url_line_into(&mut self.text, self.block, input, url, route);
         Flow::Go
     }
 
@@ -437,7 +439,9 @@ impl RowSink for ParsePart<'_> {
                         row.cells,
                         row.input,
                         url,
-                        &output::field_context(work.suffix_list),
+                        &output::field_context(work.suffix_list)
+                            .input(row.input)
+                            .answered(row.route),
                     );
                     Flow::Go
                 }
@@ -447,8 +451,13 @@ impl RowSink for ParsePart<'_> {
                 let from = self.text.side.len();
                 let flow = match &row.url {
                     Ok(url) => {
-                        work.format
-                            .url_row(&mut self.text.side, row.cells, row.input, url);
+                        work.format.url_row(
+                            &mut self.text.side,
+                            row.cells,
+                            row.input,
+                            url,
+                            row.route,
+                        );
                         Flow::Go
                     }
                     Err(err) => bad(row, err, Sink::Text(work.format, &mut self.text.side)),

@@ -96,7 +96,7 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, Failure> {
     routes::load(
         args.routes.as_deref(),
         args.routes_base.as_deref(),
-        args.by.needs_routes(),
+        args.by.wants_routes(),
     )?;
     let list = load_psl(args.psl.as_deref())?;
     count(args.input, &args.by, args.top, args.format, list)
@@ -313,7 +313,9 @@ impl RowSink for CountPart<'_> {
             (Column::Input, _) => Some(Some(row.input.to_owned())),
             (Column::Error, Err(e)) => Some(Some(e.name().to_owned())),
             (Column::Field(f), Ok(url)) => {
-                let cx = crate::output::field_context(self.work.suffix_list);
+                let cx = crate::output::field_context(self.work.suffix_list)
+                    .input(row.input)
+                    .answered(row.route);
                 Some(f.value_with(url, &cx).map(|v| v.into_owned()))
             }
             _ => None,

@@ -8,6 +8,7 @@ use std::fmt;
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef};
 use arrow_schema::DataType;
+use rapidurl::field::{FieldContext, RouteAnswer};
 use rapidurl::pattern::PatternSet;
 use rapidurl::{ParseError, Url, UrlRef};
 
@@ -35,20 +36,38 @@ pub struct Plan {
     pub cells: bool,
     /// `--base`.
     pub base_url: Option<Url>,
-    /// The route table whose lookup each parsed row goes through first ([`Plan::check`]):
-    /// set when the command writes route fields and a pattern of the table has a
-    /// backreference or a lookaround (its lookup may run out of steps).
-    pub routes: Option<&'static PatternSet>,
+    /// How each parsed row is looked up in the route table ([`Plan::look_up`]): set when
+    /// the command writes route fields.
+    pub routes: Option<Lookup>,
+}
+
+/// The route table and what each row's lookup must find: the input side looks each
+/// parsed row up once ([`Plan::look_up`]), and the row's answer serves its route fields
+/// and its error check.
+#[derive(Clone, Copy, Debug)]
+pub struct Lookup {
+    /// The table.
+    pub set: &'static PatternSet,
+    /// Whether `route_params` is written (the lookup then computes the groups of the
+    /// pattern that matches: [`FieldContext::look_up_route`]).
+    pub params: bool,
 }
 
 impl Plan {
-    /// Whether `url`'s row must be an error row because the route table's lookup ran
-    /// out of steps on it ([`RowError::Route`]); `Ok` at once without such a table.
+    /// The route table's answer for `url`, once for all of its row's route fields
+    /// (`None` without route fields); an error ([`RowError::Route`]) when the lookup ran
+    /// out of steps, which makes the row an error row.
     #[inline]
-    pub fn check(&self, url: &UrlRef<'_>) -> Result<(), RowError> {
-        match self.routes {
-            None => Ok(()),
-            Some(set) => set.first_match(url).map(drop).map_err(RowError::Route),
+    pub fn look_up(&self, url: &UrlRef<'_>) -> Result<Option<RouteAnswer<'static>>, RowError> {
+        let Some(lookup) = self.routes else {
+            return Ok(None);
+        };
+        match FieldContext::new()
+            .routes(lookup.set)
+            .look_up_route(url, lookup.params)
+        {
+            Some(RouteAnswer::Limit(e)) => Err(RowError::Route(e)),
+            answer => Ok(answer),
         }
     }
 }
@@ -106,6 +125,9 @@ pub struct Row<'r> {
     pub url: Result<UrlRef<'r>, RowError>,
     /// The passed-through cells (when [`Plan::cells`]).
     pub cells: &'r [Cell<'r>],
+    /// The route table's answer for the URL, when the command writes route fields
+    /// ([`Plan::look_up`]).
+    pub route: Option<&'r RouteAnswer<'static>>,
 }
 
 /// Whether to go on after a row.
@@ -120,15 +142,24 @@ pub enum Flow {
 /// What a command does with rows.
 pub trait RowSink {
     /// A row of plain lines whose URL parsed (the hot path, inlined into the line loop:
-    /// no [`Row`] is built unless the sink builds one): by default, [`Self::row`].
+    /// no [`Row`] is built unless the sink builds one), with the route table's answer
+    /// ([`Row::route`]): by default, [`Self::row`].
     #[inline(always)]
-    fn line_url(&mut self, line: u64, index: usize, input: &str, url: &UrlRef<'_>) -> Flow {
+    fn line_url(
+        &mut self,
+        line: u64,
+        index: usize,
+        input: &str,
+        url: &UrlRef<'_>,
+        route: Option<&RouteAnswer<'static>>,
+    ) -> Flow {
         self.row(&Row {
             line,
             index,
             input,
             url: Ok(*url),
             cells: &[],
+            route,
         })
     }
 

@@ -157,8 +157,11 @@ impl<'w, W: Work> engine::Sink<'w> for Rows<'w, W> {
             None => {
                 let line = slot.first_line + index as u64;
                 match row.url_ref() {
-                    Ok(url) => match self.window.plan.check(url) {
-                        Ok(()) => slot.part.line_url(line, index, row.input(), url),
+                    Ok(url) => match self.window.plan.look_up(url) {
+                        Ok(route) => {
+                            slot.part
+                                .line_url(line, index, row.input(), url, route.as_ref())
+                        }
                         Err(e) => bad_line(&mut slot.part, line, index, row.input(), e),
                     },
                     Err(e) => bad_line(
@@ -189,6 +192,7 @@ fn bad_line<S: RowSink>(sink: &mut S, line: u64, index: usize, input: &str, e: R
         input,
         url: Err(e),
         cells: &[],
+        route: None,
     })
 }
 
@@ -204,11 +208,13 @@ fn record_row<'w, P: RowSink>(
         return Flow::Stop;
     };
     records.cells(rec, &mut slot.cells);
-    let url = match records.url(rec) {
-        None => Err(RowError::Missing),
-        Some(_) => url
-            .map_err(RowError::Parse)
-            .and_then(|u| plan.check(&u).map(|()| u)),
+    let (url, route) = match records.url(rec).map(|_| url.map_err(RowError::Parse)) {
+        None => (Err(RowError::Missing), None),
+        Some(Err(e)) => (Err(e), None),
+        Some(Ok(u)) => match plan.look_up(&u) {
+            Ok(route) => (Ok(u), route),
+            Err(e) => (Err(e), None),
+        },
     };
     slot.part.row(&Row {
         line: rec.line,
@@ -216,6 +222,7 @@ fn record_row<'w, P: RowSink>(
         input: records.shown(rec),
         url,
         cells: &slot.cells,
+        route: route.as_ref(),
     })
 }
 

@@ -3,7 +3,7 @@
 
 use clap::ValueEnum;
 use rapidurl::UrlRef;
-use rapidurl::field::{Field, FieldContext};
+use rapidurl::field::{Field, FieldContext, RouteAnswer};
 use rapidurl::psl::SuffixList;
 
 use crate::input::rows::RowError;
@@ -62,9 +62,13 @@ impl Column {
         }
     }
 
-    /// Whether the column's values come from a route table (`route`, `route_params`).
-    pub fn needs_routes(&self) -> bool {
-        matches!(self, Column::Field(Field::Route | Field::RouteParams))
+    /// What the column needs of the route table (`route`, `route_params`).
+    pub fn wants_routes(&self) -> crate::routes::Wants {
+        match self {
+            Column::Field(Field::Route) => crate::routes::Wants::Route,
+            Column::Field(Field::RouteParams) => crate::routes::Wants::Params,
+            _ => crate::routes::Wants::Nothing,
+        }
     }
 }
 
@@ -502,9 +506,15 @@ impl RowFormat {
     /// whose values may hold the format's special bytes are checked for them (a few
     /// words), and only a row that holds one goes through the general formatter.
     #[inline(always)]
-    pub fn url_line(&self, out: &mut String, input: &str, url: &UrlRef<'_>) {
+    pub fn url_line(
+        &self,
+        out: &mut String,
+        input: &str,
+        url: &UrlRef<'_>,
+        route: Option<&RouteAnswer<'_>>,
+    ) {
         if self.direct.is_empty() {
-            return self.url_row_general(out, &[], input, url);
+            return self.url_row_general(out, &[], input, url, route);
         }
         let start = out.len();
         let mut special = false;
@@ -523,7 +533,7 @@ impl RowFormat {
         if special {
             // Rare: write the row again, with escaping (or an origin to build).
             out.truncate(start);
-            return self.url_row_general(out, &[], input, url);
+            return self.url_row_general(out, &[], input, url, route);
         }
         // Each a constant: a store of one to three bytes, no call.
         match self.row_end {
@@ -539,7 +549,14 @@ impl RowFormat {
     /// `href` (read from `block`, the input block, when `href` lies in it, so that most
     /// values are one 64-byte move); any other row is written as text.
     #[inline(always)]
-    pub fn url_line_into(&self, rows: &mut RowText, block: &[u8], input: &str, url: &UrlRef<'_>) {
+    pub fn url_line_into(
+        &self,
+        rows: &mut RowText,
+        block: &[u8],
+        input: &str,
+        url: &UrlRef<'_>,
+        route: Option<&RouteAnswer<'_>>,
+    ) {
         let href = url.href();
         let (src, at) = match offset_in(block, href) {
             Some(at) => (block, at),
@@ -593,7 +610,7 @@ impl RowFormat {
             }
         }
         let from = rows.side.len();
-        self.url_line(&mut rows.side, input, url);
+        self.url_line(&mut rows.side, input, url, route);
         rows.rows_from(from);
     }
 
@@ -689,22 +706,38 @@ impl RowFormat {
 
     /// Appends the row of a parsed URL, with its passed-through cells.
     #[inline(never)]
-    pub fn url_row(&self, out: &mut String, cells: &[Cell<'_>], input: &str, url: &UrlRef<'_>) {
+    pub fn url_row(
+        &self,
+        out: &mut String,
+        cells: &[Cell<'_>],
+        input: &str,
+        url: &UrlRef<'_>,
+        route: Option<&RouteAnswer<'_>>,
+    ) {
         if cells.is_empty() {
-            self.url_line(out, input, url);
+            self.url_line(out, input, url, route);
         } else {
-            self.url_row_general(out, cells, input, url);
+            self.url_row_general(out, cells, input, url, route);
         }
     }
 
     /// [`Self::url_row`] for any columns and format.
     #[inline(never)]
-    fn url_row_general(&self, out: &mut String, cells: &[Cell<'_>], input: &str, url: &UrlRef<'_>) {
+    fn url_row_general(
+        &self,
+        out: &mut String,
+        cells: &[Cell<'_>],
+        input: &str,
+        url: &UrlRef<'_>,
+        route: Option<&RouteAnswer<'_>>,
+    ) {
         // Every field but `origin` is a slice of `href` (the origin of a `blob:` URL is
         // that of the URL in its path, which may differ): when `href` needs no escaping,
         // neither do they, and one scan per row replaces one per field.
         let plain = !self.href_needs_escaping(url.href());
-        let cx = field_context(self.suffix_list.as_ref()).input(input);
+        let cx = field_context(self.suffix_list.as_ref())
+            .input(input)
+            .answered(route);
         if plain && cells.is_empty() && !self.fields_only.is_empty() {
             // The common case: a table of URL fields that need no escaping.
             for (i, field) in self.fields_only.iter().enumerate() {
@@ -949,7 +982,7 @@ mod tests {
                         // its `href`, or written as text.
                         let arena = rapidurl::bumpalo::Bump::new();
                         let view = rapidurl::parse_ref(line, &arena).unwrap();
-                        rf.url_line_into(&mut rows, &block, line, &view);
+                        rf.url_line_into(&mut rows, &block, line, &view, None);
                         let values: Vec<String> = columns
                             .iter()
                             .map(|f| {
