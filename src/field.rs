@@ -534,13 +534,8 @@ impl<'l> FieldContext<'l> {
     where
         'l: 'm,
     {
-        FieldContext {
-            list,
-            sections: self.sections,
-            input: self.input,
-            routes: self.routes,
-            answer: self.answer,
-        }
+        let this: FieldContext<'m> = self;
+        FieldContext { list, ..this }
     }
 
     /// The input text the URL was parsed from, for `valid` and `validation_errors`.
@@ -548,12 +543,10 @@ impl<'l> FieldContext<'l> {
     where
         'l: 'm,
     {
+        let this: FieldContext<'m> = self;
         FieldContext {
-            list: self.list,
-            sections: self.sections,
             input: Some(input),
-            routes: self.routes,
-            answer: self.answer,
+            ..this
         }
     }
 
@@ -562,12 +555,11 @@ impl<'l> FieldContext<'l> {
     where
         'l: 'm,
     {
+        let this: FieldContext<'m> = self;
         FieldContext {
-            list: self.list,
-            sections: self.sections,
-            input: self.input,
             routes: Some(routes),
             answer: None,
+            ..this
         }
     }
 
@@ -616,13 +608,8 @@ impl<'l> FieldContext<'l> {
     where
         'l: 'm,
     {
-        FieldContext {
-            list: self.list,
-            sections: self.sections,
-            input: self.input,
-            routes: self.routes,
-            answer,
-        }
+        let this: FieldContext<'m> = self;
+        FieldContext { answer, ..this }
     }
 
     /// Uses these sections of the list.
