@@ -31,7 +31,7 @@ pub(crate) fn proven_valid(input: &str) -> bool {
     if input.is_empty() || input.len() > u32::MAX as usize / 3 {
         return false;
     }
-    scan::run(Prove(input.as_bytes()))
+    scan::run_leaf(Prove(input.as_bytes()))
 }
 
 /// [`proven_valid`] as a [`Task`] of the classifier (the kernel inlined into it).

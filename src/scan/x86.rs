@@ -135,6 +135,51 @@ impl Words for Avx2 {
     }
 }
 
+/// The AVX2 kernel called from baseline code: each word is classified by a small leaf
+/// function compiled for AVX2, and the task runs inlined in its caller. A URL of up to 64
+/// bytes costs one leaf call, with no register to save, where [`run_avx2`] saves the
+/// caller's registers around the whole task. A value exists only where the CPU reported
+/// AVX2 ([`run`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Avx2Leaf(());
+
+/// [`avx2_word`] as a leaf function.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+unsafe fn avx2_full_leaf(bytes: &[u8; 64]) -> (u64, u64) {
+    // SAFETY: AVX2 is enabled for this function (the caller's contract).
+    unsafe { avx2_word(bytes) }
+}
+
+/// [`Avx2::short`] as a leaf function.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+unsafe fn avx2_short_leaf(input: &[u8]) -> (u64, u64) {
+    Avx2(()).short(input)
+}
+
+impl Words for Avx2Leaf {
+    #[inline(always)]
+    fn full(self, bytes: &[u8; 64]) -> (u64, u64) {
+        // SAFETY: an `Avx2Leaf` value exists only where the CPU has AVX2 (see the type).
+        unsafe { avx2_full_leaf(bytes) }
+    }
+
+    #[inline(always)]
+    fn short(self, input: &[u8]) -> (u64, u64) {
+        // SAFETY: as above.
+        unsafe { avx2_short_leaf(input) }
+    }
+}
+
 /// Runs `task` with the AVX2 kernel, in code compiled for AVX2 (the task's code is
 /// inlined here, so the AVX2 blocks inline into it).
 ///
@@ -158,6 +203,17 @@ pub(super) fn run<T: Task>(task: T) -> T::Out {
     if has_avx2() {
         // SAFETY: the CPU reported AVX2.
         unsafe { run_avx2(task) }
+    } else {
+        task.run(Sse2)
+    }
+}
+
+/// Runs `task` inlined in its caller, with AVX2 leaf calls ([`Avx2Leaf`]) when the CPU
+/// has AVX2, else with SSE2.
+#[inline(always)]
+pub(super) fn run_leaf<T: Task>(task: T) -> T::Out {
+    if has_avx2() {
+        task.run(Avx2Leaf(()))
     } else {
         task.run(Sse2)
     }
