@@ -75,6 +75,53 @@ unsafe fn avx2_block(bytes: &[u8; 32]) -> (u32, u32) {
     }
 }
 
+/// Classifies 16 bytes with two nibble-table look-ups (the 128-bit form of
+/// [`avx2_block`]); returns (special, upper) as 16-bit masks.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn avx2_block16(bytes: &[u8; 16]) -> (u32, u32) {
+    // SAFETY: AVX2 (and so SSSE3's byte shuffle) is enabled for this function (the
+    // caller's contract); the loads read the 16 bytes of `bytes` and the two tables.
+    unsafe {
+        let v = _mm_loadu_si128(bytes.as_ptr() as *const __m128i);
+        let lo_t = _mm_loadu_si128(LO_TABLE.as_ptr() as *const __m128i);
+        let hi_t = _mm_loadu_si128(HI_TABLE.as_ptr() as *const __m128i);
+        let nibble = _mm_set1_epi8(0x0F);
+        let lo = _mm_and_si128(v, nibble);
+        let hi = _mm_and_si128(_mm_srli_epi16(v, 4), nibble);
+        let cls = _mm_and_si128(_mm_shuffle_epi8(lo_t, lo), _mm_shuffle_epi8(hi_t, hi));
+        let zero = _mm_setzero_si128();
+        let special = _mm_movemask_epi8(_mm_cmpeq_epi8(cls, zero)) as u32;
+        let upper_bits = _mm_and_si128(cls, _mm_set1_epi8(class::UPPER as i8));
+        let not_upper = _mm_movemask_epi8(_mm_cmpeq_epi8(upper_bits, zero)) as u32;
+        (special, !not_upper & 0xFFFF)
+    }
+}
+
+/// The masks of an input shorter than 16 bytes, copied into a zeroed block: out of line,
+/// so that the callers of [`Avx2::short_unframed`] need no stack frame for the copy.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+unsafe fn avx2_tiny(input: &[u8]) -> (u64, u64) {
+    let n = input.len();
+    let mut block = [0u8; 16];
+    block[..n].copy_from_slice(input);
+    // SAFETY: AVX2 is enabled for this function (the caller's contract).
+    let (s, u) = unsafe { avx2_block16(&block) };
+    // The zero padding is special: keep the input's bits only.
+    let valid = (1u64 << n) - 1;
+    (u64::from(s) & valid, u64::from(u) & valid)
+}
+
 /// Classifies 64 bytes (two 32-byte blocks); returns the (special, upper) mask words.
 ///
 /// # Safety
@@ -101,6 +148,48 @@ unsafe fn avx2_word(bytes: &[u8; 64]) -> (u64, u64) {
 #[derive(Clone, Copy)]
 pub(crate) struct Avx2(());
 
+impl Avx2 {
+    /// The masks of 32 to 64 bytes as two overlapping 32-byte blocks (the overlap is
+    /// classified twice, identically).
+    #[inline(always)]
+    fn two_blocks(self, input: &[u8]) -> (u64, u64) {
+        let n = input.len();
+        let first: &[u8; 32] = input[..32].try_into().expect("32 bytes");
+        let last: &[u8; 32] = input[n - 32..].try_into().expect("32 bytes");
+        // SAFETY: an `Avx2` value exists only where the CPU has AVX2 (see the type).
+        let ((s0, u0), (s1, u1)) = unsafe { (avx2_block(first), avx2_block(last)) };
+        let shift = n - 32;
+        (
+            u64::from(s0) | u64::from(s1) << shift,
+            u64::from(u0) | u64::from(u1) << shift,
+        )
+    }
+
+    /// [`Words::short`] with no copy from 16 bytes up (two overlapping 16-byte blocks
+    /// below 32) and the copy of a shorter input out of line ([`avx2_tiny`]), so that the
+    /// leaf function [`avx2_short_leaf`] needs no stack frame.
+    #[inline(always)]
+    fn short_unframed(self, input: &[u8]) -> (u64, u64) {
+        let n = input.len();
+        if n >= 32 {
+            self.two_blocks(input)
+        } else if n >= 16 {
+            let first: &[u8; 16] = input[..16].try_into().expect("16 bytes");
+            let last: &[u8; 16] = input[n - 16..].try_into().expect("16 bytes");
+            // SAFETY: an `Avx2` value exists only where the CPU has AVX2 (see the type).
+            let ((s0, u0), (s1, u1)) = unsafe { (avx2_block16(first), avx2_block16(last)) };
+            let shift = n - 16;
+            (
+                u64::from(s0) | u64::from(s1) << shift,
+                u64::from(u0) | u64::from(u1) << shift,
+            )
+        } else {
+            // SAFETY: as above.
+            unsafe { avx2_tiny(input) }
+        }
+    }
+}
+
 impl Words for Avx2 {
     #[inline(always)]
     fn full(self, bytes: &[u8; 64]) -> (u64, u64) {
@@ -114,19 +203,11 @@ impl Words for Avx2 {
     fn short(self, input: &[u8]) -> (u64, u64) {
         let n = input.len();
         if n >= 32 {
-            let first: &[u8; 32] = input[..32].try_into().expect("32 bytes");
-            let last: &[u8; 32] = input[n - 32..].try_into().expect("32 bytes");
-            // SAFETY: an `Avx2` value exists only where the CPU has AVX2 (see the type).
-            let ((s0, u0), (s1, u1)) = unsafe { (avx2_block(first), avx2_block(last)) };
-            let shift = n - 32;
-            (
-                u64::from(s0) | u64::from(s1) << shift,
-                u64::from(u0) | u64::from(u1) << shift,
-            )
+            self.two_blocks(input)
         } else {
             let mut block = [0u8; 32];
             block[..n].copy_from_slice(input);
-            // SAFETY: as above.
+            // SAFETY: an `Avx2` value exists only where the CPU has AVX2 (see the type).
             let (s, u) = unsafe { avx2_block(&block) };
             // The zero padding is special: keep the input's bits only.
             let valid = (1u64 << n) - 1;
@@ -155,7 +236,7 @@ unsafe fn avx2_full_leaf(bytes: &[u8; 64]) -> (u64, u64) {
     unsafe { avx2_word(bytes) }
 }
 
-/// [`Avx2::short`] as a leaf function.
+/// [`Avx2::short_unframed`] as a leaf function.
 ///
 /// # Safety
 ///
@@ -163,7 +244,7 @@ unsafe fn avx2_full_leaf(bytes: &[u8; 64]) -> (u64, u64) {
 #[inline(never)]
 #[target_feature(enable = "avx2")]
 unsafe fn avx2_short_leaf(input: &[u8]) -> (u64, u64) {
-    Avx2(()).short(input)
+    Avx2(()).short_unframed(input)
 }
 
 impl Words for Avx2Leaf {
