@@ -148,6 +148,16 @@ unsafe fn avx2_word(bytes: &[u8; 64]) -> (u64, u64) {
 #[derive(Clone, Copy)]
 pub(crate) struct Avx2(());
 
+/// The masks of an input from those of its first block and of its last block, which
+/// starts `shift` bytes in (the overlap is classified twice, identically).
+#[inline(always)]
+fn overlapped((s0, u0): (u32, u32), (s1, u1): (u32, u32), shift: usize) -> (u64, u64) {
+    (
+        u64::from(s0) | u64::from(s1) << shift,
+        u64::from(u0) | u64::from(u1) << shift,
+    )
+}
+
 impl Avx2 {
     /// The masks of 32 to 64 bytes as two overlapping 32-byte blocks (the overlap is
     /// classified twice, identically).
@@ -157,12 +167,8 @@ impl Avx2 {
         let first: &[u8; 32] = input[..32].try_into().expect("32 bytes");
         let last: &[u8; 32] = input[n - 32..].try_into().expect("32 bytes");
         // SAFETY: an `Avx2` value exists only where the CPU has AVX2 (see the type).
-        let ((s0, u0), (s1, u1)) = unsafe { (avx2_block(first), avx2_block(last)) };
-        let shift = n - 32;
-        (
-            u64::from(s0) | u64::from(s1) << shift,
-            u64::from(u0) | u64::from(u1) << shift,
-        )
+        let (a, b) = unsafe { (avx2_block(first), avx2_block(last)) };
+        overlapped(a, b, n - 32)
     }
 
     /// [`Words::short`] with no copy from 16 bytes up (two overlapping 16-byte blocks
@@ -177,12 +183,8 @@ impl Avx2 {
             let first: &[u8; 16] = input[..16].try_into().expect("16 bytes");
             let last: &[u8; 16] = input[n - 16..].try_into().expect("16 bytes");
             // SAFETY: an `Avx2` value exists only where the CPU has AVX2 (see the type).
-            let ((s0, u0), (s1, u1)) = unsafe { (avx2_block16(first), avx2_block16(last)) };
-            let shift = n - 16;
-            (
-                u64::from(s0) | u64::from(s1) << shift,
-                u64::from(u0) | u64::from(u1) << shift,
-            )
+            let (a, b) = unsafe { (avx2_block16(first), avx2_block16(last)) };
+            overlapped(a, b, n - 16)
         } else {
             // SAFETY: as above.
             unsafe { avx2_tiny(input) }
