@@ -111,6 +111,13 @@ def _routes(routes: Iterable[Union[str, "tuple[str, str]"]]) -> list:
     return out
 
 
+def _pairs(table: Optional[list]) -> Optional[list]:
+    """A table of :func:`_routes` as ``parse_column``'s ``routes`` takes it."""
+    if table is None:
+        return None
+    return [tuple(p) if p[0] is not None else p[1] for p in table]
+
+
 @pl.api.register_expr_namespace("url")
 class UrlNamespace:
     """``pl.col("u").url.<field>()``: one field of every URL (null where a URL is invalid).
@@ -132,11 +139,19 @@ class UrlNamespace:
         fields: Optional[Iterable[str]] = None,
         *,
         base: Union[str, pl.Expr, None] = None,
+        routes: Optional[Iterable[Union[str, "tuple[str, str]"]]] = None,
+        routes_base: Optional[str] = None,
     ) -> pl.Expr:
         """A struct of the ``fields`` (default ``rapidurl.DEFAULT_FIELDS``) and ``error``;
-        a field named twice is one member (a struct's members have distinct names)."""
-        fields = list(dict.fromkeys(_check(DEFAULT_FIELDS if fields is None else fields)))
-        return _plugin(self._expr, fields, base, True)
+        a field named twice is one member (a struct's members have distinct names).
+
+        ``routes`` and ``routes_base`` are the route table of the fields ``route`` and
+        ``route_params``, as for :meth:`route`: asked for together here, both come from
+        one lookup of each row (two expressions look each row up twice)."""
+        fields = list(dict.fromkeys(DEFAULT_FIELDS if fields is None else fields))
+        table = None if routes is None else _routes(routes)
+        _check(fields, _pairs(table), routes_base)
+        return _plugin(self._expr, fields, base, True, table, routes_base)
 
     def error(self, *, base: Union[str, pl.Expr, None] = None) -> pl.Expr:
         """The validation-error name of each invalid URL, null for valid ones."""
@@ -166,8 +181,7 @@ class UrlNamespace:
 
     def _routed(self, field, routes, routes_base, base) -> pl.Expr:
         table = _routes(routes)
-        pairs = [tuple(p) if p[0] is not None else p[1] for p in table]
-        _check([field], pairs, routes_base)
+        _check([field], _pairs(table), routes_base)
         return _plugin(self._expr, [field], base, False, table, routes_base).alias(field)
 
 

@@ -200,6 +200,29 @@ def test_routes_equal_parse_column(lines):
         pl.col("u").url.route(["https://example.com/(unclosed"])
     with pytest.raises(TypeError, match="not a str"):
         pl.col("u").url.route("https://example.com/*")
+    # Both fields in one struct: one lookup of each row, the same values.
+    both = df.select(pl.col("u").url.parse(["route", "hostname", "route_params"], routes=routes))
+    both = both.unnest("u")
+    assert both.columns == ["route", "hostname", "route_params", "error"]
+    assert both["route"].to_list() == table["route"].to_pylist()
+    assert both["route_params"].to_list() == table["route_params"].to_pylist()
+    with pytest.raises(rapidurl.PatternError, match="a regexp group is not closed"):
+        pl.col("u").url.parse(["route"], routes=["https://example.com/(unclosed"])
+    with pytest.raises(TypeError, match="need a route table"):
+        pl.col("u").url.parse(["route"])
+
+
+def test_a_struct_with_routes_takes_them_relative_to_routes_base():
+    df = pl.DataFrame({"u": ["https://example.com/users/42", "https://other.test/users/7", "nope"]})
+    out = df.select(
+        pl.col("u").url.parse(["route", "route_params"], routes=[("user", "/users/:id")],
+                              routes_base="https://example.com")
+    ).unnest("u")
+    assert out.to_dict(as_series=False) == {
+        "route": ["user", "", None],
+        "route_params": ['{"id":"42"}', None, None],
+        "error": [None, None, "missing-scheme-non-relative-URL"],
+    }
 
 
 def test_empty_all_null_and_non_string_columns():
