@@ -40,7 +40,8 @@ import sys
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 DOC = os.path.join(ROOT, "docs", "performance.md")
 ROBUSTNESS = os.path.join(ROOT, "docs", "robustness.md")
-CRITERION = os.path.join(ROOT, "target", "criterion")
+# Where cargo writes: $CARGO_TARGET_DIR when set, as for cargo itself.
+CRITERION = os.path.join(os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target"), "criterion")
 SHARED = os.path.join(ROOT, "..", "shared", "corpora")
 NICE = ["nice", "-n", "10"]
 CRITERION_ARGS = ["--", "--warm-up-time", "1", "--measurement-time", "3"]
