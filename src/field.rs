@@ -303,6 +303,12 @@ impl Field {
         matches!(self, Field::Valid | Field::ValidationErrors)
     }
 
+    /// Whether the value comes from a route table (`route`, `route_params`): give it
+    /// through [`FieldContext::routes`].
+    pub fn needs_routes(&self) -> bool {
+        matches!(self, Field::Route | Field::RouteParams)
+    }
+
     /// This field of `url`, with the built-in Public Suffix List; `None` where the value
     /// is absent.
     pub fn value<'a>(&self, url: &UrlRef<'a>) -> Option<Cow<'a, str>> {

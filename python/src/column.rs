@@ -821,11 +821,12 @@ impl<C: Col> Output<C> {
         // One lookup in the route table for all of the row's route fields. A lookup that
         // ran out of steps (a pattern with a backreference or a lookaround) makes an error
         // row, as a URL that does not parse.
-        let route = fields
-            .iter()
-            .any(|f| matches!(f, Field::Route | Field::RouteParams))
-            .then(|| cx.look_up_route(url, fields.contains(&Field::RouteParams)))
-            .flatten();
+        let route = match routes {
+            Some(_) if fields.iter().any(Field::needs_routes) => {
+                cx.look_up_route(url, fields.contains(&Field::RouteParams))
+            }
+            _ => None,
+        };
         if let Some(RouteAnswer::Limit(_)) = route {
             return self.push_error(Some(rapidurl::field::ROUTE_MATCH_LIMIT));
         }

@@ -30,10 +30,7 @@ pub(crate) fn route_table(
                 "routes_base is the base of a route table's patterns: give routes=[...] too",
             ));
         }
-        if fields
-            .iter()
-            .any(|f| matches!(f, Field::Route | Field::RouteParams))
-        {
+        if fields.iter().any(Field::needs_routes) {
             return Err(PyTypeError::new_err(
                 "the fields route and route_params need a route table: routes=[...]",
             ));

@@ -166,11 +166,7 @@ impl Kwargs {
             }
             Some(other) => return Err(format!("rapidurl: routes is not a list: {other:?}")),
         };
-        if routes.is_none()
-            && fields
-                .iter()
-                .any(|f| matches!(f, Field::Route | Field::RouteParams))
-        {
+        if routes.is_none() && fields.iter().any(Field::needs_routes) {
             return Err("rapidurl: the fields route and route_params need a route table".into());
         }
         Ok(Kwargs {
