@@ -1,0 +1,73 @@
+//! [`UrlQuery`]: the target of `query_pairs_mut`'s serializer.
+
+use crate::Url;
+
+/// Where [`Url::query_pairs_mut`]'s serializer writes: the URL's serialization up to the
+/// end of its query. The URL is written again (fragment restored) when the serializer is
+/// finished or dropped.
+#[derive(Debug)]
+pub struct UrlQuery<'a> {
+    url: Option<&'a mut Url>,
+    /// The serialization up to the end of the query, which the serializer extends.
+    text: String,
+    /// The fragment (with `#`) to restore after the query.
+    fragment: String,
+}
+
+pub(crate) fn serializer(url: &mut Url) -> form_urlencoded::Serializer<'_, UrlQuery<'_>> {
+    let s = url.as_str();
+    let c = url.inner.components();
+    let (end, fragment) = match c.fragment_start() {
+        Some(f) => (f as usize, s[f as usize..].to_owned()),
+        None => (s.len(), String::new()),
+    };
+    let mut text = String::with_capacity(end + 64);
+    text.push_str(&s[..end]);
+    let start = match c.query_start() {
+        Some(q) => q as usize + 1,
+        None => {
+            text.push('?');
+            text.len()
+        }
+    };
+    let target = UrlQuery {
+        url: Some(url),
+        text,
+        fragment,
+    };
+    form_urlencoded::Serializer::for_suffix(target, start)
+}
+
+impl UrlQuery<'_> {
+    fn write_back(&mut self) -> Option<&mut Url> {
+        let url = self.url.take()?;
+        self.text.push_str(&self.fragment);
+        if let Some(new) = Url::reparse(&self.text) {
+            *url = new;
+        }
+        Some(url)
+    }
+}
+
+impl<'a> form_urlencoded::Target for UrlQuery<'a> {
+    fn as_mut_string(&mut self) -> &mut String {
+        &mut self.text
+    }
+
+    fn finish(mut self) -> &'a mut Url {
+        let url = self.url.take().expect("a UrlQuery is finished once");
+        self.text.push_str(&self.fragment);
+        if let Some(new) = Url::reparse(&self.text) {
+            *url = new;
+        }
+        url
+    }
+
+    type Finished = &'a mut Url;
+}
+
+impl Drop for UrlQuery<'_> {
+    fn drop(&mut self) {
+        self.write_back();
+    }
+}
