@@ -101,10 +101,10 @@ pub(crate) fn set_path(url: &mut Url, path: &str) {
     url.inner.set_pathname(path);
 }
 
-/// `set_path` on a URL with an opaque path: the text up to `?` or `#`, a leading `/`
-/// written `%2F`, tabs and newlines removed, C0 controls percent-encoded.
+/// `set_path` on a URL with an opaque path: the text, a leading `/` written `%2F`, tabs
+/// and newlines removed, C0 controls, `?` and `#` percent-encoded (so that the text stays
+/// the path of a URL that parses back to itself).
 pub(crate) fn set_opaque_path(url: &mut Url, path: &str) {
-    let path = &path[..path.find(['?', '#']).unwrap_or(path.len())];
     let mut encoded = String::with_capacity(path.len() + 2);
     let rest = match path.strip_prefix('/') {
         Some(rest) => {
@@ -117,7 +117,11 @@ pub(crate) fn set_opaque_path(url: &mut Url, path: &str) {
         .chars()
         .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
         .collect();
-    percent::encode_into(&cleaned, &percent::C0_CONTROL, &mut encoded);
+    percent::encode_into(
+        &cleaned,
+        &percent::C0_CONTROL.add(b'?').add(b'#'),
+        &mut encoded,
+    );
     let mut pieces = Pieces::of(url);
     pieces.path = &encoded;
     if let Some(new) = pieces.to_url() {

@@ -50,8 +50,9 @@ impl<'a> PathSegmentsMut<'a> {
         self
     }
 
-    /// Appends a segment, percent-encoded; `/` (and `\` in a special URL), `?` and `#`
-    /// are encoded too, so the segment stays one. `.` and `..` are ignored.
+    /// Appends a segment, percent-encoded; `/` (and `\` in a special URL), `?`, `#` and
+    /// `%` are encoded too, so the segment stays one and reads back as given. `.` and
+    /// `..` are ignored.
     pub fn push(&mut self, segment: &str) -> &mut Self {
         self.extend(Some(segment))
     }
@@ -78,6 +79,7 @@ impl<'a> PathSegmentsMut<'a> {
                     '\\' if special => self.path.push_str("%5C"),
                     '?' => self.path.push_str("%3F"),
                     '#' => self.path.push_str("%23"),
+                    '%' => self.path.push_str("%25"),
                     _ => {
                         let mut buf = [0; 4];
                         percent::encode_into(
