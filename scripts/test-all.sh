@@ -16,6 +16,12 @@ cd "$(dirname "$0")/.."
 echo "== Rust: cargo test (library and command-line tool)"
 cargo test --locked
 
+# The `url` drop-in (compat/url, docs/url-compat.md): rust-url 2.5.8's own unit tests and
+# WPT harness against it, the differential test against rust-url, the [patch] test.
+# `-p url` would be ambiguous (the workspace also depends on the real `url`).
+echo "== Rust: the url drop-in (compat/url)"
+cargo test --locked --manifest-path compat/url/Cargo.toml
+
 echo "== Rust: the input-length limits (4-9 GiB inputs, release build)"
 cargo test --locked --release --test limits
 
