@@ -5,6 +5,7 @@ use crate::Url;
 use form_urlencoded::EncodingOverride;
 use rapidurl::{ErrorKind, ValidationError, ValidationErrorKind};
 use std::fmt;
+use std::ops::Range;
 
 /// Why a URL could not be parsed.
 ///
@@ -224,12 +225,12 @@ pub(crate) fn parse_with(
                 None => rapidurl::parse_with_validation_errors(input),
                 Some(b) => rapidurl::parse_with_validation_errors_with_base(input, &b.inner),
             };
-            report_violations(input, &errors, report);
-            if let Ok(url) = &result {
-                if drive_letter_after_host(url) {
-                    report(SyntaxViolation::FileWithHostAndWindowsDrive);
-                }
-            }
+            let special = scheme_is_special(input).unwrap_or(base.is_some_and(Url::is_special));
+            let no_scheme = result
+                .as_ref()
+                .is_err_and(|e| e.kind() == ErrorKind::MissingSchemeNonRelativeUrl);
+            let drive = result.as_ref().is_ok_and(drive_letter_after_host);
+            report_violations(input, &errors, special, no_scheme, drive, report);
             result
         }
     };
@@ -297,17 +298,149 @@ fn drive_letter_after_host(url: &rapidurl::Url) -> bool {
         && matches!(path.get(3), None | Some(b'/'))
 }
 
-/// Reports each validation error of a parse to `report` as the `url` crate's violation.
-fn report_violations(input: &str, errors: &[ValidationError], report: &dyn Fn(SyntaxViolation)) {
+/// Whether `input` starts with a special scheme (`None` when it has no scheme).
+fn scheme_is_special(input: &str) -> Option<bool> {
+    let probe = scheme_probe(input);
+    (!probe.is_empty()).then(|| {
+        matches!(
+            probe
+                .strip_suffix(":x")
+                .unwrap_or("")
+                .to_ascii_lowercase()
+                .as_str(),
+            "http" | "https" | "ws" | "wss" | "ftp" | "file"
+        )
+    })
+}
+
+/// Where the userinfo and the host of `input`'s authority are, as byte ranges of the
+/// input, when it has an authority (read as the authority states read it).
+fn authority_spans(input: &str, special: bool) -> Option<(Range<usize>, Range<usize>)> {
+    let b = input.as_bytes();
+    let is_tab = |c: u8| matches!(c, b'\t' | b'\n' | b'\r');
+    let lead = b.iter().take_while(|&&c| c <= b' ').count();
+    let trail = b.len() - b.iter().rev().take_while(|&&c| c <= b' ').count();
+    let mut i = lead;
+    // The scheme and its `:`.
+    if b.get(i).is_some_and(u8::is_ascii_alphabetic) {
+        let mut j = i + 1;
+        while j < trail
+            && (b[j].is_ascii_alphanumeric() || matches!(b[j], b'+' | b'-' | b'.') || is_tab(b[j]))
+        {
+            j += 1;
+        }
+        if b.get(j) == Some(&b':') {
+            i = j + 1;
+        }
+    }
+    let slash = |c: u8| c == b'/' || (special && c == b'\\');
+    // A special scheme but `file:` skips any number of slashes before its authority; a
+    // `file:` URL and a non-special one have one after exactly two.
+    let file = b[lead..i].eq_ignore_ascii_case(b"file:");
+    let any_slashes = special && !file && i > lead;
+    let mut slashes = 0;
+    while i < trail && (slash(b[i]) || is_tab(b[i])) && (any_slashes || slashes < 2) {
+        slashes += usize::from(!is_tab(b[i]));
+        i += 1;
+    }
+    if slashes < 2 && !any_slashes {
+        return None;
+    }
+    let end = (i..trail)
+        .find(|&k| matches!(b[k], b'/' | b'?' | b'#') || (special && b[k] == b'\\'))
+        .unwrap_or(trail);
+    match b[i..end].iter().rposition(|&c| c == b'@') {
+        Some(at) => Some((i..i + at, i + at + 1..end)),
+        None => Some((i..i, i..end)),
+    }
+}
+
+/// Whether `c` is a URL code point (URL Standard §4.2).
+fn is_url_code_point(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric() || "!$&'()*+,-./:;=?@_~".contains(c);
+    }
+    let n = u32::from(c);
+    !((0xFDD0..=0xFDEF).contains(&n) || n & 0xFFFE == 0xFFFE)
+}
+
+/// The violations the `url` crate reports for a userinfo's code points: a `%` without
+/// two hexadecimal digits, and a code point that is not a URL code point.
+fn userinfo_violations(userinfo: &str, report: &dyn Fn(SyntaxViolation)) {
+    let chars: Vec<char> = userinfo
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    for (k, &c) in chars.iter().enumerate() {
+        if c == '%' {
+            let hex = |d: Option<&char>| d.is_some_and(char::is_ascii_hexdigit);
+            if !(hex(chars.get(k + 1)) && hex(chars.get(k + 2))) {
+                report(SyntaxViolation::PercentDecode);
+            }
+        } else if !is_url_code_point(c) {
+            report(SyntaxViolation::NonUrlCodePoint);
+        }
+    }
+}
+
+/// Reports each validation error of a parse to `report` as the `url` crate's violation,
+/// as that crate reports them: the userinfo's code points after its `@`s, none for a
+/// host's code points, and only the input's own (trimmed, tabs) when the input has no
+/// scheme to parse.
+fn report_violations(
+    input: &str,
+    errors: &[ValidationError],
+    special: bool,
+    no_scheme: bool,
+    drive_after_host: bool,
+    report: &dyn Fn(SyntaxViolation),
+) {
     let bytes = input.as_bytes();
     let lead = bytes.iter().take_while(|&&b| b <= b' ').count();
     let trail = bytes.len() - bytes.iter().rev().take_while(|&&b| b <= b' ').count();
     let hash = input.find('#');
     let (mut trimmed_seen, mut tab_seen, mut at_seen) = (false, false, false);
     let mut slashes_seen = false;
-    for e in errors {
+    let spans = authority_spans(input, special);
+    let last_at = errors
+        .iter()
+        .rposition(|e| e.kind() == ValidationErrorKind::InvalidCredentials);
+    // `FileWithHostAndWindowsDrive` comes where the path's first segment (the drive
+    // letter) ends, as the `url` crate finds it.
+    let mut drive_at = drive_after_host.then(|| {
+        let after_host = spans.as_ref().map_or(lead, |(_, h)| h.end);
+        (after_host + 1..trail)
+            .find(|&k| matches!(bytes[k], b'/' | b'\\' | b'?' | b'#'))
+            .unwrap_or(trail)
+    });
+    for (index, e) in errors.iter().enumerate() {
         let at = e.offset();
+        if drive_at.is_some_and(|d| at >= d) {
+            drive_at = None;
+            report(SyntaxViolation::FileWithHostAndWindowsDrive);
+        }
         let byte = bytes.get(at).copied();
+        let in_authority = spans
+            .as_ref()
+            .is_some_and(|(u, h)| u.contains(&at) || h.contains(&at));
+        let input_level = at < lead || at >= trail || matches!(byte, Some(b'\t' | b'\n' | b'\r'));
+        if no_scheme && !(e.kind() == ValidationErrorKind::InvalidUrlUnit && input_level) {
+            continue;
+        }
+        if e.kind() == ValidationErrorKind::InvalidUrlUnit && in_authority && !input_level {
+            continue;
+        }
+        if Some(index) == last_at {
+            report(if at_seen {
+                SyntaxViolation::UnencodedAtSign
+            } else {
+                SyntaxViolation::EmbeddedCredentials
+            });
+            if let Some((userinfo, _)) = &spans {
+                userinfo_violations(&input[userinfo.clone()], report);
+            }
+            continue;
+        }
         let violation = match e.kind() {
             ValidationErrorKind::InvalidReverseSolidus => SyntaxViolation::Backslash,
             ValidationErrorKind::InvalidCredentials => {
@@ -324,13 +457,7 @@ fn report_violations(input: &str, errors: &[ValidationError], report: &dyn Fn(Sy
                     continue;
                 }
                 slashes_seen = true;
-                if input
-                    .get(..5)
-                    .is_some_and(|s| s.eq_ignore_ascii_case("file:"))
-                    || input[lead.min(input.len())..]
-                        .get(..5)
-                        .is_some_and(|s| s.eq_ignore_ascii_case("file:"))
-                {
+                if scheme_probe(input).eq_ignore_ascii_case("file:x") {
                     SyntaxViolation::ExpectedFileDoubleSlash
                 } else {
                     SyntaxViolation::ExpectedDoubleSlash
@@ -363,5 +490,8 @@ fn report_violations(input: &str, errors: &[ValidationError], report: &dyn Fn(Sy
             _ => continue,
         };
         report(violation);
+    }
+    if drive_at.is_some() {
+        report(SyntaxViolation::FileWithHostAndWindowsDrive);
     }
 }

@@ -280,3 +280,65 @@ fn every_departure_is_in_the_docs() {
         );
     }
 }
+
+/// The syntax violations each crate reports for `input`, in order.
+fn violations(input: &str) -> (Vec<String>, Vec<String>) {
+    let ours = std::cell::RefCell::new(Vec::new());
+    let theirs = std::cell::RefCell::new(Vec::new());
+    let report_ours = |v: url::SyntaxViolation| ours.borrow_mut().push(format!("{v:?}"));
+    let report_theirs = |v: rust_url::SyntaxViolation| theirs.borrow_mut().push(format!("{v:?}"));
+    let _ = url::Url::options()
+        .syntax_violation_callback(Some(&report_ours))
+        .parse(input);
+    let _ = rust_url::Url::options()
+        .syntax_violation_callback(Some(&report_theirs))
+        .parse(input);
+    (ours.into_inner(), theirs.into_inner())
+}
+
+#[test]
+fn syntax_violations_agree() {
+    let lines = corpus_lines();
+    let mut differ = Vec::new();
+    let inputs: Vec<String> = lines
+        .iter()
+        .cloned()
+        .chain(mutations(&lines, 50_000))
+        .collect();
+    let mut skipped = 0;
+    for input in &inputs {
+        // Where the parses differ by a departure, so may what each reports after it.
+        let same_outcome = match (url::Url::parse(input), rust_url::Url::parse(input)) {
+            (Ok(o), Ok(t)) => o.as_str() == t.as_str(),
+            (Err(_), Err(_)) => true,
+            _ => false,
+        };
+        if !same_outcome {
+            skipped += 1;
+            continue;
+        }
+        let (ours, theirs) = violations(input);
+        if ours != theirs {
+            differ.push(format!(
+                "{input:?}\n  drop-in:  {ours:?}\n  rust-url: {theirs:?}"
+            ));
+        }
+    }
+    if let Some(dump) = std::env::var_os("DIFFERENTIAL_DUMP") {
+        std::fs::write(
+            std::path::Path::new(&dump).join("violations"),
+            differ.join("\n"),
+        )
+        .unwrap();
+    }
+    println!(
+        "violations: {} inputs ({skipped} parsed differently, by a departure), {} differ",
+        inputs.len(),
+        differ.len()
+    );
+    assert!(
+        differ.is_empty(),
+        "{}",
+        differ[..differ.len().min(20)].join("\n")
+    );
+}
