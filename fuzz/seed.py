@@ -46,6 +46,7 @@ TARGETS = [
     "regexp_diff",
     "duckdb",
     "polars",
+    "url_compat",
 ]
 
 
@@ -174,6 +175,10 @@ def main():
             # fuzz/host_fuzz.py: URLs (WPT, a sample of the corpora) and URL patterns,
             # which it mutates into rows, bases and route tables.
             seeds = urls + lines + pattern_inputs()
+        elif target == "url_compat":
+            # Structured input (`arbitrary`): URL text steers the first field; bases and
+            # setter values are spliced in by the mutator.
+            seeds = urls + lines
         elif target == "setters":
             # Structured input (`arbitrary`): raw URL text still steers the first field
             # and gives the mutator setter values to splice in.

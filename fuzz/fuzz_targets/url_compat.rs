@@ -1,0 +1,67 @@
+//! The `url` drop-in (compat/url) against rust-url 2.5.8, the real crate, on arbitrary
+//! input: a URL, a base, and a sequence of the `url` crate's setter calls.
+//!
+//! After the parse (with and without the base) and after every call, both crates must
+//! agree on every getter and on each call's result, or differ only by one of the named
+//! departures of compat/url/tests/departures (where rust-url departs from the URL
+//! Standard). Neither may panic. An input the two disagree on otherwise is a finding.
+#![no_main]
+
+#[path = "../../compat/url/tests/departures/mod.rs"]
+mod departures;
+
+use arbitrary::Arbitrary;
+use departures::{explain, ours, setter_departure, setters, theirs, view_ours, view_theirs};
+use libfuzzer_sys::fuzz_target;
+
+#[derive(Arbitrary, Debug)]
+struct Input {
+    url: String,
+    base: Option<String>,
+    calls: Vec<(u8, String)>,
+}
+
+fn agree(what: &str, o: &Result<url::Url, String>, t: &Result<rust_url::Url, String>) {
+    if view_ours(o) != view_theirs(t) && explain(o, t).is_none() {
+        panic!(
+            "{what}: the drop-in and rust-url differ by no named departure\n  drop-in:  {:?}\n  rust-url: {:?}",
+            view_ours(o),
+            view_theirs(t)
+        );
+    }
+}
+
+fuzz_target!(|input: Input| {
+    let o = ours(url::Url::parse(&input.url));
+    let t = theirs(rust_url::Url::parse(&input.url));
+    agree("parse", &o, &t);
+    if let Some(base) = &input.base
+        && let (Ok(ob), Ok(tb)) = (url::Url::parse(base), rust_url::Url::parse(base))
+    {
+        agree("join", &ours(ob.join(&input.url)), &theirs(tb.join(&input.url)));
+    }
+    // Setters run only where both parsed the same URL: a departure in the parse would
+    // carry into every later call.
+    let (Ok(mut u), Ok(mut r)) = (o, t) else {
+        return;
+    };
+    if u.as_str() != r.as_str() {
+        return;
+    }
+    for (op, value) in input.calls.iter().take(8) {
+        let before = u.clone();
+        let (ra, rb) = setters(&mut u, &mut r, usize::from(*op % 16), value);
+        let (o, t) = if ra == rb {
+            (Ok(u.clone()), Ok(r.clone()))
+        } else {
+            (Err(ra), Err(rb))
+        };
+        if setter_departure(usize::from(*op % 16), value, &before, &o, &t).is_some() {
+            return;
+        }
+        agree(&format!("call {op} with {value:?} on {before}"), &o, &t);
+        if u.as_str() != r.as_str() {
+            return;
+        }
+    }
+});
