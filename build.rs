@@ -11,483 +11,505 @@
 //! made from it, the suffix and section the matcher gives. The build fails, saying why,
 //! when no file of that version is found: there is no other implementation to fall back
 //! to. `rapidurl::psl::BUILTIN_LIST_VERSION` names the version built in.
+//!
+//! Without the feature `psl` (which also brings the `psl` build-dependency) there is no
+//! table to build, and the script does nothing.
 
+#[cfg(feature = "psl")]
 #[allow(dead_code)]
 #[path = "src/psl/table.rs"]
 mod table;
 
+#[cfg(feature = "psl")]
 #[path = "src/host/punycode.rs"]
 mod punycode;
 
-use psl::Psl;
-use std::env;
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    println!("cargo:rerun-if-changed=src/psl/table.rs");
-    println!("cargo:rerun-if-changed=src/host/punycode.rs");
-    println!("cargo:rerun-if-env-changed=RAPIDURL_PSL_RULES");
-    let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let mut why = Vec::new();
-    for (version, path) in candidates(&out_dir, &mut why) {
-        // A panic of the builder is reported with the other reasons.
-        let built = std::fs::read_to_string(&path)
-            .map_err(|e| e.to_string())
-            .and_then(|text| {
-                std::panic::catch_unwind(|| build(&text))
-                    .unwrap_or_else(|_| Err("the table's builder panicked".to_owned()))
-            });
-        match built {
-            Ok((table, rules)) => {
-                println!("cargo:rerun-if-changed={}", path.display());
-                let code = generate(&table, &version, rules);
-                std::fs::write(out_dir.join("psl_table.rs"), code).expect("OUT_DIR is writable");
-                return;
-            }
-            Err(e) => why.push(format!("{}: {e}", path.display())),
-        }
+    // Without the feature there is nothing to build (and no `psl` crate to build it with).
+    #[cfg(feature = "psl")]
+    if std::env::var_os("CARGO_FEATURE_PSL").is_some() {
+        suffix_table::main();
     }
-    panic!(
-        "rapidurl: no `data/rules.txt` of the `psl` crate this build links was found to \
-         build the public suffix table from ({}); set RAPIDURL_PSL_RULES to that file",
-        why.join("; ")
-    );
 }
 
-/// Where `data/rules.txt` of the `psl` crate may be, with that crate's version, as
-/// `cargo metadata` names them (the one that agrees with the matcher is used).
-fn candidates(out_dir: &Path, why: &mut Vec<String>) -> Vec<(String, PathBuf)> {
-    if let Some(path) = env::var_os("RAPIDURL_PSL_RULES") {
-        return vec![("(RAPIDURL_PSL_RULES)".to_owned(), PathBuf::from(path))];
-    }
-    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let manifest_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
-    let mut found: Vec<(String, PathBuf)> = Vec::new();
-    let own = manifest_dir.join("Cargo.toml");
-    match metadata(&cargo, &own, &["--locked"]) {
-        Ok(f) => found.extend(f),
-        Err(e) => {
-            why.push(format!("cargo metadata on {}: {e}", own.display()));
-            // A manifest of our own, depending on psl alone, resolved from what cargo
-            // has downloaded (this package's own may need dev-dependencies it lacks).
-            let dir = out_dir.join("psl-probe");
-            let probe = dir.join("Cargo.toml");
-            let text = "[package]\nname = \"rapidurl-psl-probe\"\nversion = \"0.0.0\"\n\
-                        edition = \"2021\"\n[lib]\npath = \"lib.rs\"\n[dependencies]\n\
-                        psl = { version = \"2.1\", default-features = false }\n[workspace]\n";
-            let written = std::fs::create_dir_all(&dir)
-                .and_then(|()| std::fs::write(&probe, text))
-                .and_then(|()| std::fs::write(dir.join("lib.rs"), ""));
-            match written
+/// The public suffix table.
+#[cfg(feature = "psl")]
+mod suffix_table {
+    use psl::Psl;
+    use std::env;
+    use std::fmt::Write as _;
+    use std::path::{Path, PathBuf};
+    use std::process::Command;
+
+    use super::{punycode, table};
+
+    /// Builds `OUT_DIR/psl_table.rs`, or panics saying why it cannot.
+    pub(super) fn main() {
+        println!("cargo:rerun-if-changed=src/psl/table.rs");
+        println!("cargo:rerun-if-changed=src/host/punycode.rs");
+        println!("cargo:rerun-if-env-changed=RAPIDURL_PSL_RULES");
+        let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+        let mut why = Vec::new();
+        for (version, path) in candidates(&out_dir, &mut why) {
+            // A panic of the builder is reported with the other reasons.
+            let built = std::fs::read_to_string(&path)
                 .map_err(|e| e.to_string())
-                .and_then(|()| metadata(&cargo, &probe, &[]))
-            {
-                Ok(f) => found.extend(f),
-                Err(e) => why.push(format!("cargo metadata on {}: {e}", probe.display())),
-            }
-        }
-    }
-    if found.is_empty() {
-        why.push("no psl package found".to_owned());
-    }
-    found
-}
-
-/// `cargo metadata --offline` on `manifest`: the version and `data/rules.txt` of every
-/// `psl` 2.x package.
-fn metadata(
-    cargo: &std::ffi::OsStr,
-    manifest: &Path,
-    extra: &[&str],
-) -> Result<Vec<(String, PathBuf)>, String> {
-    let out = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--offline"])
-        .args(extra)
-        .arg("--manifest-path")
-        .arg(manifest)
-        .env("CARGO_NET_OFFLINE", "true")
-        .output()
-        .map_err(|e| e.to_string())?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        return Err(err
-            .lines()
-            .find(|l| l.starts_with("error"))
-            .unwrap_or("failed")
-            .to_owned());
-    }
-    let text = String::from_utf8(out.stdout).map_err(|e| e.to_string())?;
-    let json = Json::parse(&text).ok_or("unreadable output")?;
-    let mut found = Vec::new();
-    for package in json.get("packages").map(Json::items).unwrap_or_default() {
-        let (Some(name), Some(version), Some(manifest)) = (
-            package.get("name").and_then(Json::str),
-            package.get("version").and_then(Json::str),
-            package.get("manifest_path").and_then(Json::str),
-        ) else {
-            continue;
-        };
-        if name == "psl" && version.starts_with("2.") {
-            let rules = Path::new(manifest).with_file_name("data").join("rules.txt");
-            found.push((version.to_owned(), rules));
-        }
-    }
-    if found.is_empty() {
-        return Err("no psl package in the output".to_owned());
-    }
-    Ok(found)
-}
-
-/// A rule of `rules.txt`, in ASCII: its labels from the right (`*` for a wildcard) and
-/// whether it is an exception.
-struct Rule {
-    labels: Vec<String>,
-    exception: bool,
-}
-
-impl Rule {
-    /// A host the rule matches, and the length of the public suffix it gives there.
-    fn probe(&self) -> (String, usize) {
-        let host: Vec<&str> = self
-            .labels
-            .iter()
-            .rev()
-            .map(|l| {
-                if l == "*" {
-                    "rapidurl-probe"
-                } else {
-                    l.as_str()
+                .and_then(|text| {
+                    std::panic::catch_unwind(|| build(&text))
+                        .unwrap_or_else(|_| Err("the table's builder panicked".to_owned()))
+                });
+            match built {
+                Ok((table, rules)) => {
+                    println!("cargo:rerun-if-changed={}", path.display());
+                    let code = generate(&table, &version, rules);
+                    std::fs::write(out_dir.join("psl_table.rs"), code)
+                        .expect("OUT_DIR is writable");
+                    return;
                 }
-            })
-            .collect();
-        let host = host.join(".");
-        let len = if self.exception {
-            host.len() - host.find('.').expect("two labels") - 1
-        } else {
-            host.len()
-        };
-        (host, len)
-    }
-}
-
-fn psl_find(host: &str) -> (usize, u8) {
-    let info = psl::List.find(host.rsplit('.').map(str::as_bytes));
-    let kind = match info.typ {
-        None => 0,
-        Some(psl::Type::Icann) => 1,
-        Some(psl::Type::Private) => 2,
-    };
-    (info.len, kind)
-}
-
-fn table_find(t: &table::Table<'_>, host: &str) -> (usize, u8) {
-    let found = t.find(host.as_bytes(), table::RULES | table::EXCEPTIONS);
-    let kind = match found.flag {
-        0 => 0,
-        f if f & table::ICANN != 0 => 1,
-        _ => 2,
-    };
-    (host.len() - found.start, kind)
-}
-
-/// Reads `rules.txt`, takes each rule's section from the `psl` crate's matcher, builds
-/// the table and checks it against the matcher on hosts made from every rule.
-fn build(text: &str) -> Result<(table::OwnedTable, usize), String> {
-    let mut rules = Vec::new();
-    for line in text.lines() {
-        let Some(rule) = line.split_whitespace().next() else {
-            continue;
-        };
-        if rule.starts_with("//") {
-            continue;
-        }
-        let (exception, body) = match rule.strip_prefix('!') {
-            Some(body) => (true, body),
-            None => (false, rule),
-        };
-        let mut labels = Vec::new();
-        for label in body.rsplit('.') {
-            let ascii = to_ascii(label).ok_or_else(|| format!("rule {rule:?}"))?;
-            if ascii.is_empty() || ascii.len() > table::MAX_LABEL {
-                return Err(format!("rule {rule:?}"));
+                Err(e) => why.push(format!("{}: {e}", path.display())),
             }
-            labels.push(ascii);
         }
-        rules.push(Rule { labels, exception });
+        panic!(
+            "rapidurl: no `data/rules.txt` of the `psl` crate this build links was found to \
+             build the public suffix table from ({}); set RAPIDURL_PSL_RULES to that file",
+            why.join("; ")
+        );
     }
-    if rules.len() < 1000 {
-        return Err(format!("only {} rules", rules.len()));
-    }
-    let mut builder = table::Builder::new();
-    for rule in &rules {
-        let (host, len) = rule.probe();
-        let (theirs, kind) = psl_find(&host);
-        if theirs != len || kind == 0 {
-            return Err(format!(
-                "the psl crate gives {host:?} a suffix of {theirs} bytes, not {len}: \
-                 another version of the list"
-            ));
+
+    /// Where `data/rules.txt` of the `psl` crate may be, with that crate's version, as
+    /// `cargo metadata` names them (the one that agrees with the matcher is used).
+    fn candidates(out_dir: &Path, why: &mut Vec<String>) -> Vec<(String, PathBuf)> {
+        if let Some(path) = env::var_os("RAPIDURL_PSL_RULES") {
+            return vec![("(RAPIDURL_PSL_RULES)".to_owned(), PathBuf::from(path))];
         }
-        let flag = match (kind, rule.exception) {
-            (1, false) => table::ICANN_RULE,
-            (1, true) => table::ICANN_EXCEPTION,
-            (_, false) => table::PRIVATE_RULE,
-            (_, true) => table::PRIVATE_EXCEPTION,
+        let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let manifest_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
+        let mut found: Vec<(String, PathBuf)> = Vec::new();
+        let own = manifest_dir.join("Cargo.toml");
+        match metadata(&cargo, &own, &["--locked"]) {
+            Ok(f) => found.extend(f),
+            Err(e) => {
+                why.push(format!("cargo metadata on {}: {e}", own.display()));
+                // A manifest of our own, depending on psl alone, resolved from what cargo
+                // has downloaded (this package's own may need dev-dependencies it lacks).
+                let dir = out_dir.join("psl-probe");
+                let probe = dir.join("Cargo.toml");
+                let text = "[package]\nname = \"rapidurl-psl-probe\"\nversion = \"0.0.0\"\n\
+                            edition = \"2021\"\n[lib]\npath = \"lib.rs\"\n[dependencies]\n\
+                            psl = { version = \"2.1\", default-features = false }\n[workspace]\n";
+                let written = std::fs::create_dir_all(&dir)
+                    .and_then(|()| std::fs::write(&probe, text))
+                    .and_then(|()| std::fs::write(dir.join("lib.rs"), ""));
+                match written
+                    .map_err(|e| e.to_string())
+                    .and_then(|()| metadata(&cargo, &probe, &[]))
+                {
+                    Ok(f) => found.extend(f),
+                    Err(e) => why.push(format!("cargo metadata on {}: {e}", probe.display())),
+                }
+            }
+        }
+        if found.is_empty() {
+            why.push("no psl package found".to_owned());
+        }
+        found
+    }
+
+    /// `cargo metadata --offline` on `manifest`: the version and `data/rules.txt` of every
+    /// `psl` 2.x package.
+    fn metadata(
+        cargo: &std::ffi::OsStr,
+        manifest: &Path,
+        extra: &[&str],
+    ) -> Result<Vec<(String, PathBuf)>, String> {
+        let out = Command::new(cargo)
+            .args(["metadata", "--format-version", "1", "--offline"])
+            .args(extra)
+            .arg("--manifest-path")
+            .arg(manifest)
+            .env("CARGO_NET_OFFLINE", "true")
+            .output()
+            .map_err(|e| e.to_string())?;
+        if !out.status.success() {
+            let err = String::from_utf8_lossy(&out.stderr);
+            return Err(err
+                .lines()
+                .find(|l| l.starts_with("error"))
+                .unwrap_or("failed")
+                .to_owned());
+        }
+        let text = String::from_utf8(out.stdout).map_err(|e| e.to_string())?;
+        let json = Json::parse(&text).ok_or("unreadable output")?;
+        let mut found = Vec::new();
+        for package in json.get("packages").map(Json::items).unwrap_or_default() {
+            let (Some(name), Some(version), Some(manifest)) = (
+                package.get("name").and_then(Json::str),
+                package.get("version").and_then(Json::str),
+                package.get("manifest_path").and_then(Json::str),
+            ) else {
+                continue;
+            };
+            if name == "psl" && version.starts_with("2.") {
+                let rules = Path::new(manifest).with_file_name("data").join("rules.txt");
+                found.push((version.to_owned(), rules));
+            }
+        }
+        if found.is_empty() {
+            return Err("no psl package in the output".to_owned());
+        }
+        Ok(found)
+    }
+
+    /// A rule of `rules.txt`, in ASCII: its labels from the right (`*` for a wildcard) and
+    /// whether it is an exception.
+    struct Rule {
+        labels: Vec<String>,
+        exception: bool,
+    }
+
+    impl Rule {
+        /// A host the rule matches, and the length of the public suffix it gives there.
+        fn probe(&self) -> (String, usize) {
+            let host: Vec<&str> = self
+                .labels
+                .iter()
+                .rev()
+                .map(|l| {
+                    if l == "*" {
+                        "rapidurl-probe"
+                    } else {
+                        l.as_str()
+                    }
+                })
+                .collect();
+            let host = host.join(".");
+            let len = if self.exception {
+                host.len() - host.find('.').expect("two labels") - 1
+            } else {
+                host.len()
+            };
+            (host, len)
+        }
+    }
+
+    fn psl_find(host: &str) -> (usize, u8) {
+        let info = psl::List.find(host.rsplit('.').map(str::as_bytes));
+        let kind = match info.typ {
+            None => 0,
+            Some(psl::Type::Icann) => 1,
+            Some(psl::Type::Private) => 2,
         };
-        builder.add(rule.labels.iter().map(String::as_bytes), flag);
+        (info.len, kind)
     }
-    let owned = builder.finish().map_err(|e| format!("{e:?}"))?;
-    let t = owned.view();
-    for rule in &rules {
-        let (host, _) = rule.probe();
-        for host in [host.clone(), format!("rapidurl-probe.{host}")] {
-            let (ours, theirs) = (table_find(&t, &host), psl_find(&host));
-            if ours != theirs {
+
+    fn table_find(t: &table::Table<'_>, host: &str) -> (usize, u8) {
+        let found = t.find(host.as_bytes(), table::RULES | table::EXCEPTIONS);
+        let kind = match found.flag {
+            0 => 0,
+            f if f & table::ICANN != 0 => 1,
+            _ => 2,
+        };
+        (host.len() - found.start, kind)
+    }
+
+    /// Reads `rules.txt`, takes each rule's section from the `psl` crate's matcher, builds
+    /// the table and checks it against the matcher on hosts made from every rule.
+    fn build(text: &str) -> Result<(table::OwnedTable, usize), String> {
+        let mut rules = Vec::new();
+        for line in text.lines() {
+            let Some(rule) = line.split_whitespace().next() else {
+                continue;
+            };
+            if rule.starts_with("//") {
+                continue;
+            }
+            let (exception, body) = match rule.strip_prefix('!') {
+                Some(body) => (true, body),
+                None => (false, rule),
+            };
+            let mut labels = Vec::new();
+            for label in body.rsplit('.') {
+                let ascii = to_ascii(label).ok_or_else(|| format!("rule {rule:?}"))?;
+                if ascii.is_empty() || ascii.len() > table::MAX_LABEL {
+                    return Err(format!("rule {rule:?}"));
+                }
+                labels.push(ascii);
+            }
+            rules.push(Rule { labels, exception });
+        }
+        if rules.len() < 1000 {
+            return Err(format!("only {} rules", rules.len()));
+        }
+        let mut builder = table::Builder::new();
+        for rule in &rules {
+            let (host, len) = rule.probe();
+            let (theirs, kind) = psl_find(&host);
+            if theirs != len || kind == 0 {
                 return Err(format!(
-                    "on {host:?} the table gives {ours:?}, the psl crate {theirs:?}"
+                    "the psl crate gives {host:?} a suffix of {theirs} bytes, not {len}: \
+                     another version of the list"
                 ));
             }
+            let flag = match (kind, rule.exception) {
+                (1, false) => table::ICANN_RULE,
+                (1, true) => table::ICANN_EXCEPTION,
+                (_, false) => table::PRIVATE_RULE,
+                (_, true) => table::PRIVATE_EXCEPTION,
+            };
+            builder.add(rule.labels.iter().map(String::as_bytes), flag);
         }
-    }
-    Ok((owned, builder.rule_count()))
-}
-
-/// The table as Rust source: static arrays, `TABLE` (a constant, whose slices' lengths
-/// the compiler knows) and `TABLE_AT` (the same in memory), `VERSION`, `RULES`.
-fn generate(t: &table::OwnedTable, version: &str, rules: usize) -> String {
-    let mut code = String::new();
-    let _ = writeln!(
-        code,
-        "// Generated by build.rs from the psl crate's data/rules.txt."
-    );
-    let _ = writeln!(code, "pub(super) const VERSION: &str = {version:?};");
-    let _ = writeln!(
-        code,
-        "#[allow(dead_code)]\npub(super) const RULES: usize = {rules};"
-    );
-    for (name, pairs) in [("SLOTS", &t.slots), ("NAMES", &t.names)] {
-        let _ = write!(code, "static {name}: [[u64; 2]; {}] = [", pairs.len());
-        for (i, [a, b]) in pairs.iter().enumerate() {
-            if i % 4 == 0 {
-                code.push('\n');
-            }
-            let _ = write!(code, "[{a:#x},{b:#x}],");
-        }
-        code.push_str("];\n");
-    }
-    let _ = write!(code, "static PILOTS: [u32; {}] = [", t.pilots.len());
-    for (i, p) in t.pilots.iter().enumerate() {
-        if i % 16 == 0 {
-            code.push('\n');
-        }
-        let _ = write!(code, "{p},");
-    }
-    for (name, words) in [
-        ("FILTER", &t.filter[..]),
-        ("PAIRS", &t.pairs[..]),
-        ("WILD", &t.wild[..]),
-        ("TRIPLES", &t.triples[..]),
-    ] {
-        let _ = write!(code, "];\nstatic {name}: [u64; {}] = [", words.len());
-        for (i, w) in words.iter().enumerate() {
-            if i % 8 == 0 {
-                code.push('\n');
-            }
-            let _ = write!(code, "{w:#x},");
-        }
-    }
-    let _ = write!(code, "];\nstatic TAILS: [u8; {}] = *b\"", t.tails.len());
-    for &b in &t.tails {
-        code.push(char::from(b));
-    }
-    let _ = writeln!(
-        code,
-        "\";\npub(super) const TABLE: Table<'static> = Table {{ slots: &SLOTS, pilots: &PILOTS, \
-         tails: &TAILS, filter: &FILTER, pairs: &PAIRS, wild: &WILD, triples: &TRIPLES, names: &NAMES, seed: {:#x}, root_flags: {} }};\n\
-         pub(super) static TABLE_AT: Table<'static> = TABLE;",
-        t.seed, t.root_flags
-    );
-    code
-}
-
-/// A label in ASCII: lower case if it is ASCII, else `xn--` and its Punycode (RFC 3492).
-/// The list's Unicode rules are in the form UTS #46 keeps, so this is their ASCII form;
-/// the check against the `psl` crate catches any that are not.
-fn to_ascii(label: &str) -> Option<String> {
-    if label.is_ascii() {
-        return Some(label.to_ascii_lowercase());
-    }
-    let chars: Vec<char> = label.chars().collect();
-    let mut out = String::from("xn--");
-    punycode::encode(&chars, |c| out.push(c))?;
-    Some(out)
-}
-
-/// Just enough JSON for `cargo metadata`'s output.
-enum Json {
-    Null,
-    Bool,
-    Num,
-    Str(String),
-    Arr(Vec<Json>),
-    Obj(Vec<(String, Json)>),
-}
-
-impl Json {
-    fn parse(text: &str) -> Option<Json> {
-        let mut p = Parser {
-            b: text.as_bytes(),
-            i: 0,
-        };
-        p.value()
-    }
-
-    fn get(&self, key: &str) -> Option<&Json> {
-        match self {
-            Json::Obj(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
-        }
-    }
-
-    fn items(&self) -> Vec<&Json> {
-        match self {
-            Json::Arr(items) => items.iter().collect(),
-            _ => Vec::new(),
-        }
-    }
-
-    fn str(&self) -> Option<&str> {
-        match self {
-            Json::Str(s) => Some(s),
-            _ => None,
-        }
-    }
-}
-
-struct Parser<'a> {
-    b: &'a [u8],
-    i: usize,
-}
-
-impl Parser<'_> {
-    fn ws(&mut self) {
-        while self.b.get(self.i).is_some_and(u8::is_ascii_whitespace) {
-            self.i += 1;
-        }
-    }
-
-    fn eat(&mut self, c: u8) -> bool {
-        self.ws();
-        let ok = self.b.get(self.i) == Some(&c);
-        self.i += usize::from(ok);
-        ok
-    }
-
-    fn value(&mut self) -> Option<Json> {
-        self.ws();
-        match *self.b.get(self.i)? {
-            b'{' => {
-                self.i += 1;
-                let mut fields = Vec::new();
-                if self.eat(b'}') {
-                    return Some(Json::Obj(fields));
+        let owned = builder.finish().map_err(|e| format!("{e:?}"))?;
+        let t = owned.view();
+        for rule in &rules {
+            let (host, _) = rule.probe();
+            for host in [host.clone(), format!("rapidurl-probe.{host}")] {
+                let (ours, theirs) = (table_find(&t, &host), psl_find(&host));
+                if ours != theirs {
+                    return Err(format!(
+                        "on {host:?} the table gives {ours:?}, the psl crate {theirs:?}"
+                    ));
                 }
-                loop {
-                    self.ws();
-                    let Json::Str(key) = self.string()? else {
-                        return None;
-                    };
-                    if !self.eat(b':') {
-                        return None;
-                    }
-                    fields.push((key, self.value()?));
+            }
+        }
+        Ok((owned, builder.rule_count()))
+    }
+
+    /// The table as Rust source: static arrays, `TABLE` (a constant, whose slices' lengths
+    /// the compiler knows) and `TABLE_AT` (the same in memory), `VERSION`, `RULES`.
+    fn generate(t: &table::OwnedTable, version: &str, rules: usize) -> String {
+        let mut code = String::new();
+        let _ = writeln!(
+            code,
+            "// Generated by build.rs from the psl crate's data/rules.txt."
+        );
+        let _ = writeln!(code, "pub(super) const VERSION: &str = {version:?};");
+        let _ = writeln!(
+            code,
+            "#[allow(dead_code)]\npub(super) const RULES: usize = {rules};"
+        );
+        for (name, pairs) in [("SLOTS", &t.slots), ("NAMES", &t.names)] {
+            let _ = write!(code, "static {name}: [[u64; 2]; {}] = [", pairs.len());
+            for (i, [a, b]) in pairs.iter().enumerate() {
+                if i % 4 == 0 {
+                    code.push('\n');
+                }
+                let _ = write!(code, "[{a:#x},{b:#x}],");
+            }
+            code.push_str("];\n");
+        }
+        let _ = write!(code, "static PILOTS: [u32; {}] = [", t.pilots.len());
+        for (i, p) in t.pilots.iter().enumerate() {
+            if i % 16 == 0 {
+                code.push('\n');
+            }
+            let _ = write!(code, "{p},");
+        }
+        for (name, words) in [
+            ("FILTER", &t.filter[..]),
+            ("PAIRS", &t.pairs[..]),
+            ("WILD", &t.wild[..]),
+            ("TRIPLES", &t.triples[..]),
+        ] {
+            let _ = write!(code, "];\nstatic {name}: [u64; {}] = [", words.len());
+            for (i, w) in words.iter().enumerate() {
+                if i % 8 == 0 {
+                    code.push('\n');
+                }
+                let _ = write!(code, "{w:#x},");
+            }
+        }
+        let _ = write!(code, "];\nstatic TAILS: [u8; {}] = *b\"", t.tails.len());
+        for &b in &t.tails {
+            code.push(char::from(b));
+        }
+        let _ = writeln!(
+            code,
+            "\";\npub(super) const TABLE: Table<'static> = Table {{ slots: &SLOTS, pilots: &PILOTS, \
+             tails: &TAILS, filter: &FILTER, pairs: &PAIRS, wild: &WILD, triples: &TRIPLES, names: &NAMES, seed: {:#x}, root_flags: {} }};\n\
+             pub(super) static TABLE_AT: Table<'static> = TABLE;",
+            t.seed, t.root_flags
+        );
+        code
+    }
+
+    /// A label in ASCII: lower case if it is ASCII, else `xn--` and its Punycode (RFC 3492).
+    /// The list's Unicode rules are in the form UTS #46 keeps, so this is their ASCII form;
+    /// the check against the `psl` crate catches any that are not.
+    fn to_ascii(label: &str) -> Option<String> {
+        if label.is_ascii() {
+            return Some(label.to_ascii_lowercase());
+        }
+        let chars: Vec<char> = label.chars().collect();
+        let mut out = String::from("xn--");
+        punycode::encode(&chars, |c| out.push(c))?;
+        Some(out)
+    }
+
+    /// Just enough JSON for `cargo metadata`'s output.
+    enum Json {
+        Null,
+        Bool,
+        Num,
+        Str(String),
+        Arr(Vec<Json>),
+        Obj(Vec<(String, Json)>),
+    }
+
+    impl Json {
+        fn parse(text: &str) -> Option<Json> {
+            let mut p = Parser {
+                b: text.as_bytes(),
+                i: 0,
+            };
+            p.value()
+        }
+
+        fn get(&self, key: &str) -> Option<&Json> {
+            match self {
+                Json::Obj(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+                _ => None,
+            }
+        }
+
+        fn items(&self) -> Vec<&Json> {
+            match self {
+                Json::Arr(items) => items.iter().collect(),
+                _ => Vec::new(),
+            }
+        }
+
+        fn str(&self) -> Option<&str> {
+            match self {
+                Json::Str(s) => Some(s),
+                _ => None,
+            }
+        }
+    }
+
+    struct Parser<'a> {
+        b: &'a [u8],
+        i: usize,
+    }
+
+    impl Parser<'_> {
+        fn ws(&mut self) {
+            while self.b.get(self.i).is_some_and(u8::is_ascii_whitespace) {
+                self.i += 1;
+            }
+        }
+
+        fn eat(&mut self, c: u8) -> bool {
+            self.ws();
+            let ok = self.b.get(self.i) == Some(&c);
+            self.i += usize::from(ok);
+            ok
+        }
+
+        fn value(&mut self) -> Option<Json> {
+            self.ws();
+            match *self.b.get(self.i)? {
+                b'{' => {
+                    self.i += 1;
+                    let mut fields = Vec::new();
                     if self.eat(b'}') {
                         return Some(Json::Obj(fields));
                     }
-                    if !self.eat(b',') {
-                        return None;
+                    loop {
+                        self.ws();
+                        let Json::Str(key) = self.string()? else {
+                            return None;
+                        };
+                        if !self.eat(b':') {
+                            return None;
+                        }
+                        fields.push((key, self.value()?));
+                        if self.eat(b'}') {
+                            return Some(Json::Obj(fields));
+                        }
+                        if !self.eat(b',') {
+                            return None;
+                        }
                     }
                 }
-            }
-            b'[' => {
-                self.i += 1;
-                let mut items = Vec::new();
-                if self.eat(b']') {
-                    return Some(Json::Arr(items));
-                }
-                loop {
-                    items.push(self.value()?);
+                b'[' => {
+                    self.i += 1;
+                    let mut items = Vec::new();
                     if self.eat(b']') {
                         return Some(Json::Arr(items));
                     }
-                    if !self.eat(b',') {
+                    loop {
+                        items.push(self.value()?);
+                        if self.eat(b']') {
+                            return Some(Json::Arr(items));
+                        }
+                        if !self.eat(b',') {
+                            return None;
+                        }
+                    }
+                }
+                b'"' => self.string(),
+                b't' | b'f' | b'n' => {
+                    let word = self.b[self.i..]
+                        .iter()
+                        .take_while(|c| c.is_ascii_alphabetic())
+                        .count();
+                    let v = match &self.b[self.i..self.i + word] {
+                        b"true" | b"false" => Json::Bool,
+                        b"null" => Json::Null,
+                        _ => return None,
+                    };
+                    self.i += word;
+                    Some(v)
+                }
+                _ => {
+                    let len = self.b[self.i..]
+                        .iter()
+                        .take_while(|c| c.is_ascii_digit() || b"+-.eE".contains(c))
+                        .count();
+                    if len == 0 {
                         return None;
                     }
+                    self.i += len;
+                    Some(Json::Num)
                 }
-            }
-            b'"' => self.string(),
-            b't' | b'f' | b'n' => {
-                let word = self.b[self.i..]
-                    .iter()
-                    .take_while(|c| c.is_ascii_alphabetic())
-                    .count();
-                let v = match &self.b[self.i..self.i + word] {
-                    b"true" | b"false" => Json::Bool,
-                    b"null" => Json::Null,
-                    _ => return None,
-                };
-                self.i += word;
-                Some(v)
-            }
-            _ => {
-                let len = self.b[self.i..]
-                    .iter()
-                    .take_while(|c| c.is_ascii_digit() || b"+-.eE".contains(c))
-                    .count();
-                if len == 0 {
-                    return None;
-                }
-                self.i += len;
-                Some(Json::Num)
             }
         }
-    }
 
-    fn string(&mut self) -> Option<Json> {
-        if self.b.get(self.i) != Some(&b'"') {
-            return None;
-        }
-        self.i += 1;
-        let mut out = Vec::new();
-        loop {
-            let c = *self.b.get(self.i)?;
+        fn string(&mut self) -> Option<Json> {
+            if self.b.get(self.i) != Some(&b'"') {
+                return None;
+            }
             self.i += 1;
-            match c {
-                b'"' => return String::from_utf8(out).ok().map(Json::Str),
-                b'\\' => {
-                    let e = *self.b.get(self.i)?;
-                    self.i += 1;
-                    match e {
-                        b'n' => out.push(b'\n'),
-                        b't' => out.push(b'\t'),
-                        b'r' => out.push(b'\r'),
-                        b'b' => out.push(8),
-                        b'f' => out.push(12),
-                        b'u' => {
-                            let hex = std::str::from_utf8(self.b.get(self.i..self.i + 4)?).ok()?;
-                            self.i += 4;
-                            let unit = u32::from_str_radix(hex, 16).ok()?;
-                            // Paths with surrogate pairs are not ours to find.
-                            let c = char::from_u32(unit).unwrap_or('\u{FFFD}');
-                            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+            let mut out = Vec::new();
+            loop {
+                let c = *self.b.get(self.i)?;
+                self.i += 1;
+                match c {
+                    b'"' => return String::from_utf8(out).ok().map(Json::Str),
+                    b'\\' => {
+                        let e = *self.b.get(self.i)?;
+                        self.i += 1;
+                        match e {
+                            b'n' => out.push(b'\n'),
+                            b't' => out.push(b'\t'),
+                            b'r' => out.push(b'\r'),
+                            b'b' => out.push(8),
+                            b'f' => out.push(12),
+                            b'u' => {
+                                let hex =
+                                    std::str::from_utf8(self.b.get(self.i..self.i + 4)?).ok()?;
+                                self.i += 4;
+                                let unit = u32::from_str_radix(hex, 16).ok()?;
+                                // Paths with surrogate pairs are not ours to find.
+                                let c = char::from_u32(unit).unwrap_or('\u{FFFD}');
+                                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                            }
+                            other => out.push(other),
                         }
-                        other => out.push(other),
                     }
+                    _ => out.push(c),
                 }
-                _ => out.push(c),
             }
         }
     }

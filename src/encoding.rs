@@ -11,7 +11,7 @@
 //! callers can name the type. Look one up by its label with [`Encoding::for_label`].
 
 use crate::output::Output;
-use crate::percent::{AsciiSet, Piece, encode_pieces, push_decimal, push_pct};
+use crate::percent::{AsciiSet, push_decimal, push_encoded_bytes};
 use encoding_rs::{EncoderResult, UTF_8};
 
 pub use encoding_rs::Encoding;
@@ -100,35 +100,6 @@ pub(crate) fn percent_encode_after_encoding_to<O: Output + ?Sized>(
             EncoderResult::Unmappable(c) => push_unmappable(c, out),
         }
     }
-}
-
-/// Appends the percent-encoded bytes `bytes` to `out`: a byte in `set` becomes `%XX`, 0x20
-/// becomes `+` if `space_as_plus`, any other byte (necessarily ASCII) stays as it is.
-#[inline]
-fn push_encoded_bytes<O: Output + ?Sized>(
-    bytes: &[u8],
-    set: &AsciiSet,
-    space_as_plus: bool,
-    out: &mut O,
-) {
-    let mut emit = |piece| match piece {
-        Piece::Run(run) => push_ascii(&bytes[run], out),
-        Piece::Escape(b) => push_pct(out, b),
-        Piece::Plus => out.push('+'),
-    };
-    if space_as_plus {
-        encode_pieces::<true>(bytes, set, &mut emit)
-    } else {
-        encode_pieces::<false>(bytes, set, &mut emit)
-    }
-}
-
-/// Appends ASCII bytes to `out`.
-#[inline]
-fn push_ascii<O: Output + ?Sized>(bytes: &[u8], out: &mut O) {
-    let ascii = std::str::from_utf8(bytes)
-        .expect("the caller passes bytes outside the set, which are ASCII because every set holds all bytes >= 0x80");
-    out.push_str(ascii);
 }
 
 /// Appends `%26%23`, `c` as a decimal number, and `%3B` to `out` (a percent-encoded HTML

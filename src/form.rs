@@ -2,8 +2,9 @@
 //!
 //! A list of name-value pairs, written `name=value&name=value`, with `+` for a space and
 //! everything but ASCII alphanumerics and `*-._` percent-encoded. [`parse`] is the parser
-//! (§5.1, and via [`parse_str`] the string parser of §5.3), [`serialize`] the serializer
-//! (§5.2). [`SearchParams`](crate::SearchParams) (§6.2) is built on them.
+//! (§5.1, and via [`parse_str`] the string parser of §5.3), [`serialize_utf8`] the
+//! serializer (§5.2; `serialize` in a legacy encoding, with the feature `encoding`).
+//! [`SearchParams`](crate::SearchParams) (§6.2) is built on them.
 //!
 //! ```
 //! use rapidurl::form;
@@ -16,6 +17,7 @@
 //! assert_eq!(text, "q=caf%C3%A9+au+lait&empty=&=x");
 //! ```
 
+#[cfg(feature = "encoding")]
 use crate::encoding::{Encoding, percent_encode_after_encoding};
 use crate::percent::{self, FORM_URLENCODED, hex_value};
 use std::borrow::Cow;
@@ -200,6 +202,8 @@ fn decode_component(bytes: &[u8]) -> String {
 /// let windows_1252 = Encoding::for_label(b"windows-1252").unwrap();
 /// assert_eq!(serialize([("é", "a b"), ("x", "Ā")], windows_1252), "%E9=a+b&x=%26%23256%3B");
 /// ```
+#[cfg(feature = "encoding")]
+#[cfg_attr(docsrs, doc(cfg(feature = "encoding")))]
 pub fn serialize<I, K, V>(pairs: I, encoding: &'static Encoding) -> String
 where
     I: IntoIterator<Item = (K, V)>,
@@ -211,7 +215,10 @@ where
     out
 }
 
-/// [`serialize`] with UTF-8, the only conforming encoding (URL Standard §5.2).
+/// The application/x-www-form-urlencoded serializer (URL Standard §5.2) with UTF-8, the
+/// only conforming encoding: each name and value is UTF-8 percent-encoded with the
+/// application/x-www-form-urlencoded percent-encode set and a space as `+`; the pairs are
+/// written `name=value` and joined with `&`.
 ///
 /// ```
 /// use rapidurl::form::serialize_utf8;
@@ -225,13 +232,38 @@ where
     K: AsRef<str>,
     V: AsRef<str>,
 {
-    serialize(pairs, encoding_rs::UTF_8)
+    let mut out = String::new();
+    serialize_utf8_into(pairs, &mut out);
+    out
+}
+
+/// [`serialize_utf8`], appending to `out` instead of returning a new string.
+///
+/// The pairs are joined with `&` among themselves; if `out` is not empty, nothing is put
+/// between what it holds and the first pair.
+///
+/// ```
+/// let mut out = String::from("?");
+/// rapidurl::form::serialize_utf8_into([("a", "1 2")], &mut out);
+/// assert_eq!(out, "?a=1+2");
+/// ```
+pub fn serialize_utf8_into<I, K, V>(pairs: I, out: &mut String)
+where
+    I: IntoIterator<Item = (K, V)>,
+    K: AsRef<str>,
+    V: AsRef<str>,
+{
+    write_pairs(pairs, out, |text, out| {
+        percent::push_encoded_bytes(text.as_bytes(), &FORM_URLENCODED, true, out)
+    })
 }
 
 /// [`serialize`], appending to `out` instead of returning a new string.
 ///
 /// The pairs are joined with `&` among themselves; if `out` is not empty, nothing is put
 /// between what it holds and the first pair.
+#[cfg(feature = "encoding")]
+#[cfg_attr(docsrs, doc(cfg(feature = "encoding")))]
 pub fn serialize_into<I, K, V>(pairs: I, encoding: &'static Encoding, out: &mut String)
 where
     I: IntoIterator<Item = (K, V)>,
@@ -239,13 +271,27 @@ where
     V: AsRef<str>,
 {
     let encoding = encoding.output_encoding();
+    write_pairs(pairs, out, |text, out| {
+        percent_encode_after_encoding(encoding, text, &FORM_URLENCODED, true, out)
+    })
+}
+
+/// Writes each pair as `name=value`, the pairs joined with `&`, each name and value
+/// percent-encoded by `encode`.
+#[inline]
+fn write_pairs<I, K, V>(pairs: I, out: &mut String, mut encode: impl FnMut(&str, &mut String))
+where
+    I: IntoIterator<Item = (K, V)>,
+    K: AsRef<str>,
+    V: AsRef<str>,
+{
     for (i, (name, value)) in pairs.into_iter().enumerate() {
         if i > 0 {
             out.push('&');
         }
-        percent_encode_after_encoding(encoding, name.as_ref(), &FORM_URLENCODED, true, out);
+        encode(name.as_ref(), out);
         out.push('=');
-        percent_encode_after_encoding(encoding, value.as_ref(), &FORM_URLENCODED, true, out);
+        encode(value.as_ref(), out);
     }
 }
 
@@ -329,12 +375,16 @@ mod tests {
         );
         assert_eq!(serialize_utf8(owned.clone()), "k=v&x=y+z");
         let mut out = String::from("?");
-        serialize_into([("a", "1")], encoding_rs::UTF_8, &mut out);
+        serialize_utf8_into([("a", "1")], &mut out);
         assert_eq!(out, "?a=1");
     }
 
     #[test]
+    #[cfg(feature = "encoding")]
     fn serialize_with_encodings() {
+        let mut out = String::from("?");
+        serialize_into([("a", "é")], encoding_rs::UTF_8, &mut out);
+        assert_eq!(out, "?a=%C3%A9");
         let windows_1252 = Encoding::for_label(b"windows-1252").unwrap();
         // é is 0xE9 in windows-1252; † (U+2020) is 0x86; Ā (U+0100) has no mapping.
         assert_eq!(serialize([("é", "†")], windows_1252), "%E9=%86");

@@ -175,6 +175,8 @@ macro_rules! url_getters {
         /// assert_eq!(url.top_level_domain(), Some("uk"));
         #[doc = "# }).unwrap();"]
         /// ```
+        #[cfg(feature = "psl")]
+        #[cfg_attr(docsrs, doc(cfg(feature = "psl")))]
         #[inline]
         pub fn public_suffix(&self) -> Option<&$lt str> {
             let list = $crate::psl::SuffixList::builtin();
@@ -185,6 +187,8 @@ macro_rules! url_getters {
         /// The registrable domain of the host (URL Standard §3.2) over the built-in list:
         /// the public suffix and the label before it; `None` when the host is not a domain
         /// or is a public suffix itself.
+        #[cfg(feature = "psl")]
+        #[cfg_attr(docsrs, doc(cfg(feature = "psl")))]
         #[inline]
         pub fn registrable_domain(&self) -> Option<&$lt str> {
             let list = $crate::psl::SuffixList::builtin();
@@ -195,6 +199,8 @@ macro_rules! url_getters {
         /// The labels of the host before its registrable domain (built-in list), without
         /// the dot that ends them: `Some("")` when the host is its registrable domain,
         /// `None` when it has none.
+        #[cfg(feature = "psl")]
+        #[cfg_attr(docsrs, doc(cfg(feature = "psl")))]
         #[inline]
         pub fn subdomain(&self) -> Option<&$lt str> {
             let list = $crate::psl::SuffixList::builtin();
@@ -205,6 +211,8 @@ macro_rules! url_getters {
         /// [`Self::public_suffix`], [`Self::registrable_domain`] or [`Self::subdomain`]
         /// (`part`) over `list` and `sections`: the short cut of the getters for the
         /// whole list, a full lookup for a section.
+        #[cfg(feature = "psl")]
+        #[cfg_attr(docsrs, doc(cfg(feature = "psl")))]
         #[inline]
         #[allow(dead_code)] // `rapidurl::field` reads it on `UrlRef` only
         pub(crate) fn suffix_part(
@@ -223,6 +231,8 @@ macro_rules! url_getters {
         /// The public suffix lookup of the host in any list and section(s): the suffix,
         /// whether a rule of the list matched, the registrable domain and the subdomain.
         /// `None` unless the host is a domain.
+        #[cfg(feature = "psl")]
+        #[cfg_attr(docsrs, doc(cfg(feature = "psl")))]
         #[inline]
         pub fn domain_suffix(
             &self,
@@ -234,6 +244,8 @@ macro_rules! url_getters {
 
         /// The last label of a domain host, without a trailing dot (`"uk"` for
         /// `www.example.co.uk`); `None` for other hosts.
+        #[cfg(feature = "psl")]
+        #[cfg_attr(docsrs, doc(cfg(feature = "psl")))]
         #[inline]
         pub fn top_level_domain(&self) -> Option<&$lt str> {
             $crate::psl::top_level_domain(&self.components, self.src())

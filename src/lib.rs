@@ -27,9 +27,26 @@
 //!
 //! ## Features
 //!
-//! * `rayon` (default): the parallel batch engine, [`batch`]. `default-features = false`
-//!   gives the parser alone (no rayon, no simdutf8).
-//! * `serde`: [`Url`] serializes as its `href` and deserializes by parsing.
+//! Every feature but `serde` is on by default. With `default-features = false` the crate is
+//! the parser core: [`Url`], [`UrlRef`] and [`parse_ref`], [`can_parse`], [`Origin`],
+//! [`SearchParams`], [`host`], [`percent`], [`form`] (UTF-8), validation errors
+//! ([`parse_with_validation_errors`]) and valid URL strings ([`is_valid_url_string`]), on
+//! `idna`, `memchr`, `bumpalo` and `arrayvec` alone.
+//!
+//! * `rayon`: the parallel batch engine, [`batch`] (rayon, simdutf8).
+//! * `psl`: the public suffix list, [`psl`], and the getters [`Url::public_suffix`],
+//!   `registrable_domain`, `subdomain`, `domain_suffix` and `top_level_domain` (the
+//!   build script builds the list's table from the `psl` crate's data).
+//! * `pattern`: the URL Pattern Standard, [`pattern`] (regress, regex-syntax,
+//!   icu_properties).
+//! * `encoding`: legacy encodings, [`encoding`], [`ParseOptions::encoding`] and
+//!   [`form::serialize`] (encoding_rs); without it every query and form is UTF-8.
+//! * `canon`: canonical keys, [`canon`] (SURT, Scrapy's form, Safe Browsing, dedup).
+//! * `render`: rendering for people and spoof signals, [`render`] (unicode-security,
+//!   icu_properties); needs `psl`.
+//! * `field`: the named values of a URL, [`field`], as the tool, the Python package and
+//!   the DuckDB extension read them; needs `canon`, `pattern`, `psl` and `render`.
+//! * `serde` (not default): [`Url`] serializes as its `href` and deserializes by parsing.
 //!
 //! ```
 //! use rapidurl::Url;
@@ -51,13 +68,22 @@
 //! Section numbers in this crate's documentation refer to the URL Standard.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "rayon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub mod batch;
+#[cfg(feature = "canon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "canon")))]
 pub mod canon;
 mod components;
+#[cfg(feature = "encoding")]
+#[cfg_attr(docsrs, doc(cfg(feature = "encoding")))]
 pub mod encoding;
+mod encoding_override;
 mod error;
+#[cfg(feature = "field")]
+#[cfg_attr(docsrs, doc(cfg(feature = "field")))]
 pub mod field;
 pub mod form;
 mod getters;
@@ -65,9 +91,15 @@ pub mod host;
 mod origin;
 mod output;
 mod parser;
+#[cfg(feature = "pattern")]
+#[cfg_attr(docsrs, doc(cfg(feature = "pattern")))]
 pub mod pattern;
 pub mod percent;
+#[cfg(feature = "psl")]
+#[cfg_attr(docsrs, doc(cfg(feature = "psl")))]
 pub mod psl;
+#[cfg(feature = "render")]
+#[cfg_attr(docsrs, doc(cfg(feature = "render")))]
 pub mod render;
 mod scan;
 mod search_params;
@@ -95,9 +127,18 @@ pub use crate::writing::{
 };
 pub use bumpalo;
 
-/// The README's examples, compiled and run as doc tests (with the default features: some
-/// use the `rayon` feature's `batch`).
-#[cfg(all(doctest, feature = "rayon"))]
+/// The README's examples, compiled and run as doc tests (with the default features: they
+/// use `batch`, `field`, `render`, …).
+#[cfg(all(
+    doctest,
+    feature = "canon",
+    feature = "encoding",
+    feature = "field",
+    feature = "pattern",
+    feature = "psl",
+    feature = "rayon",
+    feature = "render"
+))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 

@@ -65,7 +65,13 @@ impl Origin {
                 // http(s) (file would give an opaque origin anyway).
                 let mut inner = String::new();
                 let path = c.pathname(s);
-                match parser::parse_into(path, None, encoding_rs::UTF_8, || &mut inner, false) {
+                match parser::parse_into(
+                    path,
+                    None,
+                    crate::encoding_override::UTF_8,
+                    || &mut inner,
+                    false,
+                ) {
                     Ok(ic) if matches!(ic.scheme_kind(), SchemeKind::Http | SchemeKind::Https) => {
                         Origin::from_parts(&inner, &ic)
                     }

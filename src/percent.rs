@@ -171,6 +171,36 @@ pub(crate) fn encode_to<O: Output + ?Sized>(input: &str, set: &AsciiSet, out: &m
     })
 }
 
+/// Appends the percent-encoded bytes `bytes` (UTF-8, or what a legacy encoder wrote) to
+/// `out`: a byte in `set` becomes `%XX`, 0x20 becomes `+` if `space_as_plus`, any other
+/// byte (necessarily ASCII) stays as it is.
+#[inline]
+pub(crate) fn push_encoded_bytes<O: Output + ?Sized>(
+    bytes: &[u8],
+    set: &AsciiSet,
+    space_as_plus: bool,
+    out: &mut O,
+) {
+    let mut emit = |piece| match piece {
+        Piece::Run(run) => push_ascii(&bytes[run], out),
+        Piece::Escape(b) => push_pct(out, b),
+        Piece::Plus => out.push('+'),
+    };
+    if space_as_plus {
+        encode_pieces::<true>(bytes, set, &mut emit)
+    } else {
+        encode_pieces::<false>(bytes, set, &mut emit)
+    }
+}
+
+/// Appends ASCII bytes to `out`.
+#[inline]
+fn push_ascii<O: Output + ?Sized>(bytes: &[u8], out: &mut O) {
+    let ascii = std::str::from_utf8(bytes)
+        .expect("the caller passes bytes outside the set, which are ASCII because every set holds all bytes >= 0x80");
+    out.push_str(ascii);
+}
+
 /// What [`encode_pieces`] emits.
 pub(crate) enum Piece {
     /// A run of bytes that stay as they are: never empty, and ASCII (every byte >= 0x80

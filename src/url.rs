@@ -1,6 +1,7 @@
 //! [`Url`]: an owned, parsed URL.
 
 use crate::components::{Base, Components, HostKind, SchemeKind, UrlParts};
+use crate::encoding_override::{QueryEncoding, UTF_8};
 use crate::error::ParseError;
 use crate::origin::Origin;
 use crate::parser::{self, setters};
@@ -8,7 +9,6 @@ use crate::search_params::SearchParams;
 use crate::serialization::Serialization;
 use crate::validation::{Collect, ValidationError};
 use crate::view::UrlRef;
-use encoding_rs::{Encoding, UTF_8};
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
@@ -54,7 +54,7 @@ impl Url {
     fn parse_owned(
         input: &str,
         base: Option<UrlParts<'_>>,
-        encoding: &'static Encoding,
+        encoding: QueryEncoding,
     ) -> Result<Url, ParseError> {
         let canonical = parser::parse_canonical(input);
         if let Some(c) = parser::borrowed(input, &canonical) {
@@ -108,14 +108,14 @@ impl Url {
         Self::parse(&decoded).map_err(|e| e.in_utf16_units(&decoded))
     }
 
-    /// A builder for parsing with a base URL and an encoding override:
+    /// A builder for parsing with a base URL and (feature `encoding`) an encoding override
+    /// ([`ParseOptions::encoding`]):
     ///
     /// ```
     /// use rapidurl::Url;
     /// let base = Url::parse("https://example.com/dir/page").unwrap();
-    /// let windows_1252 = encoding_rs::WINDOWS_1252;
-    /// let url = Url::options().base(&base).encoding(windows_1252).parse("?q=é").unwrap();
-    /// assert_eq!(url.href(), "https://example.com/dir/page?q=%E9");
+    /// let url = Url::options().base(&base).parse("?q=é").unwrap();
+    /// assert_eq!(url.href(), "https://example.com/dir/page?q=%C3%A9");
     /// ```
     pub fn options<'a>() -> ParseOptions<'a> {
         ParseOptions {
@@ -261,7 +261,7 @@ impl Url {
 #[derive(Clone, Copy, Debug)]
 pub struct ParseOptions<'a> {
     base: Option<Base<'a>>,
-    encoding: &'static Encoding,
+    encoding: QueryEncoding,
 }
 
 impl<'a> ParseOptions<'a> {
@@ -275,15 +275,25 @@ impl<'a> ParseOptions<'a> {
     /// percent-encoded after encoding in `encoding` (as browsers do for links in documents
     /// that are not UTF-8). Unmappable code points become `%26%23NNNN%3B`. UTF-16 and
     /// replacement encodings mean UTF-8 (their output encoding).
-    pub fn encoding(mut self, encoding: &'static Encoding) -> Self {
-        self.encoding = encoding;
+    ///
+    /// ```
+    /// use rapidurl::Url;
+    /// let base = Url::parse("https://example.com/dir/page").unwrap();
+    /// let windows_1252 = rapidurl::encoding::Encoding::for_label(b"windows-1252").unwrap();
+    /// let url = Url::options().base(&base).encoding(windows_1252).parse("?q=é").unwrap();
+    /// assert_eq!(url.href(), "https://example.com/dir/page?q=%E9");
+    /// ```
+    #[cfg(feature = "encoding")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "encoding")))]
+    pub fn encoding(mut self, encoding: &'static crate::encoding::Encoding) -> Self {
+        self.encoding = encoding.output_encoding();
         self
     }
 
     /// Parses `input` with these options.
     pub fn parse(self, input: &str) -> Result<Url, ParseError> {
         let base = self.base.map(|b| b.parts);
-        Url::parse_owned(input, base, self.encoding.output_encoding())
+        Url::parse_owned(input, base, self.encoding)
     }
 }
 

@@ -5,10 +5,10 @@
 //! (`UrlRef::to_url`, `Url::as_ref_view`, their `PartialEq`) are written there.
 
 use crate::components::{Base, Components, HostKind, SchemeKind, UrlParts};
+use crate::encoding_override::UTF_8;
 use crate::error::ParseError;
 use crate::parser;
 use bumpalo::Bump;
-use encoding_rs::UTF_8;
 use std::fmt;
 
 /// A parsed URL that borrows its serialization: zero-copy for canonical input.

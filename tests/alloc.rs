@@ -91,6 +91,7 @@ fn non_canonical_input_goes_to_the_arena() {
 }
 
 #[test]
+#[cfg(feature = "psl")]
 fn host_analytics_and_one_query_parameter_allocate_nothing() {
     let input = "https://www.shop.example.co.uk/a/b?utm_source=news&q=caf%C3%A9+au+lait&id=42";
     let arena = rapidurl::bumpalo::Bump::new();

@@ -66,6 +66,7 @@ fn corpora_parse_and_reserialize_to_a_fixed_point() {
 /// is the input for canonical lines and in the arena for the others); the other fields
 /// have no range.
 #[test]
+#[cfg(feature = "field")]
 fn href_ranges_are_the_getters_values() {
     use rapidurl::field::Field;
     let attributes = [

@@ -120,6 +120,7 @@ fn setters_never_exceed_the_offset_limit() {
 /// mebibyte: each of these finishes (a backtracking matcher takes exponential time on the
 /// first, a suffix lookup at every dot of a hostname quadratic time on the second).
 #[test]
+#[cfg(feature = "pattern")]
 fn hostile_patterns_and_inputs_finish() {
     use rapidurl::pattern::{PatternSet, UrlPattern};
     let mebibyte = 1 << 20;
@@ -159,6 +160,7 @@ fn hostile_patterns_and_inputs_finish() {
 /// each finishes (a backtracking matcher takes exponential time on the first ones), with
 /// the Standard's answer; the one with a lookahead gives up with `MatchLimit`.
 #[test]
+#[cfg(feature = "pattern")]
 fn hostile_regexp_groups_finish() {
     use rapidurl::pattern::{PatternErrorKind, UrlPattern};
     let mebibyte = 1 << 20;

@@ -16,8 +16,11 @@ use rapidurl_testkit::data as common;
 
 use std::fs;
 
+#[cfg(feature = "encoding")]
 use rapidurl::encoding::{Encoding, percent_encode_after_encoding};
-use rapidurl::{SearchParams, form, percent};
+#[cfg(feature = "encoding")]
+use rapidurl::percent;
+use rapidurl::{SearchParams, form};
 use serde_json::Value;
 
 /// The test cases of a data file: the objects of its top-level array (strings are comments).
@@ -94,6 +97,7 @@ fn urlencoded_parser_data() {
 /// URL in a document of that encoding, so this is percent-encode after encoding with the
 /// special-query percent-encode set.
 #[test]
+#[cfg(feature = "encoding")]
 fn percent_encoding_data() {
     const FILE: &str = "percent-encoding.json";
     let (mut passed, mut failures) = (0, Vec::new());

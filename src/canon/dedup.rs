@@ -134,6 +134,7 @@ pub fn dedup(url: &UrlRef<'_>) -> String {
 /// is: a URL without `?`, `#` or `%` has no query to sort or strip, no fragment to drop
 /// and no escape to normalize, and the default steps fold neither `www.` nor trailing
 /// slashes. The `canonical` field's value.
+#[cfg(feature = "field")]
 pub(crate) fn dedup_borrowed<'a>(url: &UrlRef<'a>) -> std::borrow::Cow<'a, str> {
     let href = url.href();
     if memchr::memchr3(b'?', b'#', b'%', href.as_bytes()).is_none() {

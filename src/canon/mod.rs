@@ -43,6 +43,7 @@ pub mod scrapy;
 mod split;
 pub mod surt;
 
+#[cfg(feature = "field")]
 pub(crate) use self::dedup::dedup_borrowed;
 pub use self::dedup::{DEFAULT_TRACKING_PARAMS, DedupOptions, dedup, dedup_into, dedup_with};
 pub use self::safe_browsing::{safe_browsing, safe_browsing_into};

@@ -24,12 +24,12 @@ pub(crate) mod setters;
 mod state;
 
 use crate::components::{Components, UrlParts};
+use crate::encoding_override::{QueryEncoding, UTF_8};
 use crate::error::{ErrorKind, ParseError};
 use crate::output::Output;
 use crate::serialization::{self, Serialization};
 use crate::syntax::{is_tab_or_newline, remove_tab_and_newline, trim_c0_or_space};
 use crate::validation::{Collect, Report, Silent};
-use encoding_rs::{Encoding, UTF_8};
 use std::borrow::Cow;
 
 /// The fast path's answer ([`fast::parse_canonical`]) for `input`: callers that can
@@ -51,7 +51,7 @@ pub(crate) use proof::proven_hostname;
 pub(crate) fn parse_into<'o, O: Output + ?Sized + 'o>(
     input: &str,
     base: Option<UrlParts<'_>>,
-    encoding: &'static Encoding,
+    encoding: QueryEncoding,
     out: impl FnOnce() -> &'o mut O,
     borrow_input: bool,
 ) -> Result<Components, ParseError> {
@@ -72,7 +72,7 @@ pub(crate) fn parse_owned(
     input: &str,
     canonical: Option<Canonical>,
     base: Option<UrlParts<'_>>,
-    encoding: &'static Encoding,
+    encoding: QueryEncoding,
 ) -> Result<(Serialization, Components), ParseError> {
     if input.len() <= serialization::INLINE {
         return with_scratch(|scratch| {
@@ -125,7 +125,7 @@ pub(crate) fn write_into<O: Output + ?Sized>(
     input: &str,
     canonical: Option<Canonical>,
     base: Option<UrlParts<'_>>,
-    encoding: &'static Encoding,
+    encoding: QueryEncoding,
     out: &mut O,
 ) -> Result<Components, ParseError> {
     // A canonical input means the same with or without a base (it has a scheme and, if
@@ -178,7 +178,7 @@ fn finish_rest<O: Output + ?Sized>(
     input: &str,
     canonical: Canonical,
     rest: usize,
-    encoding: &'static Encoding,
+    encoding: QueryEncoding,
     out: &mut O,
 ) -> Result<Components, ParseError> {
     if input.len() > u32::MAX as usize {
@@ -261,7 +261,7 @@ fn original_offset(original: &str, lead: usize, cleaned_pos: usize, removed_any:
 fn parse_slow<O: Output + ?Sized>(
     input: &str,
     base: Option<UrlParts<'_>>,
-    encoding: &'static Encoding,
+    encoding: QueryEncoding,
     out: &mut O,
 ) -> Result<Components, ParseError> {
     parse_slow_reporting(input, base, encoding, out, Silent)
@@ -289,7 +289,7 @@ pub(crate) fn parse_reporting(
 fn parse_slow_reporting<O: Output + ?Sized, R: Report>(
     input: &str,
     base: Option<UrlParts<'_>>,
-    encoding: &'static Encoding,
+    encoding: QueryEncoding,
     out: &mut O,
     r: R,
 ) -> Result<Components, ParseError> {
@@ -302,7 +302,7 @@ fn parse_slow_reporting<O: Output + ?Sized, R: Report>(
 fn run_slow<O: Output + ?Sized, R: Report>(
     input: &str,
     base: Option<UrlParts<'_>>,
-    encoding: &'static Encoding,
+    encoding: QueryEncoding,
     out: &mut O,
     mut r: R,
     validate_only: bool,

@@ -14,7 +14,8 @@
 //! kept as their serialization (`/seg/seg`) so that "shorten a path" is a truncation.
 
 use crate::components::{Components, HostKind, SchemeKind, UrlParts};
-use crate::encoding::percent_encode_after_encoding_to;
+use crate::encoding_override::percent_encode_after_encoding_to;
+use crate::encoding_override::{QueryEncoding, UTF_8};
 use crate::error::{ErrorKind, ParseError};
 use crate::host;
 use crate::output::Output;
@@ -24,7 +25,6 @@ use crate::syntax::{
     is_windows_drive_letter, scan_port, scheme_len, starts_with_windows_drive_letter,
 };
 use crate::validation::{self, Report, Silent, ValidationErrorKind as V};
-use encoding_rs::{Encoding, UTF_8};
 
 /// The parser: input (already cleaned), optional base, and the URL being written. `R`
 /// hears the validation errors; the ordinary parse's [`Silent`] compiles them away.
@@ -43,7 +43,7 @@ pub(crate) struct Parser<'i, 'b, 'o, O: Output + ?Sized, R: Report = Silent> {
     state_override: bool,
     /// The encoding override: the query of a special, non-ws(s) URL is percent-encoded
     /// after encoding in it (§4.4 query state). UTF-8 unless the caller says otherwise.
-    encoding: &'static Encoding,
+    encoding: QueryEncoding,
     /// Where validation errors go.
     r: R,
     /// The path state checks URL units from here on: a `file:` host that is a drive
@@ -163,7 +163,7 @@ impl<'i, 'b, 'o, O: Output + ?Sized> Parser<'i, 'b, 'o, O> {
         out: &'o mut O,
         start: usize,
         c: Components,
-        encoding: &'static Encoding,
+        encoding: QueryEncoding,
         pos: usize,
     ) -> Result<Components, ParseError> {
         let mut p = Parser::new(input, None, out).with_encoding(encoding);
@@ -219,7 +219,7 @@ impl<'i, 'b, 'o, O: Output + ?Sized, R: Report> Parser<'i, 'b, 'o, O, R> {
     }
 
     /// Sets the encoding override.
-    pub(crate) fn with_encoding(mut self, encoding: &'static Encoding) -> Self {
+    pub(crate) fn with_encoding(mut self, encoding: QueryEncoding) -> Self {
         self.encoding = encoding;
         self
     }

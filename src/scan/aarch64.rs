@@ -56,6 +56,7 @@ impl Words for Neon {
 /// A comparison result (each byte 0x00 or 0xFF) with byte `j` weighted by its place in
 /// its half: `1 << (j % 8)` where the byte is 0xFF, else 0. Pairwise sums of such vectors
 /// then build bitmasks with no carry (the weights of a sum are distinct powers of two).
+#[cfg(any(feature = "canon", feature = "psl", feature = "rayon"))]
 #[inline(always)]
 fn weighted(v: uint8x16_t) -> uint8x16_t {
     const WEIGHTS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
@@ -63,7 +64,9 @@ fn weighted(v: uint8x16_t) -> uint8x16_t {
     unsafe { vandq_u8(v, vld1q_u8(WEIGHTS.as_ptr())) }
 }
 
-/// The 16-bit mask of a comparison result (each byte 0x00 or 0xFF; bit `j` is byte `j`).
+/// The 16-bit mask of a comparison result (each byte 0x00 or 0xFF; bit `j` is byte `j`),
+/// for the dots of a host (`dots.rs`, part of the feature `psl`).
+#[cfg(feature = "psl")]
 #[inline(always)]
 pub(super) fn mask16(v: uint8x16_t) -> u16 {
     // SAFETY: NEON is part of the aarch64 baseline; no memory is read.
@@ -77,7 +80,9 @@ pub(super) fn mask16(v: uint8x16_t) -> u16 {
     }
 }
 
-/// The 16-bit masks of five comparison results at once, in their order.
+/// The 16-bit masks of five comparison results at once, in their order, for the
+/// canonical keys' marks (`marks.rs`, part of the feature `canon`).
+#[cfg(feature = "canon")]
 #[inline(always)]
 pub(super) fn mask16x5(v: [uint8x16_t; 5]) -> [u16; 5] {
     // SAFETY: NEON is part of the aarch64 baseline; no memory is read.

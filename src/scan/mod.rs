@@ -37,7 +37,9 @@
 /// `bytes` as text when every byte is ASCII (checked a word at a time by
 /// `<[u8]>::is_ascii`); `None` otherwise, and the caller validates the bytes as UTF-8.
 /// For a row of a few dozen bytes this costs a fraction of a UTF-8 validator, whose
-/// short-input path goes byte by byte at the ends.
+/// short-input path goes byte by byte at the ends. (The bulk engine's rows and the
+/// canonical keys' escaping.)
+#[cfg(any(feature = "rayon", feature = "canon"))]
 #[inline]
 pub(crate) fn ascii(bytes: &[u8]) -> Option<&str> {
     if !bytes.is_ascii() {
@@ -49,9 +51,11 @@ pub(crate) fn ascii(bytes: &[u8]) -> Option<&str> {
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
+#[cfg(feature = "psl")]
 pub(crate) mod dots;
 #[cfg(feature = "rayon")]
 pub(crate) mod lines;
+#[cfg(feature = "canon")]
 pub(crate) mod marks;
 #[cfg(feature = "rayon")]
 pub(crate) mod spans;
