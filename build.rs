@@ -2,15 +2,18 @@
 //! `data/rules.txt`, the list its compiled matcher was generated from, so that the
 //! repository holds no copy of the list.
 //!
-//! A build script cannot see where a dependency's files are, so this one asks cargo
-//! (`cargo metadata --offline`, on this package's manifest with its `Cargo.lock`, else on
-//! a throw-away manifest in `OUT_DIR` that depends on `psl` alone), or takes the path in
-//! `RAPIDURL_PSL_RULES`. The file has no sections; each rule's section, and the file
-//! itself, are checked against the `psl` crate's matcher (a build-dependency of the same
-//! version, and this script runs again when it changes): every rule must give, on a host
-//! made from it, the suffix and section the matcher gives. The build fails, saying why,
-//! when no file of that version is found: there is no other implementation to fall back
-//! to. `rapidurl::psl::BUILTIN_LIST_VERSION` names the version built in.
+//! A build script cannot see where a dependency's files are, so this one takes the path
+//! in `RAPIDURL_PSL_RULES`, or looks for the `psl` package beside its own (a registry's
+//! `src/<index>/psl-<version>/`, `cargo vendor`'s `vendor/psl/` or `vendor/psl-<version>/`:
+//! no cargo to run, so offline, vendored and read-only builds find it), and only then asks
+//! cargo (`cargo metadata --offline`, on this package's manifest with its `Cargo.lock`,
+//! else on a throw-away manifest in `OUT_DIR` that depends on `psl` alone). The file has
+//! no sections; each rule's section, and the file itself, are checked against the `psl`
+//! crate's matcher (a build-dependency of the same version, and this script runs again
+//! when it changes): every rule must give, on a host made from it, the suffix and section
+//! the matcher gives, so a file of another version is passed over. The build fails,
+//! saying why, when no file of that version is found: there is no other implementation
+//! to fall back to. `rapidurl::psl::BUILTIN_LIST_VERSION` names the version built in.
 //!
 //! Without the feature `psl` (which also brings the `psl` build-dependency) there is no
 //! table to build, and the script does nothing.
@@ -50,8 +53,39 @@ mod suffix_table {
         println!("cargo:rerun-if-changed=src/host/punycode.rs");
         println!("cargo:rerun-if-env-changed=RAPIDURL_PSL_RULES");
         let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+        let manifest_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
         let mut why = Vec::new();
-        for (version, path) in candidates(&out_dir, &mut why) {
+        let built = match env::var_os("RAPIDURL_PSL_RULES") {
+            Some(path) => {
+                let named = vec![("(RAPIDURL_PSL_RULES)".to_owned(), PathBuf::from(path))];
+                first_built(named, &mut why)
+            }
+            // `cargo metadata` only when no package beside this one is the linked version.
+            None => first_built(siblings(&manifest_dir, &mut why), &mut why).or_else(|| {
+                first_built(from_metadata(&out_dir, &manifest_dir, &mut why), &mut why)
+            }),
+        };
+        let Some((version, path, table, rules)) = built else {
+            panic!(
+                "rapidurl: no `data/rules.txt` of the `psl` crate this build links was found \
+                 to build the public suffix table from ({}); set RAPIDURL_PSL_RULES to that \
+                 file",
+                why.join("; ")
+            );
+        };
+        println!("cargo:rerun-if-changed={}", path.display());
+        let code = generate(&table, &version, rules);
+        std::fs::write(out_dir.join("psl_table.rs"), code).expect("OUT_DIR is writable");
+    }
+
+    /// The first of `candidates` (a `psl` version and its `data/rules.txt`) whose file
+    /// builds a table that agrees with the linked matcher, with that table and its number
+    /// of rules; why each one before it did not, in `why`.
+    fn first_built(
+        candidates: Vec<(String, PathBuf)>,
+        why: &mut Vec<String>,
+    ) -> Option<(String, PathBuf, table::OwnedTable, usize)> {
+        for (version, path) in candidates {
             // A panic of the builder is reported with the other reasons.
             let built = std::fs::read_to_string(&path)
                 .map_err(|e| e.to_string())
@@ -60,31 +94,92 @@ mod suffix_table {
                         .unwrap_or_else(|_| Err("the table's builder panicked".to_owned()))
                 });
             match built {
-                Ok((table, rules)) => {
-                    println!("cargo:rerun-if-changed={}", path.display());
-                    let code = generate(&table, &version, rules);
-                    std::fs::write(out_dir.join("psl_table.rs"), code)
-                        .expect("OUT_DIR is writable");
-                    return;
-                }
+                Ok((table, rules)) => return Some((version, path, table, rules)),
                 Err(e) => why.push(format!("{}: {e}", path.display())),
             }
         }
-        panic!(
-            "rapidurl: no `data/rules.txt` of the `psl` crate this build links was found to \
-             build the public suffix table from ({}); set RAPIDURL_PSL_RULES to that file",
-            why.join("; ")
-        );
+        None
+    }
+
+    /// The `psl` 2.x packages beside this one, newest first, found without running cargo
+    /// (which offline, vendored and read-only builds may not be able to do): cargo unpacks
+    /// every package of a registry into one folder (`~/.cargo/registry/src/<index>/`, as
+    /// `<name>-<version>/`), and `cargo vendor` puts packages side by side (`vendor/<name>/`,
+    /// or `vendor/<name>-<version>/` when it keeps more than one version of a name). Each
+    /// is checked against the linked matcher, so the linked version is the one used (or
+    /// one whose list is the same); a package that is not in such a folder (a checkout of
+    /// this repository) has none, and `cargo metadata` is asked.
+    fn siblings(manifest_dir: &Path, why: &mut Vec<String>) -> Vec<(String, PathBuf)> {
+        let Some(parent) = manifest_dir.parent() else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(parent).into_iter().flatten().flatten() {
+            let folder = entry.file_name();
+            let folder = folder.to_string_lossy();
+            let versioned = folder
+                .strip_prefix("psl-")
+                .is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit()));
+            if folder != "psl" && !versioned {
+                continue;
+            }
+            let dir = entry.path();
+            let Some((name, version)) = package_name_version(&dir.join("Cargo.toml")) else {
+                continue;
+            };
+            if name == "psl" && version.starts_with("2.") {
+                found.push((version, dir.join("data").join("rules.txt")));
+            }
+        }
+        if found.is_empty() {
+            why.push(format!(
+                "no psl 2.x package beside this one in {}",
+                parent.display()
+            ));
+        }
+        found.sort_by_cached_key(|(version, _)| std::cmp::Reverse(version_key(version)));
+        found
+    }
+
+    /// The `name` and `version` of a package's `Cargo.toml` (a published one, as cargo
+    /// normalizes it: `key = "value"` lines under `[package]`).
+    fn package_name_version(manifest: &Path) -> Option<(String, String)> {
+        let text = std::fs::read_to_string(manifest).ok()?;
+        let (mut name, mut version) = (None, None);
+        let mut in_package = false;
+        for line in text.lines().map(str::trim) {
+            if line.starts_with('[') {
+                in_package = line == "[package]";
+                continue;
+            }
+            let Some((key, value)) = line.split_once('=') else {
+                continue;
+            };
+            let value = value.trim().trim_matches('"').to_owned();
+            match key.trim() {
+                "name" if in_package => name = Some(value),
+                "version" if in_package => version = Some(value),
+                _ => {}
+            }
+        }
+        Some((name?, version?))
+    }
+
+    /// A version's numbers (`2.1.247` → `[2, 1, 247]`), for ordering; a pre-release or build
+    /// suffix is left out.
+    fn version_key(version: &str) -> Vec<u64> {
+        let core = version.split(['-', '+']).next().unwrap_or("");
+        core.split('.').map(|n| n.parse().unwrap_or(0)).collect()
     }
 
     /// Where `data/rules.txt` of the `psl` crate may be, with that crate's version, as
     /// `cargo metadata` names them (the one that agrees with the matcher is used).
-    fn candidates(out_dir: &Path, why: &mut Vec<String>) -> Vec<(String, PathBuf)> {
-        if let Some(path) = env::var_os("RAPIDURL_PSL_RULES") {
-            return vec![("(RAPIDURL_PSL_RULES)".to_owned(), PathBuf::from(path))];
-        }
+    fn from_metadata(
+        out_dir: &Path,
+        manifest_dir: &Path,
+        why: &mut Vec<String>,
+    ) -> Vec<(String, PathBuf)> {
         let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let manifest_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
         let mut found: Vec<(String, PathBuf)> = Vec::new();
         let own = manifest_dir.join("Cargo.toml");
         match metadata(&cargo, &own, &["--locked"]) {
@@ -111,7 +206,7 @@ mod suffix_table {
             }
         }
         if found.is_empty() {
-            why.push("no psl package found".to_owned());
+            why.push("no psl package found by cargo metadata".to_owned());
         }
         found
     }
