@@ -162,6 +162,20 @@ pub mod __testing {
         testing::fast_outcome(input)
     }
 
+    /// The relative fast path alone: `Some` only for a reference against `base` that it
+    /// resolves without the state machine.
+    pub fn resolve_relative(input: &str, base: &crate::Url) -> Option<(String, Components)> {
+        testing::resolve_relative(input, base.parts())
+    }
+
+    /// The state machine alone, resolving `input` against `base`.
+    pub fn parse_slow_with_base(
+        input: &str,
+        base: &crate::Url,
+    ) -> Result<(String, Components), ParseError> {
+        testing::parse_slow_with_base(input, base.parts())
+    }
+
     /// The check `can_parse` runs first: `true` only when the input is proven to parse.
     pub fn proven_valid(input: &str) -> bool {
         testing::proven_valid(input)

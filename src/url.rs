@@ -56,7 +56,18 @@ impl Url {
         base: Option<UrlParts<'_>>,
         encoding: QueryEncoding,
     ) -> Result<Url, ParseError> {
-        let canonical = parser::parse_canonical(input);
+        // A canonical input starts with its scheme's letter; a reference against a base
+        // that does not (`../a`, `/a`, `?q`, `#f`) is no such input.
+        let canonical = if base.is_some()
+            && !input
+                .as_bytes()
+                .first()
+                .is_some_and(u8::is_ascii_alphabetic)
+        {
+            None
+        } else {
+            parser::parse_canonical(input)
+        };
         if let Some(c) = parser::borrowed(input, &canonical) {
             return Ok(Url::from_raw(Serialization::copy_of(input), c));
         }

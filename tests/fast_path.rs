@@ -304,3 +304,120 @@ fn every_scan_kernel_agrees_with_the_scalar_one_on_the_corpora() {
         }
     }
 }
+
+/// Checks one reference against one base: the relative fast path, when it takes the
+/// reference, gives the state machine's serialization and components, and `join` gives
+/// the state machine's result either way. Returns whether the fast path took it.
+fn check_relative(input: &str, base: &rapidurl::Url) -> bool {
+    let slow = rapidurl::__testing::parse_slow_with_base(input, base);
+    let joined = base
+        .join(input)
+        .map(|u| (u.as_str().to_owned(), *u.components()));
+    assert_eq!(
+        joined.map_err(|e| e.to_string()),
+        slow.clone().map_err(|e| e.to_string()),
+        "join({input:?}) against {base}"
+    );
+    let Some(fast) = rapidurl::__testing::resolve_relative(input, base) else {
+        return false;
+    };
+    assert_eq!(
+        Ok(fast),
+        slow,
+        "the relative fast path differs on {input:?} against {base}"
+    );
+    true
+}
+
+/// The relative fast path against the state machine: every (base, reference) pair of
+/// corpora/relative.tsv and of the WPT data, every corpus line as a reference against
+/// bases of each shape, and random edits of references against them.
+#[test]
+fn relative_references() {
+    let bases: Vec<rapidurl::Url> = [
+        "https://example.com/a/b/c?q=1#f",
+        "https://example.com",
+        "http://u:p@example.com:8080/dir/",
+        "ws://h/a",
+        "ftp://[::1]:21/x/y/",
+        "https://example.com//double//slash/",
+        "https://xn--bcher-kva.example/%2e/a",
+        "file:///C:/dir/file",
+        "sc://h/a/b",
+        "sc://h",
+        "git://host:9418/repo.git/",
+        "foo:/a/b",
+        "mailto:a@b",
+    ]
+    .iter()
+    .map(|b| rapidurl::Url::parse(b).unwrap())
+    .collect();
+    // Every pair with a base that has a host (but file:), and a reference of plain
+    // characters that is not absolute: the ones the fast path is for.
+    let (mut total, mut eligible, mut fast) = (0, 0, 0);
+    let own = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora/relative.tsv");
+    for line in lines_of(&own) {
+        if let Some((base, reference)) = line.split_once('\t')
+            && let Ok(base) = rapidurl::Url::parse(base)
+        {
+            total += 1;
+            let plain = reference
+                .trim()
+                .bytes()
+                .all(|b| b.is_ascii_graphic() && !b"\"<>`{}^'\\".contains(&b));
+            let delimiter = reference.find(['/', '?', '#']).unwrap_or(reference.len());
+            let absolute = reference.find(':').is_some_and(|colon| colon < delimiter);
+            let hierarchical =
+                base.host_kind() != rapidurl::HostKind::None && base.scheme() != "file";
+            eligible += (hierarchical && plain && !absolute) as usize;
+            fast += check_relative(reference, &base) as usize;
+        }
+    }
+    println!(
+        "corpora/relative.tsv: {total} pairs, {eligible} plain relative references against a special base, the relative fast path took {fast}"
+    );
+    assert!(
+        fast > eligible * 9 / 10,
+        "the relative fast path took {fast} of {eligible}"
+    );
+    let data: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(common::wpt_file("urltestdata.json")).expect("read"),
+    )
+    .expect("json");
+    for case in data
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|c| c.as_object())
+    {
+        if let (Some(input), Some(base)) = (
+            case["input"].as_str(),
+            case.get("base").and_then(|b| b.as_str()),
+        ) && let Ok(base) = rapidurl::Url::parse(base)
+        {
+            check_relative(input, &base);
+        }
+    }
+    const ALPHABET: &[&str] = &[
+        "/", ".", "..", "./", "../", "%2e", "%2E", "?", "#", ":", "//", "\\", " ", "\t", "é", "^",
+        "'", "a", "b/", "%", "@",
+    ];
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut random = 0;
+    for _ in 0..40_000 {
+        let mut reference = String::new();
+        for _ in 0..1 + next() % 8 {
+            reference.push_str(ALPHABET[(next() as usize) % ALPHABET.len()]);
+        }
+        let base = &bases[(next() as usize) % bases.len()];
+        random += check_relative(&reference, base) as usize;
+    }
+    println!("random references: 40000, the relative fast path took {random}");
+    assert!(random > 5_000);
+}

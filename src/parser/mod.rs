@@ -20,6 +20,7 @@
 
 mod fast;
 mod proof;
+mod relative;
 pub(crate) mod setters;
 mod state;
 
@@ -139,6 +140,11 @@ pub(crate) fn write_into<O: Output + ?Sized>(
         out.reserve(canonical.len(input));
         canonical.write(input, out);
         debug_check(&c, &out.as_str()[start..]);
+        return Ok(c);
+    }
+    if let Some(base) = base
+        && let Some(c) = relative::resolve(input, base, encoding == UTF_8, out)
+    {
         return Ok(c);
     }
     let start = out.len();
@@ -361,6 +367,24 @@ pub(crate) mod testing {
     /// The check `can_parse` runs first.
     pub(crate) fn proven_valid(input: &str) -> bool {
         proof::proven_valid(input)
+    }
+
+    /// The relative fast path alone: `Some` only for a reference it resolves.
+    pub(crate) fn resolve_relative(
+        input: &str,
+        base: UrlParts<'_>,
+    ) -> Option<(String, Components)> {
+        let mut out = String::new();
+        relative::resolve(input, base, true, &mut out).map(|c| (out, c))
+    }
+
+    /// The state machine alone, against a base.
+    pub(crate) fn parse_slow_with_base(
+        input: &str,
+        base: UrlParts<'_>,
+    ) -> Result<(String, Components), ParseError> {
+        let mut out = String::new();
+        super::parse_slow(input, Some(base), UTF_8, &mut out).map(|c| (out, c))
     }
 
     /// The state machine alone.

@@ -313,9 +313,7 @@ pub(crate) fn set_pathname(url: Target<'_>, value: &str) {
 pub(crate) fn set_search(url: Target<'_>, value: &str) {
     let c = *url.1;
     if value.is_empty() {
-        return rewrite(url, |p| {
-            p.query = None;
-        });
+        return splice_query(url, "");
     }
     let value = remove_tab_and_newline(value.strip_prefix('?').unwrap_or(value));
     let mut out = String::with_capacity(value.len() + 8);
@@ -325,10 +323,24 @@ pub(crate) fn set_search(url: Target<'_>, value: &str) {
     {
         return;
     }
-    let query = out.split_off(1);
-    rewrite(url, |p| {
-        p.query = Some(Cow::Owned(query));
-    });
+    // `out` is `?` and the query.
+    splice_query(url, &out);
+}
+
+/// Replaces the query (with its `?`) by `query`, which is `?` and a query or empty (a null
+/// query), in place: the fragment after it moves, nothing before it does.
+fn splice_query(url: Target<'_>, query: &str) {
+    let (s, c) = url;
+    let from = c.path_end(s);
+    let to = c.fragment_start.map_or(s.len(), |f| f as usize);
+    if s.len() - (to - from) + query.len() > u32::MAX as usize {
+        return;
+    }
+    s.replace_range(from..to, query);
+    let moved = |f: u32| (f as usize - to + from + query.len()) as u32;
+    c.query_start = (!query.is_empty()).then_some(from as u32);
+    c.fragment_start = c.fragment_start.map(moved);
+    super::debug_check(c, s);
 }
 
 /// Sets the query to `query` as it is (already percent-encoded), or to null: the
@@ -343,9 +355,7 @@ pub(crate) fn set_query(url: Target<'_>, query: Option<&str>) {
 pub(crate) fn set_hash(url: Target<'_>, value: &str) {
     let c = *url.1;
     if value.is_empty() {
-        return rewrite(url, |p| {
-            p.fragment = None;
-        });
+        return splice_fragment(url, "");
     }
     let value = remove_tab_and_newline(value.strip_prefix('#').unwrap_or(value));
     let mut out = String::with_capacity(value.len() + 8);
@@ -355,8 +365,20 @@ pub(crate) fn set_hash(url: Target<'_>, value: &str) {
     {
         return;
     }
-    let fragment = out.split_off(1);
-    rewrite(url, |p| {
-        p.fragment = Some(Cow::Owned(fragment));
-    });
+    // `out` is `#` and the fragment.
+    splice_fragment(url, &out);
+}
+
+/// Replaces the fragment (with its `#`) by `fragment`, which is `#` and a fragment or
+/// empty (a null fragment), in place at the end of the serialization.
+fn splice_fragment(url: Target<'_>, fragment: &str) {
+    let (s, c) = url;
+    let from = c.fragment_start.map_or(s.len(), |f| f as usize);
+    if from + fragment.len() > u32::MAX as usize {
+        return;
+    }
+    s.truncate(from);
+    s.push_str(fragment);
+    c.fragment_start = (!fragment.is_empty()).then_some(from as u32);
+    super::debug_check(c, s);
 }

@@ -102,13 +102,13 @@ const fn authority_table(special: bool) -> [u8; 256] {
 
 /// A single-dot URL path segment (§4.1): `.` or `%2e`, any case.
 #[inline]
-fn is_single_dot(seg: &[u8]) -> bool {
+pub(crate) fn is_single_dot(seg: &[u8]) -> bool {
     seg == b"." || seg.eq_ignore_ascii_case(b"%2e")
 }
 
 /// A double-dot URL path segment (§4.1): `..`, `.%2e`, `%2e.` or `%2e%2e`, any case.
 #[inline]
-fn is_double_dot(seg: &[u8]) -> bool {
+pub(crate) fn is_double_dot(seg: &[u8]) -> bool {
     match seg.len() {
         2 => seg == b"..",
         4 => seg.eq_ignore_ascii_case(b".%2e") || seg.eq_ignore_ascii_case(b"%2e."),
