@@ -122,7 +122,7 @@ impl Url {
     pub fn parse(input: &str) -> Result<Url, ParseError> {
         match rapidurl::Url::parse(input) {
             Ok(inner) => Ok(Url { inner }),
-            Err(_) => Url::options().parse(input),
+            Err(e) => Err(parser::parse_error(&e, input, None)),
         }
     }
 
@@ -156,7 +156,7 @@ impl Url {
     pub fn join(&self, input: &str) -> Result<Url, ParseError> {
         match rapidurl::Url::parse_with_base(input, &self.inner) {
             Ok(inner) => Ok(Url { inner }),
-            Err(_) => Url::options().base_url(Some(self)).parse(input),
+            Err(e) => Err(parser::parse_error(&e, input, Some(self))),
         }
     }
 

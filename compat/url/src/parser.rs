@@ -178,34 +178,51 @@ pub(crate) fn map_error(
 
 /// The error of a failed parse of `input`: which host kind failed is read from the
 /// input's scheme (or the base's, for a relative input).
-fn parse_error(e: &rapidurl::ParseError, input: &str, base: Option<&Url>) -> ParseError {
-    let special = match rapidurl::Url::parse(&scheme_probe(input)) {
-        Ok(u) => u.is_special(),
-        Err(_) => base.is_some_and(|b| b.is_special()),
+pub(crate) fn parse_error(e: &rapidurl::ParseError, input: &str, base: Option<&Url>) -> ParseError {
+    let special = match scheme_of(input) {
+        Some(scheme) => scheme.special,
+        None => base.is_some_and(|b| b.is_special()),
     };
     map_error(e, !special, base.is_some_and(Url::cannot_be_a_base))
 }
 
-/// `input`'s scheme and `:`, made into a URL to ask whether that scheme is special (or an
-/// input that parses as no URL when there is no scheme).
-fn scheme_probe(input: &str) -> String {
-    let trimmed = input.trim_matches(|c: char| c <= ' ');
-    let cleaned: String = trimmed
-        .chars()
-        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
-        .collect();
-    match cleaned.find(':') {
-        Some(i)
-            if i > 0
-                && cleaned.as_bytes()[0].is_ascii_alphabetic()
-                && cleaned[..i]
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')) =>
-        {
-            format!("{}:x", &cleaned[..i])
+/// What [`scheme_of`] tells of an input's scheme.
+#[derive(Clone, Copy)]
+struct Scheme {
+    special: bool,
+    file: bool,
+}
+
+/// Whether `input` starts with a scheme and `:` (read as the scheme state reads it, after
+/// leading C0 controls and spaces, skipping tabs and newlines), and what kind.
+fn scheme_of(input: &str) -> Option<Scheme> {
+    let mut name = [0u8; 5];
+    let (mut n, mut long) = (0, false);
+    for &b in input.trim_start_matches(|c: char| c <= ' ').as_bytes() {
+        match b {
+            b'\t' | b'\n' | b'\r' => {}
+            b':' if n > 0 => {
+                let name = &name[..n];
+                return Some(Scheme {
+                    special: !long
+                        && matches!(name, b"http" | b"https" | b"ws" | b"wss" | b"ftp" | b"file"),
+                    file: !long && name == b"file",
+                });
+            }
+            _ if (n == 0 && b.is_ascii_alphabetic())
+                || (n > 0 && (b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))) =>
+            {
+                if n < name.len() {
+                    name[n] = b.to_ascii_lowercase();
+                    n += 1;
+                } else {
+                    long = true;
+                }
+            }
+            _ => return None,
         }
-        _ => String::new(),
     }
+    None
 }
 
 /// Parses `input` with the options of a [`crate::ParseOptions`].
@@ -225,7 +242,7 @@ pub(crate) fn parse_with(
                 None => rapidurl::parse_with_validation_errors(input),
                 Some(b) => rapidurl::parse_with_validation_errors_with_base(input, &b.inner),
             };
-            let special = scheme_is_special(input).unwrap_or(base.is_some_and(Url::is_special));
+            let special = scheme_of(input).map_or(base.is_some_and(Url::is_special), |s| s.special);
             let no_scheme = result
                 .as_ref()
                 .is_err_and(|e| e.kind() == ErrorKind::MissingSchemeNonRelativeUrl);
@@ -296,21 +313,6 @@ fn drive_letter_after_host(url: &rapidurl::Url) -> bool {
         && path[1].is_ascii_alphabetic()
         && matches!(path[2], b':' | b'|')
         && matches!(path.get(3), None | Some(b'/'))
-}
-
-/// Whether `input` starts with a special scheme (`None` when it has no scheme).
-fn scheme_is_special(input: &str) -> Option<bool> {
-    let probe = scheme_probe(input);
-    (!probe.is_empty()).then(|| {
-        matches!(
-            probe
-                .strip_suffix(":x")
-                .unwrap_or("")
-                .to_ascii_lowercase()
-                .as_str(),
-            "http" | "https" | "ws" | "wss" | "ftp" | "file"
-        )
-    })
 }
 
 /// Where the userinfo and the host of `input`'s authority are, as byte ranges of the
@@ -457,7 +459,7 @@ fn report_violations(
                     continue;
                 }
                 slashes_seen = true;
-                if scheme_probe(input).eq_ignore_ascii_case("file:x") {
+                if scheme_of(input).is_some_and(|s| s.file) {
                     SyntaxViolation::ExpectedFileDoubleSlash
                 } else {
                     SyntaxViolation::ExpectedDoubleSlash

@@ -24,6 +24,10 @@ pub enum Departure {
     /// An ASCII label that starts with `xn--` but is not valid Punycode is accepted, as
     /// the current Standard's domain-to-ASCII does for ASCII input; rust-url fails.
     XnLabels,
+    /// A space that ends an opaque path before `?` or `#` is written `%20`
+    /// (`sc:space  ?q` is `sc:space %20?q`), and removing the query or fragment after it
+    /// keeps the path; rust-url keeps the spaces, then strips them all.
+    OpaquePathSpaces,
     /// A domain that UTS #46 maps to nothing (`https://%C2%AD/`, a soft hyphen) fails
     /// as domain-to-ASCII does, `IdnaError`; rust-url says `EmptyHost`.
     EmptyAfterIdna,
@@ -46,7 +50,8 @@ pub enum Departure {
 }
 
 /// Every departure, for the test that docs/url-compat.md names each.
-pub const ALL: [Departure; 10] = [
+pub const ALL: [Departure; 11] = [
+    Departure::OpaquePathSpaces,
     Departure::EmptyAfterIdna,
     Departure::CaretInPath,
     Departure::PipeDriveLetter,
@@ -85,6 +90,11 @@ pub fn undo_all(theirs: &str, ours: &str) -> (String, Vec<Departure>) {
         let start = end - u.path().len();
         (&s[..start], &s[start..end], &s[end..])
     }
+    step(Departure::OpaquePathSpaces, &mut s, &|u| {
+        let (h, p, t) = split(u);
+        (u.cannot_be_a_base() && !t.is_empty() && p.ends_with(' '))
+            .then(|| format!("{h}{}%20{t}", &p[..p.len() - 1]))
+    });
     step(Departure::CaretInPath, &mut s, &|u| {
         (!u.cannot_be_a_base()).then(|| {
             let (h, p, t) = split(u);
@@ -320,6 +330,9 @@ pub fn setter_departure(
         return None;
     }
     match op {
+        9 | 11 if base.cannot_be_a_base() && base.path().ends_with([' ', '0']) => {
+            Some(Departure::OpaquePathSpaces)
+        }
         7 if v.contains(['?', '#']) => Some(Departure::SetPathWhole),
         7 if v.is_empty() && base.host().is_none() && !base.has_authority() => {
             Some(Departure::EmptyPathWithoutHost)
