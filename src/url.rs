@@ -266,6 +266,38 @@ impl Url {
     pub fn set_hash(&mut self, value: &str) {
         setters::set_hash(self.target(), value)
     }
+
+    /// Sets the query to `query`, percent-encoded as the query state does, or removes it
+    /// (`None`). Unlike the `search` setter, no leading `?` is removed and `Some("")` is
+    /// the empty query (`…?`).
+    ///
+    /// ```
+    /// let mut url = rapidurl::Url::parse("https://example.com/a?old#top").unwrap();
+    /// url.set_query(Some("q=red shoes"));
+    /// assert_eq!(url.as_str(), "https://example.com/a?q=red%20shoes#top");
+    /// url.set_query(Some(""));
+    /// assert_eq!(url.as_str(), "https://example.com/a?#top");
+    /// url.set_query(None);
+    /// assert_eq!(url.as_str(), "https://example.com/a#top");
+    /// ```
+    pub fn set_query(&mut self, query: Option<&str>) {
+        setters::set_query_text(self.target(), query)
+    }
+
+    /// Sets the fragment to `fragment`, percent-encoded as the fragment state does, or
+    /// removes it (`None`). Unlike the `hash` setter, no leading `#` is removed and
+    /// `Some("")` is the empty fragment (`…#`).
+    ///
+    /// ```
+    /// let mut url = rapidurl::Url::parse("https://example.com/a?q").unwrap();
+    /// url.set_fragment(Some("#top"));
+    /// assert_eq!(url.as_str(), "https://example.com/a?q##top");
+    /// url.set_fragment(None);
+    /// assert_eq!(url.as_str(), "https://example.com/a?q");
+    /// ```
+    pub fn set_fragment(&mut self, fragment: Option<&str>) {
+        setters::set_fragment_text(self.target(), fragment)
+    }
 }
 
 /// Options for parsing a URL: a base URL and an encoding override. Made by [`Url::options`].

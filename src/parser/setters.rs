@@ -311,35 +311,38 @@ pub(crate) fn set_pathname(url: Target<'_>, value: &str) {
 
 /// The `search` setter: query state with a state override.
 pub(crate) fn set_search(url: Target<'_>, value: &str) {
-    let c = *url.1;
     if value.is_empty() {
-        return splice_query(url, "");
+        return set_query_text(url, None);
     }
-    let value = remove_tab_and_newline(value.strip_prefix('?').unwrap_or(value));
-    let mut out = String::with_capacity(value.len() + 8);
-    if Parser::for_setter(&value, c.scheme_kind, c.host_kind, &mut out)
-        .query_state(0)
-        .is_err()
-    {
-        return;
-    }
-    // `out` is `?` and the query.
-    splice_query(url, &out);
+    set_query_text(url, Some(value.strip_prefix('?').unwrap_or(value)));
 }
 
-/// Replaces the query (with its `?`) by `query`, which is `?` and a query or empty (a null
-/// query), in place: the fragment after it moves, nothing before it does.
-fn splice_query(url: Target<'_>, query: &str) {
+/// Sets the query to `query` (no `?` removed: `Some("")` is the empty query) encoded by
+/// the query state with a state override, or removes it; in place: the fragment after it
+/// moves, nothing before it does.
+pub(crate) fn set_query_text(url: Target<'_>, query: Option<&str>) {
     let (s, c) = url;
     let from = c.path_end(s);
     let to = c.fragment_start.map_or(s.len(), |f| f as usize);
-    if s.len() - (to - from) + query.len() > u32::MAX as usize {
+    let query = query.map(remove_tab_and_newline);
+    // The longest the new URL can be: each byte of the query percent-encoded, and `?`.
+    let longest = s.len() - (to - from) + query.as_ref().map_or(0, |q| 3 * q.len() + 1);
+    if longest > u32::MAX as usize {
         return;
     }
-    s.replace_range(from..to, query);
-    let moved = |f: u32| (f as usize - to + from + query.len()) as u32;
-    c.query_start = (!query.is_empty()).then_some(from as u32);
-    c.fragment_start = c.fragment_start.map(moved);
+    let fragment = (to < s.len()).then(|| s[to..].to_owned());
+    s.truncate(from);
+    c.query_start = None;
+    if let Some(q) = &query {
+        c.query_start = Some(from as u32);
+        // The query state writes `?` and the query; it never fails.
+        let _ = Parser::for_setter(q, c.scheme_kind, c.host_kind, s).query_state(0);
+    }
+    c.fragment_start = fragment.map(|f| {
+        let at = s.len() as u32;
+        s.push_str(&f);
+        at
+    });
     super::debug_check(c, s);
 }
 
@@ -353,32 +356,27 @@ pub(crate) fn set_query(url: Target<'_>, query: Option<&str>) {
 
 /// The `hash` setter: fragment state with a state override.
 pub(crate) fn set_hash(url: Target<'_>, value: &str) {
-    let c = *url.1;
     if value.is_empty() {
-        return splice_fragment(url, "");
+        return set_fragment_text(url, None);
     }
-    let value = remove_tab_and_newline(value.strip_prefix('#').unwrap_or(value));
-    let mut out = String::with_capacity(value.len() + 8);
-    if Parser::for_setter(&value, c.scheme_kind, c.host_kind, &mut out)
-        .fragment_state(0)
-        .is_err()
-    {
-        return;
-    }
-    // `out` is `#` and the fragment.
-    splice_fragment(url, &out);
+    set_fragment_text(url, Some(value.strip_prefix('#').unwrap_or(value)));
 }
 
-/// Replaces the fragment (with its `#`) by `fragment`, which is `#` and a fragment or
-/// empty (a null fragment), in place at the end of the serialization.
-fn splice_fragment(url: Target<'_>, fragment: &str) {
+/// Sets the fragment to `fragment` (no `#` removed) encoded by the fragment state, or
+/// removes it; in place, at the end of the serialization.
+pub(crate) fn set_fragment_text(url: Target<'_>, fragment: Option<&str>) {
     let (s, c) = url;
     let from = c.fragment_start.map_or(s.len(), |f| f as usize);
-    if from + fragment.len() > u32::MAX as usize {
+    let fragment = fragment.map(remove_tab_and_newline);
+    if from + fragment.as_ref().map_or(0, |f| 3 * f.len() + 1) > u32::MAX as usize {
         return;
     }
     s.truncate(from);
-    s.push_str(fragment);
-    c.fragment_start = (!fragment.is_empty()).then_some(from as u32);
+    c.fragment_start = None;
+    if let Some(f) = &fragment {
+        c.fragment_start = Some(from as u32);
+        // The fragment state writes `#` and the fragment; it never fails.
+        let _ = Parser::for_setter(f, c.scheme_kind, c.host_kind, s).fragment_state(0);
+    }
     super::debug_check(c, s);
 }

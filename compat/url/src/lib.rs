@@ -437,29 +437,13 @@ impl Url {
     /// Sets the fragment (`None` removes it, with `#`). The text is percent-encoded as
     /// the fragment state does.
     pub fn set_fragment(&mut self, fragment: Option<&str>) {
-        match fragment {
-            Some(f) => {
-                let mut value = String::with_capacity(f.len() + 1);
-                value.push('#');
-                value.push_str(f);
-                self.inner.set_hash(&value);
-            }
-            None => self.inner.set_hash(""),
-        }
+        self.inner.set_fragment(fragment);
     }
 
     /// Sets the query (`None` removes it, with `?`). The text is percent-encoded as the
     /// query state does (UTF-8).
     pub fn set_query(&mut self, query: Option<&str>) {
-        match query {
-            Some(q) => {
-                let mut value = String::with_capacity(q.len() + 1);
-                value.push('?');
-                value.push_str(q);
-                self.inner.set_search(&value);
-            }
-            None => self.inner.set_search(""),
-        }
+        self.inner.set_query(query);
     }
 
     /// A serializer that appends `application/x-www-form-urlencoded` pairs to the query
