@@ -11,7 +11,7 @@
 mod departures;
 
 use arbitrary::Arbitrary;
-use departures::{explain, ours, setter_departure, setters, theirs, view_ours, view_theirs};
+use departures::{explain_input, ours, setter_departure, setters, theirs, view_ours, view_theirs};
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Arbitrary, Debug)]
@@ -22,7 +22,7 @@ struct Input {
 }
 
 fn agree(what: &str, o: &Result<url::Url, String>, t: &Result<rust_url::Url, String>) {
-    if view_ours(o) != view_theirs(t) && explain(o, t).is_none() {
+    if view_ours(o) != view_theirs(t) && explain_input(what, o, t).is_none() {
         panic!(
             "{what}: the drop-in and rust-url differ by no named departure\n  drop-in:  {:?}\n  rust-url: {:?}",
             view_ours(o),
@@ -34,11 +34,11 @@ fn agree(what: &str, o: &Result<url::Url, String>, t: &Result<rust_url::Url, Str
 fuzz_target!(|input: Input| {
     let o = ours(url::Url::parse(&input.url));
     let t = theirs(rust_url::Url::parse(&input.url));
-    agree("parse", &o, &t);
+    agree(&input.url, &o, &t);
     if let Some(base) = &input.base
         && let (Ok(ob), Ok(tb)) = (url::Url::parse(base), rust_url::Url::parse(base))
     {
-        agree("join", &ours(ob.join(&input.url)), &theirs(tb.join(&input.url)));
+        agree(&input.url, &ours(ob.join(&input.url)), &theirs(tb.join(&input.url)));
     }
     // Setters run only where both parsed the same URL: a departure in the parse would
     // carry into every later call.

@@ -36,7 +36,7 @@ impl Tally {
         if ours_view == theirs_view {
             return;
         }
-        if let Some(used) = explain(ours, theirs) {
+        if let Some(used) = explain_input(what, ours, theirs) {
             for d in used {
                 *self.departures.entry(format!("{d:?}")).or_default() += 1;
             }

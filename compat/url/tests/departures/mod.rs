@@ -127,6 +127,27 @@ pub fn undo_all(theirs: &str, ours: &str) -> (String, Vec<Departure>) {
     (s, used)
 }
 
+/// [`explain`], and for two failures of `input` (parsed alone or joined), the
+/// departure that makes rust-url fail first: an `xn--` label it rejects before the
+/// failure both find (`http://xn--zz.1` is an invalid IPv4 address, rust-url stops at
+/// the label).
+pub fn explain_input(
+    input: &str,
+    ours: &Result<url::Url, String>,
+    theirs: &Result<rust_url::Url, String>,
+) -> Option<Vec<Departure>> {
+    match (ours, theirs) {
+        (Err(o), Err(t))
+            if t == "invalid international domain name"
+                && o != t
+                && input.to_ascii_lowercase().contains("xn--") =>
+        {
+            Some(vec![Departure::XnLabels])
+        }
+        _ => explain(ours, theirs),
+    }
+}
+
 /// The departures that explain why the drop-in's `ours` differs from rust-url's
 /// `theirs`, or `None`.
 pub fn explain(
