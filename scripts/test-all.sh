@@ -21,6 +21,8 @@ cargo test --locked
 # `-p url` would be ambiguous (the workspace also depends on the real `url`).
 echo "== Rust: the url drop-in (compat/url)"
 cargo test --locked --manifest-path compat/url/Cargo.toml
+echo "== Rust: the url drop-in with its features serde and expose_internals"
+cargo test --locked --manifest-path compat/url/Cargo.toml --features serde,expose_internals
 
 echo "== Rust: the input-length limits (4-9 GiB inputs, release build)"
 cargo test --locked --release --test limits
