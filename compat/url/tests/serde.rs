@@ -36,8 +36,12 @@ fn serialize_internal_is_rust_urls_tuple() {
         if ours.as_str() != theirs.as_str() {
             continue; // a departure (tests/differential.rs)
         }
-        let a = ours.serialize_internal(serde_json::value::Serializer).unwrap();
-        let b = theirs.serialize_internal(serde_json::value::Serializer).unwrap();
+        let a = ours
+            .serialize_internal(serde_json::value::Serializer)
+            .unwrap();
+        let b = theirs
+            .serialize_internal(serde_json::value::Serializer)
+            .unwrap();
         assert_eq!(a, b, "serialize_internal of {line:?}");
         // What rust-url wrote reads back into the drop-in, and the other way.
         let back = url::Url::deserialize_internal(b.clone()).unwrap();
@@ -59,13 +63,18 @@ fn a_url_is_its_string() {
     let theirs: rust_url::Url = serde_json::from_str(&json).unwrap();
     assert_eq!(theirs.as_str(), back.as_str());
     let err = serde_json::from_str::<url::Url>("\"/relative\"").unwrap_err();
-    assert_eq!(err.to_string(), "relative URL without a base: \"/relative\" at line 1 column 11");
+    assert_eq!(
+        err.to_string(),
+        "relative URL without a base: \"/relative\" at line 1 column 11"
+    );
 }
 
 #[test]
 fn offsets_that_do_not_match_are_refused() {
     let url = url::Url::parse("https://example.com/path").unwrap();
-    let mut tuple = url.serialize_internal(serde_json::value::Serializer).unwrap();
+    let mut tuple = url
+        .serialize_internal(serde_json::value::Serializer)
+        .unwrap();
     tuple[1] = Value::from(4); // scheme_end, one short
     assert!(url::Url::deserialize_internal(tuple).is_err());
 }
