@@ -350,7 +350,12 @@ pub fn setter_departure(
     if view_ours(ours) == view_theirs(theirs) {
         return None;
     }
+    let rejected_label = |t: &Result<rust_url::Url, String>| {
+        t.as_ref().is_err_and(|e| e.contains("IdnaError"))
+            && v.to_ascii_lowercase().contains("xn--")
+    };
     match op {
+        4 if rejected_label(theirs) => Some(Departure::XnLabels),
         9 | 11 if base.cannot_be_a_base() && base.path().ends_with([' ', '0']) => {
             Some(Departure::OpaquePathSpaces)
         }
