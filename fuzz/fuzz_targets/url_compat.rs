@@ -49,6 +49,11 @@ fuzz_target!(|input: Input| {
         return;
     }
     for (op, value) in input.calls.iter().take(8) {
+        // rust-url's own debug assertion fails on set_host(None) of an empty path with a
+        // query or fragment after it (`foo://h?q`): the oracle, not the drop-in, would stop.
+        if op % 16 == 5 && r.path().is_empty() && (r.query().is_some() || r.fragment().is_some()) {
+            return;
+        }
         let before = u.clone();
         let (ra, rb) = setters(&mut u, &mut r, usize::from(*op % 16), value);
         let (o, t) = if ra == rb {
