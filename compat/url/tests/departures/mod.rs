@@ -43,6 +43,10 @@ pub enum Departure {
     /// with an override); rust-url empties it and the URL becomes one that cannot be a
     /// base.
     EmptyPathWithoutHost,
+    /// `set_host(None)` on a non-special URL whose path starts with `//` writes `/.`
+    /// before the path (`sc://h//p` becomes `sc:/.//p`), as the serializer does; rust-url
+    /// writes `sc://p`, which reads as a URL with the host `p`.
+    HostRemovedBeforeDoubleSlash,
     /// `set_host(Some(""))` on a URL with credentials or a port is refused with
     /// `EmptyHost` (the Standard forbids an empty host there); rust-url writes a URL that
     /// does not parse.
@@ -50,7 +54,8 @@ pub enum Departure {
 }
 
 /// Every departure, for the test that docs/url-compat.md names each.
-pub const ALL: [Departure; 11] = [
+pub const ALL: [Departure; 12] = [
+    Departure::HostRemovedBeforeDoubleSlash,
     Departure::OpaquePathSpaces,
     Departure::EmptyAfterIdna,
     Departure::CaretInPath,
@@ -356,6 +361,7 @@ pub fn setter_departure(
     };
     match op {
         4 if rejected_label(theirs) => Some(Departure::XnLabels),
+        5 if base.path().starts_with("//") => Some(Departure::HostRemovedBeforeDoubleSlash),
         9 | 11 if base.cannot_be_a_base() && base.path().ends_with([' ', '0']) => {
             Some(Departure::OpaquePathSpaces)
         }
