@@ -247,6 +247,14 @@ pub(crate) fn parse_canonical(input: &str) -> Option<Canonical> {
     scan::run(Canonicalize(input))
 }
 
+/// [`parse_canonical`] for callers off the hot path (the relative references' `//` case,
+/// the test hooks): one copy out of line, where each caller of [`parse_canonical`] gets
+/// the walk inlined for every kernel.
+#[inline(never)]
+pub(crate) fn parse_canonical_cold(input: &str) -> Option<Canonical> {
+    parse_canonical(input)
+}
+
 /// [`parse_canonical`] as a [`Task`] of the classifier: the walk runs with the kernel
 /// inlined into it.
 struct Canonicalize<'a>(&'a str);

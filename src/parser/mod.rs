@@ -348,7 +348,7 @@ pub(crate) mod testing {
     /// canonical; the serialization is then its own (a whole canonical input) or the
     /// proven prefix finished by the state machine from the path start state.
     pub(crate) fn parse_fast(input: &str) -> Option<(String, Components)> {
-        let canonical = fast::parse_canonical(input)?;
+        let canonical = fast::parse_canonical_cold(input)?;
         let mut out = String::new();
         if let Some(rest) = canonical.rest() {
             let c = finish_rest(input, canonical, rest, UTF_8, &mut out).ok()?;
@@ -361,7 +361,7 @@ pub(crate) mod testing {
     /// Whether the fast path proves all of `input` canonical (`Some(true)`), or only its
     /// scheme and authority (`Some(false)`), or neither (`None`).
     pub(crate) fn fast_outcome(input: &str) -> Option<bool> {
-        fast::parse_canonical(input).map(|c| c.rest().is_none())
+        fast::parse_canonical_cold(input).map(|c| c.rest().is_none())
     }
 
     /// The check `can_parse` runs first.

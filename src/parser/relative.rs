@@ -210,7 +210,7 @@ fn scheme_relative<O: Output + ?Sized>(
     out.reserve(scheme.len() + input.len());
     out.push_str(scheme);
     out.push_str(input);
-    match super::fast::parse_canonical(&out.as_str()[start..]) {
+    match super::fast::parse_canonical_cold(&out.as_str()[start..]) {
         Some(canonical) if canonical.is_input() => Some(canonical.components),
         _ => {
             out.truncate(start);

@@ -419,13 +419,18 @@ impl Url {
     /// The query, without `?`, or `None`.
     #[inline]
     pub fn query(&self) -> Option<&str> {
-        self.inner.query()
+        // The offsets first: a URL without a query needs no look at its serialization.
+        let c = self.inner.components();
+        let start = c.query_start()? as usize + 1;
+        let s = self.as_str();
+        let end = c.fragment_start().map_or(s.len(), |f| f as usize);
+        s.get(start..end)
     }
 
     /// The query's `application/x-www-form-urlencoded` pairs, decoded.
     #[inline]
     pub fn query_pairs(&self) -> form_urlencoded::Parse<'_> {
-        form_urlencoded::parse(self.query().unwrap_or("").as_bytes())
+        form_urlencoded::parse(self.query().map_or(&[][..], str::as_bytes))
     }
 
     /// The fragment, without `#`, or `None`.
