@@ -1,6 +1,6 @@
 //! [`Host`]: a URL's host as the `url` crate names it.
 
-use crate::parser::{map_error, ParseError};
+use crate::error::{map_error, ParseError};
 use std::borrow::Cow;
 use std::fmt;
 use std::net::{Ipv4Addr, Ipv6Addr};

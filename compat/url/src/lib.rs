@@ -29,6 +29,7 @@
 #![warn(missing_docs)]
 
 mod edit;
+mod error;
 #[cfg(feature = "std")]
 mod file_path;
 mod host;
@@ -41,9 +42,9 @@ pub mod quirks;
 mod serde_impl;
 mod slicing;
 
+pub use crate::error::{ParseError, SyntaxViolation};
 pub use crate::host::Host;
 pub use crate::origin::{OpaqueOrigin, Origin};
-pub use crate::parser::{ParseError, SyntaxViolation};
 pub use crate::path_segments::PathSegmentsMut;
 pub use crate::query::UrlQuery;
 pub use crate::slicing::Position;
@@ -103,10 +104,11 @@ impl<'a> ParseOptions<'a> {
     pub fn parse(self, input: &str) -> Result<Url, ParseError> {
         parser::parse_with(
             input,
-            self.base_url,
+            self.base_url.map(|b| &b.inner),
             self.encoding_override,
             self.violation_fn,
         )
+        .map(|inner| Url { inner })
     }
 }
 
@@ -156,7 +158,7 @@ impl Url {
     pub fn join(&self, input: &str) -> Result<Url, ParseError> {
         match rapidurl::Url::parse_with_base(input, &self.inner) {
             Ok(inner) => Ok(Url { inner }),
-            Err(e) => Err(parser::parse_error(&e, input, Some(self))),
+            Err(e) => Err(parser::parse_error(&e, input, Some(&self.inner))),
         }
     }
 
