@@ -65,7 +65,11 @@ fuzz_target!(|input: Input| {
             return;
         }
         agree(&format!("call {op} with {value:?} on {before}"), &o, &t);
-        if u.as_str() != r.as_str() {
+        // The next call starts from two URLs alike, and from a rust-url whose state is
+        // what a parse of its serialization gives (after some setters it keeps a stale
+        // host: the FreshAfterSetter departure, which would carry into the next call).
+        let fresh = theirs(rust_url::Url::parse(r.as_str()));
+        if u.as_str() != r.as_str() || view_theirs(&fresh) != view_theirs(&Ok(r.clone())) {
             return;
         }
     }
