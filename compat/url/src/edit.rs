@@ -102,8 +102,9 @@ pub(crate) fn set_path(url: &mut Url, path: &str) {
 }
 
 /// `set_path` on a URL with an opaque path: the text, a leading `/` written `%2F`, tabs
-/// and newlines removed, C0 controls, `?` and `#` percent-encoded (so that the text stays
-/// the path of a URL that parses back to itself).
+/// and newlines removed, C0 controls, `?` and `#` percent-encoded, and a last space
+/// written `%20` (so that the text stays the path of a URL that parses back to itself:
+/// a parse trims trailing spaces).
 pub(crate) fn set_opaque_path(url: &mut Url, path: &str) {
     let mut encoded = String::with_capacity(path.len() + 2);
     let rest = match path.strip_prefix('/') {
@@ -122,6 +123,10 @@ pub(crate) fn set_opaque_path(url: &mut Url, path: &str) {
         &percent::C0_CONTROL.add(b'?').add(b'#'),
         &mut encoded,
     );
+    if encoded.ends_with(' ') {
+        encoded.pop();
+        encoded.push_str("%20");
+    }
     let mut pieces = Pieces::of(url);
     pieces.path = &encoded;
     if let Some(new) = pieces.to_url() {

@@ -372,3 +372,12 @@ fn fuzz_findings() {
     assert_eq!(url.host(), None);
     assert_eq!(url.path(), "//p");
 }
+
+#[test]
+fn set_path_keeps_a_last_space_of_an_opaque_path() {
+    let mut url = url::Url::parse("mailto:x").unwrap();
+    url.set_path("a ");
+    assert_eq!(url.as_str(), "mailto:a%20");
+    assert_eq!(url.path(), "a%20");
+    url.check_invariants().unwrap();
+}

@@ -26,7 +26,9 @@ pub enum Departure {
     XnLabels,
     /// A space that ends an opaque path before `?` or `#` is written `%20`
     /// (`sc:space  ?q` is `sc:space %20?q`), and removing the query or fragment after it
-    /// keeps the path; rust-url keeps the spaces, then strips them all.
+    /// keeps the path; rust-url keeps the spaces, then strips them all. `set_path` on an
+    /// opaque path writes a last space `%20` too; rust-url writes it raw, in a URL that
+    /// parses without it.
     OpaquePathSpaces,
     /// A domain that UTS #46 maps to nothing (`https://%C2%AD/`, a soft hyphen) fails
     /// as domain-to-ASCII does, `IdnaError`; rust-url says `EmptyHost`.
@@ -366,6 +368,9 @@ pub fn setter_departure(
             Some(Departure::OpaquePathSpaces)
         }
         7 if v.contains(['?', '#']) => Some(Departure::SetPathWhole),
+        7 if base.cannot_be_a_base() && v.trim_end_matches(['\t', '\n', '\r']).ends_with(' ') => {
+            Some(Departure::OpaquePathSpaces)
+        }
         7 if v.is_empty() && base.host().is_none() && !base.has_authority() => {
             Some(Departure::EmptyPathWithoutHost)
         }
