@@ -352,6 +352,11 @@ fn fuzz_findings() {
         url::Url::parse("https://%C2%AD/"),
         Err(url::ParseError::IdnaError)
     );
+    // EmptyHostAfterAt: an `@` and no host.
+    assert_eq!(
+        url::Url::parse("hhttp://@"),
+        Err(url::ParseError::EmptyHost)
+    );
     // OpaquePathSpaces: the space before `?` is written %20.
     assert_eq!(
         url::Url::parse("sc:space  ?q").unwrap().as_str(),

@@ -24,6 +24,9 @@ pub enum Departure {
     /// An ASCII label that starts with `xn--` but is not valid Punycode is accepted, as
     /// the current Standard's domain-to-ASCII does for ASCII input; rust-url fails.
     XnLabels,
+    /// A non-special URL with an `@` and no host (`sc://@/x`) fails, `host-missing`
+    /// (`EmptyHost`); rust-url parses it as `sc:///x`.
+    EmptyHostAfterAt,
     /// A space that ends an opaque path before `?` or `#` is written `%20`
     /// (`sc:space  ?q` is `sc:space %20?q`), and removing the query or fragment after it
     /// keeps the path; rust-url keeps the spaces, then strips them all. `set_path` on an
@@ -56,7 +59,8 @@ pub enum Departure {
 }
 
 /// Every departure, for the test that docs/url-compat.md names each.
-pub const ALL: [Departure; 12] = [
+pub const ALL: [Departure; 13] = [
+    Departure::EmptyHostAfterAt,
     Departure::HostRemovedBeforeDoubleSlash,
     Departure::OpaquePathSpaces,
     Departure::EmptyAfterIdna,
@@ -172,6 +176,10 @@ pub fn explain(
         }
         (Err(o), Err(t)) => (o == "invalid international domain name" && t == "empty host")
             .then(|| vec![Departure::EmptyAfterIdna]),
+        (Err(o), Ok(t)) => {
+            (o == "empty host" && !t.is_special() && t.host_str().is_none_or(str::is_empty))
+                .then(|| vec![Departure::EmptyHostAfterAt])
+        }
         (Ok(o), Err(e)) if e == "invalid international domain name" => {
             let host = o.host_str()?;
             (host.is_ascii()
