@@ -192,61 +192,46 @@ pub fn explain(
     }
 }
 
-/// Every getter of a parsed URL, as one string, or the error.
-pub fn view_ours(r: &Result<url::Url, String>) -> Result<String, String> {
-    let u = r.as_ref().map_err(Clone::clone)?;
-    let mut s = String::new();
-    write!(
-        s,
-        "{}|{}|{}|{:?}|{:?}|{:?}|{:?}|{:?}|{}|{:?}|{:?}|{}|{}|{}|{:?}|{:?}|{}",
-        u.as_str(),
-        u.scheme(),
-        u.username(),
-        u.password(),
-        u.host_str(),
-        u.host().map(|h| h.to_string()),
-        u.domain(),
-        u.port(),
-        u.path(),
-        u.query(),
-        u.fragment(),
-        u.cannot_be_a_base(),
-        u.has_authority(),
-        u.authority(),
-        u.port_or_known_default(),
-        u.path_segments().map(|s| s.collect::<Vec<_>>()),
-        u.origin().ascii_serialization(),
-    )
-    .unwrap();
-    Ok(s)
+/// Every getter of a parsed URL of either crate (the two have the same API), as one
+/// string.
+macro_rules! view {
+    ($u:expr) => {{
+        let u = $u;
+        let mut s = String::new();
+        write!(
+            s,
+            "{}|{}|{}|{:?}|{:?}|{:?}|{:?}|{:?}|{}|{:?}|{:?}|{}|{}|{}|{:?}|{:?}|{}",
+            u.as_str(),
+            u.scheme(),
+            u.username(),
+            u.password(),
+            u.host_str(),
+            u.host().map(|h| h.to_string()),
+            u.domain(),
+            u.port(),
+            u.path(),
+            u.query(),
+            u.fragment(),
+            u.cannot_be_a_base(),
+            u.has_authority(),
+            u.authority(),
+            u.port_or_known_default(),
+            u.path_segments().map(|s| s.collect::<Vec<_>>()),
+            u.origin().ascii_serialization(),
+        )
+        .unwrap();
+        s
+    }};
 }
 
+/// Every getter of the drop-in's URL, as one string, or the error.
+pub fn view_ours(r: &Result<url::Url, String>) -> Result<String, String> {
+    Ok(view!(r.as_ref().map_err(Clone::clone)?))
+}
+
+/// Every getter of rust-url's URL, as one string, or the error.
 pub fn view_theirs(r: &Result<rust_url::Url, String>) -> Result<String, String> {
-    let u = r.as_ref().map_err(Clone::clone)?;
-    let mut s = String::new();
-    write!(
-        s,
-        "{}|{}|{}|{:?}|{:?}|{:?}|{:?}|{:?}|{}|{:?}|{:?}|{}|{}|{}|{:?}|{:?}|{}",
-        u.as_str(),
-        u.scheme(),
-        u.username(),
-        u.password(),
-        u.host_str(),
-        u.host().map(|h| h.to_string()),
-        u.domain(),
-        u.port(),
-        u.path(),
-        u.query(),
-        u.fragment(),
-        u.cannot_be_a_base(),
-        u.has_authority(),
-        u.authority(),
-        u.port_or_known_default(),
-        u.path_segments().map(|s| s.collect::<Vec<_>>()),
-        u.origin().ascii_serialization(),
-    )
-    .unwrap();
-    Ok(s)
+    Ok(view!(r.as_ref().map_err(Clone::clone)?))
 }
 
 pub fn ours(r: Result<url::Url, url::ParseError>) -> Result<url::Url, String> {
