@@ -352,6 +352,9 @@ fn fuzz_findings() {
         url::Url::parse("https://%C2%AD/"),
         Err(url::ParseError::IdnaError)
     );
+    // BackslashInNonSpecial: a code point of the path (a WPT case).
+    let base = url::Url::parse("foo://foo/a").unwrap();
+    assert_eq!(base.join("\\a").unwrap().as_str(), "foo://foo/\\a");
     // EmptyHostAfterAt: an `@` and no host.
     assert_eq!(
         url::Url::parse("hhttp://@"),

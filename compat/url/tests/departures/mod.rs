@@ -24,6 +24,9 @@ pub enum Departure {
     /// An ASCII label that starts with `xn--` but is not valid Punycode is accepted, as
     /// the current Standard's domain-to-ASCII does for ASCII input; rust-url fails.
     XnLabels,
+    /// A backslash in a non-special URL is a code point of the path, no separator
+    /// (`\a` against `foo://foo/a` is `foo://foo/\a`); rust-url reads it as `/`.
+    BackslashInNonSpecial,
     /// A non-special URL with an `@` and no host (`sc://@/x`) fails, `host-missing`
     /// (`EmptyHost`); rust-url parses it as `sc:///x`.
     EmptyHostAfterAt,
@@ -59,7 +62,8 @@ pub enum Departure {
 }
 
 /// Every departure, for the test that docs/url-compat.md names each.
-pub const ALL: [Departure; 13] = [
+pub const ALL: [Departure; 14] = [
+    Departure::BackslashInNonSpecial,
     Departure::EmptyHostAfterAt,
     Departure::HostRemovedBeforeDoubleSlash,
     Departure::OpaquePathSpaces,
@@ -154,6 +158,11 @@ pub fn explain_input(
                 && input.to_ascii_lowercase().contains("xn--") =>
         {
             Some(vec![Departure::XnLabels])
+        }
+        (Ok(o), Ok(_))
+            if !o.is_special() && input.contains('\\') && explain(ours, theirs).is_none() =>
+        {
+            Some(vec![Departure::BackslashInNonSpecial])
         }
         _ => explain(ours, theirs),
     }
