@@ -355,6 +355,10 @@ fn fuzz_findings() {
     // BackslashInNonSpecial: a code point of the path (a WPT case).
     let base = url::Url::parse("foo://foo/a").unwrap();
     assert_eq!(base.join("\\a").unwrap().as_str(), "foo://foo/\\a");
+    // BlobOrigin: a blob: of a blob: has an opaque origin (a WPT case).
+    let blob = url::Url::parse("blob:blob:https:/.").unwrap();
+    assert!(!blob.origin().is_tuple());
+    assert_eq!(blob.origin().ascii_serialization(), "null");
     // EmptyHostAfterAt: an `@` and no host.
     assert_eq!(
         url::Url::parse("hhttp://@"),
