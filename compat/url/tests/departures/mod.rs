@@ -92,7 +92,12 @@ pub fn undo_all(theirs: &str, ours: &str) -> (String, Vec<Departure>) {
     let (Ok(o), Ok(_)) = (url::Url::parse(ours), rust_url::Url::parse(theirs)) else {
         return (s, used);
     };
-    let mut step = |d: Departure, s: &mut String, f: &dyn Fn(&rust_url::Url) -> Option<String>| {
+    // Each step reads the string so far through rust-url's parse of it, and rewrites only
+    // what it names (a step whose pattern is absent leaves the string as it is).
+    let step = |d: Departure,
+                s: &mut String,
+                used: &mut Vec<Departure>,
+                f: &dyn Fn(&rust_url::Url) -> Option<String>| {
         if let Some(t) = rust_url::Url::parse(s).ok().as_ref().and_then(f) {
             if t != *s {
                 *s = t;
@@ -109,18 +114,18 @@ pub fn undo_all(theirs: &str, ours: &str) -> (String, Vec<Departure>) {
         let start = end - u.path().len();
         (&s[..start], &s[start..end], &s[end..])
     }
-    step(Departure::OpaquePathSpaces, &mut s, &|u| {
+    step(Departure::OpaquePathSpaces, &mut s, &mut used, &|u| {
         let (h, p, t) = split(u);
         (u.cannot_be_a_base() && !t.is_empty() && p.ends_with(' '))
             .then(|| format!("{h}{}%20{t}", &p[..p.len() - 1]))
     });
-    step(Departure::CaretInPath, &mut s, &|u| {
-        (!u.cannot_be_a_base()).then(|| {
+    step(Departure::CaretInPath, &mut s, &mut used, &|u| {
+        (!u.cannot_be_a_base() && u.path().contains('^')).then(|| {
             let (h, p, t) = split(u);
             format!("{h}{}{t}", p.replace('^', "%5E"))
         })
     });
-    step(Departure::PipeDriveLetter, &mut s, &|u| {
+    step(Departure::PipeDriveLetter, &mut s, &mut used, &|u| {
         let (h, p, t) = split(u);
         let b = p.as_bytes();
         (u.scheme() == "file"
@@ -130,15 +135,28 @@ pub fn undo_all(theirs: &str, ours: &str) -> (String, Vec<Departure>) {
             && matches!(b.get(3), None | Some(b'/')))
         .then(|| format!("{h}/{}:{}{t}", &p[1..2], &p[3..]))
     });
-    let ours_path = o.path().to_owned();
-    step(Departure::FileEmptySegments, &mut s, &|u| {
-        let (h, p, t) = split(u);
-        let collapsed = format!("/{}", ours_path.trim_start_matches('/'));
-        (u.scheme() == "file" && ours_path.starts_with("//") && p == collapsed)
-            .then(|| format!("{h}{ours_path}{t}"))
-    });
+    // Read off the drop-in's string, as rust-url may read its own otherwise (a drive
+    // letter after a host): the drop-in's URL with its leading empty segments collapsed.
+    let ours_path = o.path();
+    if o.scheme() == "file" && ours_path.starts_with("//") {
+        let ours_str = o.as_str();
+        let end = ours_str.len()
+            - o.query().map_or(0, |q| q.len() + 1)
+            - o.fragment().map_or(0, |f| f.len() + 1);
+        let start = end - ours_path.len();
+        let collapsed = format!(
+            "{}/{}{}",
+            &ours_str[..start],
+            ours_path.trim_start_matches('/'),
+            &ours_str[end..]
+        );
+        if collapsed == s {
+            s = ours_str.to_owned();
+            used.push(Departure::FileEmptySegments);
+        }
+    }
     let ours_host = o.host_str().map(str::to_owned);
-    step(Departure::DriveLetterKeepsHost, &mut s, &|u| {
+    step(Departure::DriveLetterKeepsHost, &mut s, &mut used, &|u| {
         let host = ours_host.as_deref()?;
         let rest = u.as_str().strip_prefix("file://")?;
         (u.host_str().is_none() && rest.starts_with('/')).then(|| format!("file://{host}{rest}"))
