@@ -377,6 +377,11 @@ fn fuzz_findings() {
     let mut url = url::Url::parse("http://xn-/").unwrap();
     assert_eq!(url.set_host(Some("p45c.xn--")), Ok(()));
     assert_eq!(url.as_str(), "http://p45c.xn--/");
+    // DotPrefixDropped: the `/.` goes with the null host.
+    let mut url = url::Url::parse("non-spec:/..//path").unwrap();
+    assert_eq!(url.as_str(), "non-spec:/.//path");
+    assert_eq!(url.set_host(Some("h")), Ok(()));
+    assert_eq!(url.as_str(), "non-spec://h//path");
     // HostRemovedBeforeDoubleSlash: the path stays a path.
     let mut url = url::Url::parse("sc://h//p").unwrap();
     assert_eq!(url.set_host(None), Ok(()));

@@ -58,6 +58,10 @@ pub enum Departure {
     /// before the path (`sc://h//p` becomes `sc:/.//p`), as the serializer does; rust-url
     /// writes `sc://p`, which reads as a URL with the host `p`.
     HostRemovedBeforeDoubleSlash,
+    /// A host set on a URL whose null host came with the `/.` before a `//` path
+    /// (`sc:/.//p`) drops the `/.` (`sc://h//p`); rust-url keeps it in the path
+    /// (`sc://h/.//p`).
+    DotPrefixDropped,
     /// `set_host(Some(""))` on a URL with credentials or a port is refused with
     /// `EmptyHost` (the Standard forbids an empty host there); rust-url writes a URL that
     /// does not parse.
@@ -65,7 +69,8 @@ pub enum Departure {
 }
 
 /// Every departure, for the test that docs/url-compat.md names each.
-pub const ALL: [Departure; 15] = [
+pub const ALL: [Departure; 16] = [
+    Departure::DotPrefixDropped,
     Departure::BlobOrigin,
     Departure::BackslashInNonSpecial,
     Departure::EmptyHostAfterAt,
@@ -396,6 +401,9 @@ pub fn setter_departure(
     match op {
         4 if rejected_label(theirs) => Some(Departure::XnLabels),
         5 if base.path().starts_with("//") => Some(Departure::HostRemovedBeforeDoubleSlash),
+        4 | 15 if !base.has_authority() && base.path().starts_with("//") => {
+            Some(Departure::DotPrefixDropped)
+        }
         9 | 11 if base.cannot_be_a_base() && base.path().ends_with([' ', '0']) => {
             Some(Departure::OpaquePathSpaces)
         }
