@@ -382,6 +382,9 @@ fn fuzz_findings() {
     assert_eq!(url.as_str(), "non-spec:/.//path");
     assert_eq!(url.set_host(Some("h")), Ok(()));
     assert_eq!(url.as_str(), "non-spec://h//path");
+    let mut url = url::Url::parse("hnon-spec:/.//").unwrap();
+    url.path_segments_mut().unwrap().pop();
+    assert_eq!(url.as_str(), "hnon-spec:/");
     // HostRemovedBeforeDoubleSlash: the path stays a path.
     let mut url = url::Url::parse("sc://h//p").unwrap();
     assert_eq!(url.set_host(None), Ok(()));

@@ -58,9 +58,9 @@ pub enum Departure {
     /// before the path (`sc://h//p` becomes `sc:/.//p`), as the serializer does; rust-url
     /// writes `sc://p`, which reads as a URL with the host `p`.
     HostRemovedBeforeDoubleSlash,
-    /// A host set on a URL whose null host came with the `/.` before a `//` path
-    /// (`sc:/.//p`) drops the `/.` (`sc://h//p`); rust-url keeps it in the path
-    /// (`sc://h/.//p`).
+    /// The `/.` that the serializer writes between a null host and a path starting with
+    /// `//` (`sc:/.//p`) goes when a host is set or the path no longer starts with `//`
+    /// (`sc://h//p`, `sc:/` after a `pop`); rust-url keeps it in the serialization.
     DotPrefixDropped,
     /// `set_host(Some(""))` on a URL with credentials or a port is refused with
     /// `EmptyHost` (the Standard forbids an empty host there); rust-url writes a URL that
