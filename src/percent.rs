@@ -161,6 +161,19 @@ pub fn encode_into(input: &str, set: &AsciiSet, out: &mut String) {
     encode_to(input, set, out)
 }
 
+/// Percent-encodes the bytes `bytes` (UTF-8, or any other encoding's) with `set` and
+/// appends the result to `out`: every byte of 0x80 and above is in every set, so is
+/// written `%XX`.
+///
+/// ```
+/// let mut out = String::new();
+/// rapidurl::percent::encode_bytes_into(b"a b\xE9", &rapidurl::percent::QUERY, &mut out);
+/// assert_eq!(out, "a%20b%E9");
+/// ```
+pub fn encode_bytes_into(bytes: &[u8], set: &AsciiSet, out: &mut String) {
+    push_encoded_bytes(bytes, set, false, out)
+}
+
 /// [`encode_into`] for any [`Output`] (the parser writes into its caller's buffer).
 #[inline]
 pub(crate) fn encode_to<O: Output + ?Sized>(input: &str, set: &AsciiSet, out: &mut O) {

@@ -139,9 +139,6 @@ pub(crate) fn set_opaque_path(url: &mut Url, path: &str) {
 pub(crate) fn replace_host(url: &mut Url, host: &str) -> bool {
     let mut pieces = Pieces::of(url);
     pieces.host = Some(host);
-    if pieces.path.starts_with("//") && pieces.opaque_path {
-        return false;
-    }
     match pieces.to_url() {
         Some(new) => {
             *url = new;

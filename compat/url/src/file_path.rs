@@ -8,16 +8,8 @@ use std::path::{Path, PathBuf};
 /// Bytes of a path segment, percent-encoded: the path percent-encode set, plus `/`, `%`
 /// and `\`, and every non-ASCII byte.
 fn push_segment(out: &mut String, bytes: &[u8]) {
-    for &b in bytes {
-        let encode = b >= 0x80 || percent::PATH.contains(b) || matches!(b, b'/' | b'%' | b'\\');
-        if encode {
-            out.push('%');
-            out.push(char::from(b"0123456789ABCDEF"[usize::from(b >> 4)]));
-            out.push(char::from(b"0123456789ABCDEF"[usize::from(b & 15)]));
-        } else {
-            out.push(char::from(b));
-        }
-    }
+    const SEGMENT: percent::AsciiSet = percent::PATH.add(b'/').add(b'%').add(b'\\');
+    percent::encode_bytes_into(bytes, &SEGMENT, out);
 }
 
 #[cfg(not(windows))]

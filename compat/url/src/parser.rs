@@ -119,15 +119,7 @@ fn encode_query(url: Url, input: &str, encode: &dyn Fn(&str) -> std::borrow::Cow
         .map_or(s.len(), |f| f as usize);
     let mut out = String::with_capacity(s.len() + bytes.len() * 3);
     out.push_str(&s[..start]);
-    for &b in bytes.iter() {
-        if rapidurl::percent::SPECIAL_QUERY.contains(b) || b >= 0x80 {
-            out.push('%');
-            out.push(char::from(b"0123456789ABCDEF"[usize::from(b >> 4)]));
-            out.push(char::from(b"0123456789ABCDEF"[usize::from(b & 15)]));
-        } else {
-            out.push(char::from(b));
-        }
-    }
+    rapidurl::percent::encode_bytes_into(&bytes, &rapidurl::percent::SPECIAL_QUERY, &mut out);
     out.push_str(&s[end..]);
     Url::parse(&out).unwrap_or(url)
 }

@@ -38,14 +38,11 @@ pub(crate) fn serializer(url: &mut Url) -> form_urlencoded::Serializer<'_, UrlQu
     form_urlencoded::Serializer::for_suffix(target, start)
 }
 
-impl UrlQuery<'_> {
-    fn write_back(&mut self) -> Option<&mut Url> {
-        let url = self.url.take()?;
-        self.text.push_str(&self.fragment);
-        if let Some(new) = Url::reparse(&self.text) {
-            *url = new;
-        }
-        Some(url)
+/// The URL becomes `text` (its serialization up to the end of the query) and `fragment`.
+fn write_back(url: &mut Url, text: &mut String, fragment: &str) {
+    text.push_str(fragment);
+    if let Some(new) = Url::reparse(text) {
+        *url = new;
     }
 }
 
@@ -56,10 +53,7 @@ impl<'a> form_urlencoded::Target for UrlQuery<'a> {
 
     fn finish(mut self) -> &'a mut Url {
         let url = self.url.take().expect("a UrlQuery is finished once");
-        self.text.push_str(&self.fragment);
-        if let Some(new) = Url::reparse(&self.text) {
-            *url = new;
-        }
+        write_back(url, &mut self.text, &self.fragment);
         url
     }
 
@@ -68,6 +62,8 @@ impl<'a> form_urlencoded::Target for UrlQuery<'a> {
 
 impl Drop for UrlQuery<'_> {
     fn drop(&mut self) {
-        self.write_back();
+        if let Some(url) = self.url.take() {
+            write_back(url, &mut self.text, &self.fragment);
+        }
     }
 }
