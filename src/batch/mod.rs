@@ -52,6 +52,24 @@ pub fn row_text(bytes: &[u8]) -> Option<&str> {
     crate::scan::ascii(bytes).or_else(|| simdutf8::basic::from_utf8(bytes).ok())
 }
 
+/// The bitmasks of three chosen bytes in `bytes`, 64 bytes a word, for readers of
+/// delimited text (CSV: `"`, `,` and `\n`); and the block as text when every byte is
+/// ASCII (`None`: validate it as UTF-8, e.g. with [`row_text`]).
+///
+/// `masks` is cleared, then holds `bytes.len().div_ceil(64)` words: bit `j` of
+/// `masks[w][k]` is set when byte `64 * w + j` equals `set[k]`; bits past the end are
+/// zero. One pass with the CPU's vector unit (AVX2 or SSE2 on x86_64, NEON on aarch64).
+///
+/// ```
+/// let mut masks = Vec::new();
+/// let text = rapidurl::batch::byte_masks(b"a,\"b\"\nc", [b'"', b',', b'\n'], &mut masks);
+/// assert_eq!(text, Some("a,\"b\"\nc"));
+/// assert_eq!(masks, [[0b1_0100, 0b10, 0b10_0000]]);
+/// ```
+pub fn byte_masks<'a>(bytes: &'a [u8], set: [u8; 3], masks: &mut Vec<[u64; 3]>) -> Option<&'a str> {
+    crate::scan::bytes3::byte_masks(bytes, set, masks)
+}
+
 /// Line cutting for the command-line tool's own reader (not part of the API: the tool
 /// moves onto [`engine`]).
 use crate::error::ParseError;

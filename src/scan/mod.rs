@@ -51,6 +51,8 @@ pub(crate) fn ascii(bytes: &[u8]) -> Option<&str> {
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
+#[cfg(feature = "rayon")]
+pub(crate) mod bytes3;
 #[cfg(feature = "psl")]
 pub(crate) mod dots;
 #[cfg(feature = "rayon")]

@@ -446,6 +446,15 @@ fn count_lines(bytes: &[u8]) -> u64 {
         .sum()
 }
 
+/// Bit `j` of the result is the XOR of bits `0..=j` of `x`: for a mask of quotes, the
+/// bytes inside quotes (an opening quote counts as inside, its closing one as outside).
+fn prefix_xor(mut x: u64) -> u64 {
+    for shift in [1, 2, 4, 8, 16, 32] {
+        x ^= x << shift;
+    }
+    x
+}
+
 /// Why a text input cannot be read on.
 pub enum ReadError {
     /// Reading failed.
@@ -491,11 +500,12 @@ pub struct TextReader {
     /// Bytes of `buf` already searched for record ends.
     scanned: usize,
     /// CSV: line feeds in `buf[..scanned]` and `buf[..end]`; whether `scanned` is inside
-    /// quotes, and the line where they opened.
+    /// quotes.
     lines_scanned: u64,
     lines_end: u64,
     in_quote: bool,
-    quote_line: u64,
+    /// CSV: the quote and line-feed masks of the bytes being scanned (reused).
+    masks: Vec<[u64; 3]>,
     /// The line number of `buf[0]`.
     line: u64,
     /// Whether the start of the input was checked for a byte-order mark.
@@ -524,7 +534,7 @@ impl TextReader {
             lines_scanned: 0,
             lines_end: 0,
             in_quote: false,
-            quote_line: 0,
+            masks: Vec::new(),
             line: 1,
             started: false,
             eof: false,
@@ -591,28 +601,44 @@ impl TextReader {
             }
             return;
         }
-        for i in memchr::memchr2_iter(b'"', b'\n', &self.buf[from..]) {
-            let at = from + i;
-            if self.buf[at] == b'"' {
-                if !self.in_quote {
-                    self.quote_line = self.line + self.lines_scanned;
-                }
-                self.in_quote = !self.in_quote;
-            } else {
-                self.lines_scanned += 1;
-                if !self.in_quote {
-                    self.end = at + 1;
-                    self.lines_end = self.lines_scanned;
-                }
+        // The quotes and line feeds as bitmasks; a line feed ends a record when an even
+        // number of quotes comes before it (a prefix XOR of the quote bits says which).
+        let mut masks = std::mem::take(&mut self.masks);
+        rapidurl::batch::byte_masks(&self.buf[from..], [b'"', b'\n', b'\n'], &mut masks);
+        for (w, &[quotes, feeds, _]) in masks.iter().enumerate() {
+            let inside = prefix_xor(quotes) ^ if self.in_quote { !0 } else { 0 };
+            let ends = feeds & !inside;
+            if ends != 0 {
+                let j = 63 - ends.leading_zeros();
+                self.end = from + w * 64 + j as usize + 1;
+                let upto = feeds & (u64::MAX >> (63 - j));
+                self.lines_end = self.lines_scanned + u64::from(upto.count_ones());
             }
+            self.lines_scanned += u64::from(feeds.count_ones());
+            self.in_quote = inside >> 63 == 1;
         }
+        self.masks = masks;
+    }
+
+    /// The line where the quoted field still open at the end of the input starts.
+    fn open_quote_line(&self) -> u64 {
+        // It opened after the last record end: walk the quotes from there.
+        let mut open = self.end;
+        let mut inside = false;
+        for i in memchr::memchr_iter(b'"', &self.buf[self.end..]) {
+            if !inside {
+                open = self.end + i;
+            }
+            inside = !inside;
+        }
+        self.line + memchr::memchr_iter(b'\n', &self.buf[..open]).count() as u64
     }
 
     /// At the end of the input: the bytes after the last line feed are a last record.
     fn finish(&mut self) -> Result<(), ReadError> {
         if self.in_quote {
             return Err(ReadError::Unterminated {
-                line: self.quote_line,
+                line: self.open_quote_line(),
             });
         }
         if self.end < self.buf.len() {

@@ -38,7 +38,7 @@ pub struct Window<'w> {
     /// The batches, in input order.
     pub batches: &'w [Batch],
     /// Each batch's decoded records (`None`: plain lines, cut by the engine).
-    pub records: &'w [Option<Records>],
+    pub records: &'w [Option<Records<'w>>],
 }
 
 /// The last base cell parsed, and what it gave.
@@ -200,7 +200,7 @@ fn bad_line<S: RowSink>(sink: &mut S, line: u64, index: usize, input: &str, e: R
 fn record_row<'w, P: RowSink>(
     slot: &mut Slot<'w, P>,
     plan: &Plan,
-    records: &'w Records,
+    records: &'w Records<'w>,
     index: usize,
     url: Result<UrlRef<'_>, ParseError>,
 ) -> Flow {
@@ -232,7 +232,7 @@ fn record_row<'w, P: RowSink>(
 /// in parallel.
 pub fn parse_window<W: Work>(plan: &Plan, batches: &[Batch], work: &W) -> Vec<W::Out> {
     use rayon::prelude::*;
-    let records: Vec<Option<Records>> = batches
+    let records: Vec<Option<Records<'_>>> = batches
         .par_iter()
         .map(|b| (!super::records::plain_lines(plan, b)).then(|| super::records::decode(plan, b)))
         .collect();
