@@ -188,6 +188,15 @@ pub trait Sink<'a>: Sync {
         let _ = (part, input);
         false
     }
+
+    /// Called once the part's piece has no more rows, on the thread that gave them to
+    /// [`Sink::row`], before [`run`] returns the part: a sink that keeps state per thread
+    /// (a table each thread counts into) hands it back here, so that the next piece the
+    /// thread takes finds it. By default, nothing.
+    #[inline(always)]
+    fn end(&self, part: &mut Self::Part) {
+        let _ = part;
+    }
 }
 
 /// Parses every row of `source` on the current rayon pool (run inside
@@ -261,6 +270,7 @@ fn run_piece<'a, S: Source<'a>, K: Sink<'a>>(
     if scratch.capacity() <= KEEP_BYTES {
         SCRATCH.with(|cell| cell.set(scratch));
     }
+    sink.end(&mut part);
     part
 }
 

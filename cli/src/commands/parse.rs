@@ -46,7 +46,10 @@ not parse fails the row with base-URL-invalid). With lines input, --base-column 
 the line tab-separated: field N holds the base, field 1 (2 when N is 1) the URL.
 
 Output: --format, else the extension of -o FILE, else tsv. Parquet is written in row
-groups of 65,536 rows (string columns; passed-through Parquet columns keep their types).
+groups of 262,144 rows (string columns; passed-through Parquet columns keep their
+types), each column with a dictionary page and statistics, compressed with zstd level 3
+unless --compression and --compression-level say otherwise; the row groups are encoded
+on the worker threads, in parallel, and written in input order.
 
 Errors: a URL that does not parse is reported on stderr as FILE:LINE:COL: ERROR, where
 LINE is the line (the line a CSV record starts on; for Parquet, the row number) and COL
@@ -139,6 +142,14 @@ pub struct ParseArgs {
     #[arg(long, value_name = "URL")]
     routes_base: Option<String>,
 
+    /// How Parquet output is compressed [default: zstd].
+    #[arg(long, value_enum, value_name = "CODEC")]
+    compression: Option<parquet_out::Codec>,
+
+    /// The zstd level of Parquet output, 1 (fastest) to 22 (smallest) [default: 3].
+    #[arg(long, value_name = "N")]
+    compression_level: Option<i32>,
+
     /// Leave the input's columns out of the output (only the --fields).
     #[arg(long)]
     drop_columns: bool,
@@ -199,6 +210,17 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
         args.routes_base.as_deref(),
         routes::Wants::all(columns.iter().map(Column::wants_routes)),
     )?;
+    let compression = args
+        .compression
+        .unwrap_or(parquet_out::Codec::Zstd)
+        .compression(args.compression_level)
+        .map_err(Failure::Message)?;
+    if format != Format::Parquet && (args.compression.is_some() || args.compression_level.is_some())
+    {
+        return Err(Failure::Message(
+            "--compression and --compression-level apply to Parquet output only".to_owned(),
+        ));
+    }
     let prepared = prepare(&args.input, args.drop_columns, format == Format::Parquet)?;
     let plan = prepared.plan.clone();
     let pass_names: Vec<String> = plan.pass.iter().map(|&i| plan.columns[i].clone()).collect();
@@ -227,13 +249,14 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
         texts: texts_rx,
     };
     let result = if format == Format::Parquet {
-        let writer = parquet_out::writer(out, schema.clone())
+        let pool = Arc::new(pipeline::pool(threads)?);
+        let file = parquet_out::ParquetFile::new(out, schema.clone(), compression, pool.clone())
             .map_err(|e| Failure::Message(format!("cannot write Parquet: {e}")))?;
         let mut sink = ParquetSink {
-            writer: Some(writer),
+            file: Some(file),
             progress: &progress,
         };
-        let run = pipeline::run(prepared.reader, threads, &plan, &work, &mut sink);
+        let run = pipeline::run_on(&pool, prepared.reader, &plan, &work, &mut sink);
         let closed = sink.close();
         run.and(closed)
     } else {
@@ -544,18 +567,16 @@ impl Collector<Formatted> for TextSink<'_> {
 
 /// `parse`'s collector for Parquet.
 struct ParquetSink<'p> {
-    writer: Option<parquet::arrow::ArrowWriter<Box<dyn Write + Send>>>,
+    file: Option<parquet_out::ParquetFile>,
     progress: &'p Progress,
 }
 
 impl ParquetSink<'_> {
-    /// Writes the file's footer (also after a stop, so the rows before it are readable).
+    /// Writes every row group and the file's footer (also after a stop, so the rows
+    /// before it are readable).
     fn close(&mut self) -> Result<(), Stop> {
-        match self.writer.take() {
-            Some(w) => w
-                .close()
-                .map(|_| ())
-                .map_err(|e| Stop::Output(io::Error::other(e))),
+        match self.file.take() {
+            Some(f) => f.close().map_err(|e| Stop::Output(io::Error::other(e))),
             None => Ok(()),
         }
     }
@@ -563,10 +584,8 @@ impl ParquetSink<'_> {
 
 impl Collector<Formatted> for ParquetSink<'_> {
     fn collect(&mut self, mut done: Done<Formatted>, _: &[u8]) -> Result<(), Stop> {
-        if let (Some(w), Some(batch)) = (&mut self.writer, &done.value.arrow)
-            && batch.num_rows() > 0
-        {
-            w.write(batch)
+        if let (Some(f), Some(batch)) = (&mut self.file, done.value.arrow.take()) {
+            f.write(batch)
                 .map_err(|e| Stop::Output(io::Error::other(e)))?;
         }
         finish_batch(self.progress, &mut done)
@@ -574,5 +593,14 @@ impl Collector<Formatted> for ParquetSink<'_> {
 
     fn idle(&mut self) -> Result<(), Stop> {
         Ok(())
+    }
+
+    fn waiting(&mut self) -> Result<(), Stop> {
+        match &mut self.file {
+            Some(f) => f
+                .write_pending()
+                .map_err(|e| Stop::Output(io::Error::other(e))),
+            None => Ok(()),
+        }
     }
 }

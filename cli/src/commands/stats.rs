@@ -1,8 +1,8 @@
 //! `rapidurl stats`: how often each value of one field occurs, the most frequent first.
 
-use std::collections::HashMap;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::Mutex;
 
 use clap::{Args, ValueEnum};
 
@@ -81,13 +81,124 @@ pub enum StatsFormat {
     Jsonl,
 }
 
-/// Counts of one batch, or of everything so far. A value is `None` where the field is
-/// absent.
+/// How often each value was seen, by one worker: keyed by the value's text, looked up
+/// with the borrowed text (a value is copied only the first time the table sees it),
+/// with a fast non-cryptographic hash. Values absent from a row (a URL without that
+/// field) are counted apart.
+#[derive(Default)]
+struct Table {
+    values: rustc_hash::FxHashMap<Box<str>, u64>,
+    absent: u64,
+}
+
+impl Table {
+    /// Counts one `value`.
+    #[inline]
+    fn add(&mut self, value: Option<&str>) {
+        match value {
+            None => self.absent += 1,
+            Some(v) => match self.values.get_mut(v) {
+                Some(n) => *n += 1,
+                None => {
+                    self.values.insert(v.into(), 1);
+                }
+            },
+        }
+    }
+
+    /// Adds `other`'s counts to this table's.
+    fn merge(&mut self, other: Table) {
+        self.absent += other.absent;
+        if self.values.len() < other.values.len() {
+            let smaller = std::mem::replace(&mut self.values, other.values);
+            for (value, n) in smaller {
+                *self.values.entry(value).or_insert(0) += n;
+            }
+        } else {
+            for (value, n) in other.values {
+                *self.values.entry(value).or_insert(0) += n;
+            }
+        }
+    }
+
+    /// The values and their counts (`None`: absent), in no order.
+    fn into_values(self) -> Vec<(Option<String>, u64)> {
+        let absent = (self.absent > 0).then_some((None, self.absent));
+        self.values
+            .into_iter()
+            .map(|(v, n)| (Some(String::from(v)), n))
+            .chain(absent)
+            .collect()
+    }
+}
+
+/// The tables the workers count into, one per thread: a batch's part takes its thread's
+/// table when the batch starts and puts it back when its last row is counted
+/// ([`RowSink::end`]), so each thread counts into one table for the whole run (fewer
+/// tables, fewer cache misses), and the tables are merged once at the end.
+struct Tables {
+    /// By rayon thread index; the last slot serves threads outside the pool.
+    slots: Vec<Mutex<Option<Table>>>,
+    /// Tables that found their slot taken (a thread that took a second batch before
+    /// the first ended), or came back after their batch ended elsewhere.
+    spare: Mutex<Vec<Table>>,
+}
+
+/// A lock whose holder panicked is still a table of counts: the run ends with that
+/// panic anyway.
+fn locked<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Tables {
+    fn new(threads: usize) -> Tables {
+        Tables {
+            slots: (0..=threads).map(|_| Mutex::new(None)).collect(),
+            spare: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The slot of the calling thread.
+    fn slot(&self) -> &Mutex<Option<Table>> {
+        let last = self.slots.len() - 1;
+        &self.slots[rayon::current_thread_index().map_or(last, |i| i.min(last))]
+    }
+
+    /// The calling thread's table (a new one if it is out).
+    fn take(&self) -> Table {
+        locked(self.slot()).take().unwrap_or_default()
+    }
+
+    /// Puts `table` back as the calling thread's.
+    fn put(&self, table: Table) {
+        let mut slot = locked(self.slot());
+        if slot.is_none() {
+            *slot = Some(table);
+        } else {
+            drop(slot);
+            locked(&self.spare).push(table);
+        }
+    }
+
+    /// Every table, merged.
+    fn merged(self) -> Table {
+        let spare = self.spare.into_inner().unwrap_or_else(|e| e.into_inner());
+        self.slots
+            .into_iter()
+            .filter_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .chain(spare)
+            .fold(Table::default(), |mut all, t| {
+                all.merge(t);
+                all
+            })
+    }
+}
+
+/// The rows of one batch, or of everything so far, and why reading stopped.
 #[derive(Default)]
 struct Counts {
     rows: u64,
     invalid: u64,
-    values: HashMap<Option<String>, u64>,
     stop: Option<Stop>,
 }
 
@@ -113,24 +224,21 @@ fn count(
     let prepared = prepare(&input, true, false)?;
     let plan = prepared.plan.clone();
     let progress = Progress::new(prepared.total);
+    let threads = thread_count(input.threads);
     let work = CountWork {
         column: by,
         suffix_list: suffix_list.as_ref(),
+        tables: Tables::new(threads),
     };
     let mut sink = Sink {
         total: Counts::default(),
         progress: &progress,
     };
-    let result = crate::pipeline::run(
-        prepared.reader,
-        thread_count(input.threads),
-        &plan,
-        &work,
-        &mut sink,
-    );
+    let result = crate::pipeline::run(prepared.reader, threads, &plan, &work, &mut sink);
     progress.finish();
     result?;
-    write_table(sink.total, by, top, format)?;
+    let values = work.tables.merged().into_values();
+    write_table(&sink.total, values, by, top, format)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -145,9 +253,6 @@ impl Collector<Counts> for Sink<'_> {
         let c = done.value;
         self.total.rows += c.rows;
         self.total.invalid += c.invalid;
-        for (value, n) in c.values {
-            *self.total.values.entry(value).or_insert(0) += n;
-        }
         c.stop.map_or(Ok(()), Err)
     }
     fn idle(&mut self) -> Result<(), Stop> {
@@ -155,18 +260,31 @@ impl Collector<Counts> for Sink<'_> {
     }
 }
 
-/// Writes the --top values of `total` (counted over all rows) as `format` says.
-fn write_table(mut total: Counts, by: &Column, top: usize, format: StatsFormat) -> io::Result<()> {
-    let counted: u64 = total.values.values().sum();
-    let distinct = total.values.len();
-    let mut values: Vec<(Option<String>, u64)> =
-        std::mem::take(&mut total.values).into_iter().collect();
-    values.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    values.truncate(top);
+/// Writes the --top of `values` (counted over all rows) as `format` says: the most
+/// frequent first, ties in value order (an absent value first), whatever the order
+/// `values` comes in.
+fn write_table(
+    total: &Counts,
+    mut values: Vec<(Option<String>, u64)>,
+    by: &Column,
+    top: usize,
+    format: StatsFormat,
+) -> io::Result<()> {
+    let counted: u64 = values.iter().map(|v| v.1).sum();
+    let distinct = values.len();
+    let order = |a: &(Option<String>, u64), b: &(Option<String>, u64)| {
+        b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0))
+    };
+    if top < values.len() {
+        // The top N first (in no order), then only those sorted.
+        values.select_nth_unstable_by(top, order);
+        values.truncate(top);
+    }
+    values.sort_unstable_by(order);
     let share = |n: u64| share_of(n, counted);
     let mut out = BufWriter::new(io::stdout().lock());
     match format {
-        StatsFormat::Text => write_text(&mut out, &total, by, &values, distinct, counted)?,
+        StatsFormat::Text => write_text(&mut out, total, by, &values, distinct, counted)?,
         StatsFormat::Csv => {
             writeln!(out, "value,count,share\r")?;
             for (value, n) in &values {
@@ -274,12 +392,17 @@ fn bar(n: u64, max: u64, width: usize) -> String {
 struct CountWork<'a> {
     column: &'a Column,
     suffix_list: Option<&'a rapidurl::psl::SuffixList>,
+    /// The workers' tables.
+    tables: Tables,
 }
 
 /// A batch being counted by `stats`.
 struct CountPart<'w> {
     work: &'w CountWork<'w>,
     c: Counts,
+    /// The table its values are counted into, its thread's (from [`CountWork::tables`]);
+    /// `None` once put back.
+    table: Option<Table>,
 }
 
 impl Work for CountWork<'_> {
@@ -293,35 +416,43 @@ impl Work for CountWork<'_> {
         CountPart {
             work: self,
             c: Counts::default(),
+            table: Some(self.tables.take()),
         }
     }
 
     fn done(&self, mut part: CountPart<'_>, error: Option<String>) -> Result<Counts, Stop> {
         part.c.stop = error.map(Stop::Input);
+        if let Some(table) = part.table.take() {
+            locked(&self.tables.spare).push(table);
+        }
         Ok(part.c)
     }
 }
 
 impl RowSink for CountPart<'_> {
+    fn end(&mut self) {
+        if let Some(table) = self.table.take() {
+            self.work.tables.put(table);
+        }
+    }
+
     fn row(&mut self, row: &Row<'_>) -> Flow {
         let c = &mut self.c;
         c.rows += 1;
         if row.url.is_err() {
             c.invalid += 1;
         }
-        let value: Option<Option<String>> = match (self.work.column, &row.url) {
-            (Column::Input, _) => Some(Some(row.input.to_owned())),
-            (Column::Error, Err(e)) => Some(Some(e.name().to_owned())),
+        let table = self.table.get_or_insert_with(Table::default);
+        match (self.work.column, &row.url) {
+            (Column::Input, _) => table.add(Some(row.input)),
+            (Column::Error, Err(e)) => table.add(Some(e.name())),
             (Column::Field(f), Ok(url)) => {
                 let cx = crate::output::field_context(self.work.suffix_list)
                     .input(row.input)
                     .answered(row.route);
-                Some(f.value_with(url, &cx).map(|v| v.into_owned()))
+                table.add(f.value_with(url, &cx).as_deref());
             }
-            _ => None,
-        };
-        if let Some(value) = value {
-            *c.values.entry(value).or_insert(0) += 1;
+            _ => {}
         }
         Flow::Go
     }

@@ -143,11 +143,13 @@ impl Drop for Records<'_> {
 
 impl<'b> Records<'b> {
     /// The rows.
+    #[inline]
     pub fn rows(&self) -> &[Record] {
         &self.rows
     }
 
     /// The text at `at`.
+    #[inline]
     fn at(&self, at: At) -> &str {
         if at.start & OWN != 0 {
             &self.text[at.start & !OWN..at.end]
@@ -157,16 +159,19 @@ impl<'b> Records<'b> {
     }
 
     /// The text row `row` is parsed from (`None`: no URL).
+    #[inline]
     pub fn url(&self, row: &Record) -> Option<&str> {
         row.url.some().map(|a| self.at(a))
     }
 
     /// The base cell of `row`, if any.
+    #[inline]
     pub fn base(&self, row: &Record) -> Option<&str> {
         row.base.some().map(|a| self.at(a))
     }
 
     /// The text shown as `row`'s input.
+    #[inline]
     pub fn shown(&self, row: &Record) -> &str {
         row.shown.some().map_or("", |a| self.at(a))
     }

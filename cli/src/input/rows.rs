@@ -174,6 +174,11 @@ pub trait RowSink {
         let _ = input;
         false
     }
+
+    /// The batch's last row has been given, on the thread that gave the rows (state kept
+    /// per thread goes back here). By default, nothing.
+    #[inline(always)]
+    fn end(&mut self) {}
 }
 
 impl<F: FnMut(&Row<'_>) -> Flow> RowSink for F {

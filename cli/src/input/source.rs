@@ -249,7 +249,8 @@ pub struct Reader {
 
 impl Reader {
     /// Reads every input, handing batches to `send` with whether the input has nothing
-    /// more for now (a pipe whose last read came back short), reusing the buffers found in
+    /// more for now (a pipe whose last read came back short, or a file's last block),
+    /// reusing the buffers found in
     /// `free`; stops at the first unreadable input with a [`Data::Fatal`] batch, or when
     /// `send` says stop.
     pub fn run(self, send: &mut dyn FnMut(Batch, bool) -> bool, free: &Receiver<Vec<u8>>) {
@@ -289,7 +290,10 @@ impl Reader {
                     match reader.next_block(spare) {
                         Ok(Some((first_line, block))) => {
                             let bytes = block.len() as u64;
-                            idle.set(!reader.regular && reader.short);
+                            // A file's last block (a short read) counts as "nothing more
+                            // for now" too: the next input may be a pipe that waits, and
+                            // this input's rows must not wait with it.
+                            idle.set(reader.short);
                             if !send(k, first_line, bytes, Data::Text(block)) {
                                 return;
                             }

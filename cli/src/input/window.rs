@@ -147,6 +147,10 @@ impl<'w, W: Work> engine::Sink<'w> for Rows<'w, W> {
         slot.stopped || (self.window.records[slot.batch].is_none() && slot.part.take_line(input))
     }
 
+    fn end(&self, slot: &mut Self::Part) {
+        slot.part.end();
+    }
+
     #[inline]
     fn row(&self, slot: &mut Self::Part, row: engine::Row<'w, '_>) {
         if slot.stopped {

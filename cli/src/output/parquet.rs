@@ -1,27 +1,81 @@
 //! Writing rows as Parquet: each worker builds an Arrow record batch per input batch
-//! (passed-through columns, then one nullable string column per field), and the
-//! collector writes them with the `parquet` crate's `ArrowWriter`, which closes a row group
-//! every [`ROW_GROUP_ROWS`] rows (or [`ROW_GROUP_BYTES`]), so memory stays bounded.
+//! (passed-through columns, then one nullable string column per field); the collector
+//! gathers the batches, in input order, into row groups of [`ROW_GROUP_ROWS`] rows (or
+//! [`ROW_GROUP_BYTES`]) and hands each row group to the worker pool, where its
+//! columns are encoded and compressed in parallel ([`ParquetFile`]); the encoded row
+//! groups are written in order. At most [`PENDING_GROUPS_PER_THREAD`] row groups per
+//! thread wait to be written, so memory stays bounded.
 
+use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::Arc;
 
 use arrow_array::builder::StringBuilder;
 use arrow_array::{ArrayRef, RecordBatch, UInt32Array};
 use arrow_schema::{DataType, Field as ArrowField, Schema, SchemaRef};
+use clap::ValueEnum;
+use crossbeam_channel::{Receiver, bounded};
 use parquet::arrow::ArrowWriter;
-use parquet::basic::Compression;
-use parquet::file::properties::WriterProperties;
+use parquet::arrow::arrow_writer::{
+    ArrowColumnChunk, ArrowColumnWriter, ArrowRowGroupWriterFactory, compute_leaves,
+};
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::errors::ParquetError;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::writer::SerializedFileWriter;
 use rapidurl::UrlRef;
 
 use crate::input::rows::RowError;
 use crate::input::table::Cell;
 use crate::output::{Column, ERROR_COLUMN};
 
-/// Rows per row group written.
-pub const ROW_GROUP_ROWS: usize = 64 * 1024;
-/// The most bytes a row group may buffer before it is written.
+/// Rows in a row group (the last one of a file may have fewer, and one whose rows
+/// reach [`ROW_GROUP_BYTES`] first).
+pub const ROW_GROUP_ROWS: usize = 256 * 1024;
+/// The most bytes of Arrow data a row group gathers before it is encoded.
 pub const ROW_GROUP_BYTES: usize = 64 * 1024 * 1024;
+/// Row groups per thread that may be encoding or waiting to be written.
+pub const PENDING_GROUPS_PER_THREAD: usize = 2;
+
+/// How the pages of a Parquet output are compressed (`--compression`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Codec {
+    /// Zstandard (the default; `--compression-level` 1 to 22, default 3).
+    Zstd,
+    /// Snappy: faster, larger files.
+    Snappy,
+    /// LZ4 (the `LZ4_RAW` codec of the Parquet format).
+    Lz4,
+    /// No compression.
+    None,
+}
+
+impl Codec {
+    /// The `parquet` crate's compression for this codec at `level` (zstd only: an error
+    /// for a level out of range, or a level given to another codec).
+    pub fn compression(self, level: Option<i32>) -> Result<Compression, String> {
+        match (self, level) {
+            (Codec::Zstd, level) => {
+                let level = level.unwrap_or(DEFAULT_ZSTD_LEVEL);
+                ZstdLevel::try_new(level)
+                    .map(Compression::ZSTD)
+                    .map_err(|_| format!("--compression-level {level}: zstd levels are 1 to 22"))
+            }
+            (other, Some(_)) => Err(format!(
+                "--compression-level applies to zstd only, not to {}",
+                other
+                    .to_possible_value()
+                    .map_or("this codec".to_owned(), |v| v.get_name().to_owned())
+            )),
+            (Codec::Snappy, None) => Ok(Compression::SNAPPY),
+            (Codec::Lz4, None) => Ok(Compression::LZ4_RAW),
+            (Codec::None, None) => Ok(Compression::UNCOMPRESSED),
+        }
+    }
+}
+
+/// The zstd level when none is given.
+pub const DEFAULT_ZSTD_LEVEL: i32 = 3;
 
 /// The output schema: `pass` (the passed-through columns' Arrow fields), then a nullable
 /// string column per column, then `error` with `error_auto`.
@@ -153,15 +207,201 @@ impl ArrowRows {
     }
 }
 
-/// Opens the Parquet writer on `out`.
+/// The writer's properties: `compression`, statistics per page, and dictionary
+/// encoding for every column: a column chunk starts with a dictionary of its values and
+/// falls back to plain pages once the dictionary outgrows a page, so a column whose
+/// values repeat (hosts, domains, schemes, and the paths of a log) is stored once per
+/// value and one that does not costs the lookups until the fallback.
+fn properties(compression: Compression) -> WriterProperties {
+    WriterProperties::builder()
+        .set_compression(compression)
+        .set_dictionary_enabled(true)
+        .set_statistics_enabled(EnabledStatistics::Page)
+        .set_max_row_group_row_count(None)
+        .build()
+}
+
+/// A Parquet file being written: record batches in, row groups encoded on the pool, in
+/// parallel (one task a column), written in input order.
+pub struct ParquetFile {
+    file: SerializedFileWriter<Box<dyn Write + Send>>,
+    factory: ArrowRowGroupWriterFactory,
+    schema: SchemaRef,
+    pool: Arc<rayon::ThreadPool>,
+    /// Batches of the row group being gathered, its rows and its bytes.
+    gathered: Vec<RecordBatch>,
+    rows: usize,
+    bytes: usize,
+    /// Row groups being encoded, in order.
+    pending: VecDeque<Receiver<parquet::errors::Result<Vec<ArrowColumnChunk>>>>,
+    /// Row groups handed to the pool so far.
+    groups: usize,
+}
+
+impl ParquetFile {
+    /// Starts a Parquet file of `schema` on `out`, compressed with `compression`, its
+    /// row groups encoded on `pool`.
+    pub fn new(
+        out: Box<dyn Write + Send>,
+        schema: SchemaRef,
+        compression: Compression,
+        pool: Arc<rayon::ThreadPool>,
+    ) -> Result<ParquetFile, String> {
+        let props = properties(compression);
+        let (file, factory) = ArrowWriter::try_new(out, schema.clone(), Some(props))
+            .and_then(ArrowWriter::into_serialized_writer)
+            .map_err(|e| e.to_string())?;
+        Ok(ParquetFile {
+            file,
+            factory,
+            schema,
+            pool,
+            gathered: Vec::new(),
+            rows: 0,
+            bytes: 0,
+            pending: VecDeque::new(),
+            groups: 0,
+        })
+    }
+
+    /// Adds `batch`'s rows (after every batch before it).
+    pub fn write(&mut self, batch: RecordBatch) -> parquet::errors::Result<()> {
+        let mut batch = batch;
+        while batch.num_rows() > 0 {
+            // A row group holds ROW_GROUP_ROWS rows, whatever the batches' sizes (slices
+            // share the batch's buffers).
+            let take = batch.num_rows().min(ROW_GROUP_ROWS - self.rows);
+            let part = batch.slice(0, take);
+            batch = batch.slice(take, batch.num_rows() - take);
+            self.rows += take;
+            self.bytes += part.get_array_memory_size();
+            self.gathered.push(part);
+            if self.rows >= ROW_GROUP_ROWS || self.bytes >= ROW_GROUP_BYTES {
+                self.encode_gathered()?;
+            }
+        }
+        // Row groups done are written as soon as they are next in order.
+        while let Some(front) = self.pending.front() {
+            match front.try_recv() {
+                Ok(chunks) => {
+                    self.pending.pop_front();
+                    self.append(chunks)?;
+                }
+                Err(_) => break,
+            }
+        }
+        Ok(())
+    }
+
+    /// Hands the gathered batches to the pool as one row group; waits for the oldest row
+    /// group first when too many are pending.
+    fn encode_gathered(&mut self) -> parquet::errors::Result<()> {
+        if self.gathered.is_empty() {
+            return Ok(());
+        }
+        let limit = PENDING_GROUPS_PER_THREAD * self.pool.current_num_threads().max(1);
+        while self.pending.len() >= limit {
+            self.write_oldest()?;
+        }
+        let writers = self.factory.create_column_writers(self.groups)?;
+        self.groups += 1;
+        let batches = std::mem::take(&mut self.gathered);
+        (self.rows, self.bytes) = (0, 0);
+        let schema = self.schema.clone();
+        let (tx, rx) = bounded(1);
+        self.pool.spawn(move || {
+            let _ = tx.send(encode_group(&schema, writers, &batches));
+        });
+        self.pending.push_back(rx);
+        Ok(())
+    }
+
+    /// Waits for the oldest pending row group and writes it.
+    fn write_oldest(&mut self) -> parquet::errors::Result<()> {
+        let Some(rx) = self.pending.pop_front() else {
+            return Ok(());
+        };
+        let chunks = rx
+            .recv()
+            .map_err(|_| ParquetError::General("a row group's encoding task died".to_owned()))?;
+        self.append(chunks)
+    }
+
+    /// Writes an encoded row group.
+    fn append(
+        &mut self,
+        chunks: parquet::errors::Result<Vec<ArrowColumnChunk>>,
+    ) -> parquet::errors::Result<()> {
+        let mut group = self.file.next_row_group()?;
+        for chunk in chunks? {
+            chunk.append_to_row_group(&mut group)?;
+        }
+        group.close()?;
+        Ok(())
+    }
+
+    /// Waits for the row groups being encoded and writes them (the input has nothing
+    /// more for now: what was encoded is not left waiting for the next rows).
+    pub fn write_pending(&mut self) -> parquet::errors::Result<()> {
+        while !self.pending.is_empty() {
+            self.write_oldest()?;
+        }
+        Ok(())
+    }
+
+    /// Encodes what is gathered, writes every row group in order, then the footer.
+    pub fn close(mut self) -> parquet::errors::Result<()> {
+        self.encode_gathered()?;
+        self.write_pending()?;
+        self.file.close()?;
+        Ok(())
+    }
+}
+
+/// Encodes one row group of `batches`: the column writers of each top-level field (one
+/// per leaf column) run as one task, the tasks in parallel on the current pool.
+fn encode_group(
+    schema: &SchemaRef,
+    writers: Vec<ArrowColumnWriter>,
+    batches: &[RecordBatch],
+) -> parquet::errors::Result<Vec<ArrowColumnChunk>> {
+    use rayon::prelude::*;
+    // Which writers belong to which field: as many as the field has leaves.
+    let mut writers = writers.into_iter();
+    let mut fields: Vec<(usize, Vec<ArrowColumnWriter>)> = Vec::new();
+    for (i, field) in schema.fields().iter().enumerate() {
+        let leaves = match batches.first() {
+            Some(b) => compute_leaves(field, b.column(i))?.len(),
+            None => 0,
+        };
+        fields.push((i, writers.by_ref().take(leaves).collect()));
+    }
+    let encoded: Vec<Vec<ArrowColumnChunk>> = fields
+        .into_par_iter()
+        .map(|(i, mut writers)| {
+            let field = schema.field(i);
+            for batch in batches {
+                let leaves = compute_leaves(field, batch.column(i))?;
+                for (writer, leaf) in writers.iter_mut().zip(&leaves) {
+                    writer.write(leaf)?;
+                }
+            }
+            writers
+                .into_iter()
+                .map(ArrowColumnWriter::close)
+                .collect::<parquet::errors::Result<Vec<_>>>()
+        })
+        .collect::<parquet::errors::Result<_>>()?;
+    Ok(encoded.into_iter().flatten().collect())
+}
+
+/// Opens the `parquet` crate's own writer on `out` (one thread; for tests that compare
+/// with it).
+#[allow(dead_code)]
 pub fn writer(
     out: Box<dyn Write + Send>,
     schema: SchemaRef,
 ) -> Result<ArrowWriter<Box<dyn Write + Send>>, String> {
-    let props = WriterProperties::builder()
-        .set_compression(Compression::SNAPPY)
-        .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
-        .set_max_row_group_bytes(Some(ROW_GROUP_BYTES))
-        .build();
+    let props = properties(Compression::SNAPPY);
     ArrowWriter::try_new(out, schema, Some(props)).map_err(|e| e.to_string())
 }

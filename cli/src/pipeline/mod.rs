@@ -54,6 +54,12 @@ pub trait Collector<T> {
     fn collect(&mut self, done: Done<T>, input: &[u8]) -> Result<(), Stop>;
     /// A window is done: flush what was written.
     fn idle(&mut self) -> Result<(), Stop>;
+    /// The input has nothing more for now (a pipe waiting for its writer) or has ended,
+    /// and every window read so far is collected: finish what is still in progress (e.g.
+    /// row groups being encoded). By default, nothing.
+    fn waiting(&mut self) -> Result<(), Stop> {
+        Ok(())
+    }
 }
 
 /// Batches per thread in a window.
@@ -70,12 +76,29 @@ pub fn run<T: Send, W: Work<Out = Result<T, Stop>>>(
     work: &W,
     collector: &mut dyn Collector<T>,
 ) -> Result<(), Stop> {
+    run_on(&pool(threads)?, reader, plan, work, collector)
+}
+
+/// The pool of `threads` worker threads a run parses on.
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool, Stop> {
     let threads = threads.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
+    rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|k| format!("worker-{k}"))
         .build()
-        .map_err(|e| Stop::Input(format!("cannot start {threads} threads: {e}")))?;
+        .map_err(|e| Stop::Input(format!("cannot start {threads} threads: {e}")))
+}
+
+/// [`run`] on `pool` (which the collector may also hand work to, e.g. the Parquet
+/// writer's encoding).
+pub fn run_on<T: Send, W: Work<Out = Result<T, Stop>>>(
+    pool: &rayon::ThreadPool,
+    reader: Reader,
+    plan: &Plan,
+    work: &W,
+    collector: &mut dyn Collector<T>,
+) -> Result<(), Stop> {
+    let threads = pool.current_num_threads().max(1);
     // Input buffers go back to the reader once their rows are written.
     let (free_tx, free_rx) = unbounded::<Vec<u8>>();
     let mut result = Ok(());
@@ -142,8 +165,11 @@ impl<T: Send, S: FnMut(Vec<Batch>) -> Receiver<Parsed<T>>> Driver<'_, T, S> {
         if let Some(parsed) = before {
             self.collect(parsed)?;
         }
-        if now && let Some(parsed) = self.wait()? {
-            self.collect(parsed)?;
+        if now {
+            if let Some(parsed) = self.wait()? {
+                self.collect(parsed)?;
+            }
+            self.collector.waiting()?;
         }
         Ok(())
     }
