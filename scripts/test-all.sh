@@ -60,6 +60,8 @@ assert "wheel-venv" in rapidurl._rapidurl.__file__, rapidurl._rapidurl.__file__
 print("imported", rapidurl.__name__, "from", rapidurl._rapidurl.__file__)'
 
 echo "== Python: pytest python/tests, and the package's doctests (the wheel, no cargo on PATH)"
+# python/tests/test_tool_parquet.py runs the command-line tool: the one `cargo test` built above.
+export RAPIDURL_CLI="$PWD/target/debug/rapidurl"
 env PATH="$no_rust_path" target/wheel-venv/bin/python -m pytest -q -p no:cacheprovider python/tests
 env PATH="$no_rust_path" target/wheel-venv/bin/python -m pytest -q -p no:cacheprovider \
     --doctest-modules --pyargs rapidurl
