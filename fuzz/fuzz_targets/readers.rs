@@ -9,8 +9,10 @@
 //!   this target (RFC 4180 quoting, the tool's TSV escapes, `serde_json`, the Parquet
 //!   writer).
 //!
-//! Invariants: no panic; every failure is a message that starts with the file's name and
-//! a place (`NAME:LINE:` or `NAME: row group N:`), otherwise every record is a row, in
+//! Invariants: no panic; CSV and TSV batches decode to the same rows and error by the
+//! block reader (`records::decode`) as by the record reader
+//! (`records::decode_by_record`); every failure is a message that starts with the file's
+//! name and a place (`NAME:LINE:` or `NAME: row group N:`), otherwise every record is a row, in
 //! order: a written table gives back each row's URL cell (null: `missing-URL`), its other
 //! cells and its line (CSV: where the record starts; Parquet: the row number); raw text
 //! gives one row per record as counted here (non-blank lines after the header; CSV records
@@ -147,6 +149,15 @@ fn read(format: Format, bytes: &[u8], block: usize, url: Option<usize>) -> Outco
         if let Data::Fatal(msg) = &batch.data {
             out.failure = Some(msg.clone());
             break;
+        }
+        if matches!(format, Format::Csv | Format::Tsv) {
+            // The block reader (records cut at the bits of the block's byte masks) gives
+            // what the record reader gives, rows and error alike.
+            assert_eq!(
+                rapidurl_cli::records::decode(&plan, batch).contents(),
+                rapidurl_cli::records::decode_by_record(&plan, batch).contents(),
+                "block reader against record reader"
+            );
         }
         let (rows, failure) = parse_window(&plan, std::slice::from_ref(batch), &Collect)
             .pop()

@@ -74,6 +74,9 @@ pub struct Record {
     cells: Range<usize>,
 }
 
+/// A row as [`Records::contents`] gives it: line, URL, base, input shown, cells.
+pub type RowContents = (u64, Option<String>, Option<String>, String, Vec<String>);
+
 /// The decoded rows of one batch.
 #[derive(Debug)]
 pub struct Records<'b> {
@@ -184,6 +187,29 @@ impl<'b> Records<'b> {
             Span::Raw(a) => Cell::Raw(Cow::Borrowed(self.at(a))),
             Span::Null => Cell::Null,
         }));
+    }
+
+    /// Every row as owned text (line, URL, base, input shown, cells as text) and the
+    /// error: what the tests and the `readers` fuzz target compare between
+    /// [`decode`] and [`decode_by_record`].
+    #[allow(dead_code)]
+    pub fn contents(&self) -> (Vec<RowContents>, Option<String>) {
+        let mut cells = Vec::new();
+        let rows = self
+            .rows
+            .iter()
+            .map(|r| {
+                self.cells(r, &mut cells);
+                (
+                    r.line,
+                    self.url(r).map(str::to_owned),
+                    self.base(r).map(str::to_owned),
+                    self.shown(r).to_owned(),
+                    cells.iter().map(|c| c.text().to_owned()).collect(),
+                )
+            })
+            .collect();
+        (rows, self.error.clone())
     }
 
     /// Copies `text` in; where it is.
@@ -683,28 +709,6 @@ fn arrow_rows(
 mod tests {
     use super::*;
 
-    /// A row as the tests compare it: line, URL, base, shown input and cells.
-    type Seen = (u64, Option<String>, Option<String>, String, Vec<String>);
-
-    fn seen(records: &Records<'_>) -> (Vec<Seen>, Option<String>) {
-        let mut cells = Vec::new();
-        let rows = records
-            .rows()
-            .iter()
-            .map(|r| {
-                records.cells(r, &mut cells);
-                (
-                    r.line,
-                    records.url(r).map(str::to_owned),
-                    records.base(r).map(str::to_owned),
-                    records.shown(r).to_owned(),
-                    cells.iter().map(|c| c.text().to_owned()).collect(),
-                )
-            })
-            .collect();
-        (rows, records.error.clone())
-    }
-
     fn plan(format: InputFormat, columns: usize, url: usize, base: Option<usize>) -> Plan {
         Plan {
             format,
@@ -746,8 +750,8 @@ mod tests {
         let fast = decode(&plan, &batch);
         let reference = decode_by_record(&plan, &batch);
         assert_eq!(
-            seen(&fast),
-            seen(&reference),
+            fast.contents(),
+            reference.contents(),
             "{format:?} {columns} columns: {:?}",
             String::from_utf8_lossy(bytes)
         );

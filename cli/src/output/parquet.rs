@@ -3,8 +3,8 @@
 //! gathers the batches, in input order, into row groups of [`ROW_GROUP_ROWS`] rows (or
 //! [`ROW_GROUP_BYTES`]) and hands each row group to the worker pool, where its
 //! columns are encoded and compressed in parallel ([`ParquetFile`]); the encoded row
-//! groups are written in order. At most [`PENDING_GROUPS_PER_THREAD`] row groups per
-//! thread wait to be written, so memory stays bounded.
+//! groups are written in order. At most [`PENDING_GROUPS`] row groups wait to be written,
+//! so memory stays bounded.
 
 use std::collections::VecDeque;
 use std::io::Write;
@@ -34,8 +34,9 @@ use crate::output::{Column, ERROR_COLUMN};
 pub const ROW_GROUP_ROWS: usize = 256 * 1024;
 /// The most bytes of Arrow data a row group gathers before it is encoded.
 pub const ROW_GROUP_BYTES: usize = 64 * 1024 * 1024;
-/// Row groups per thread that may be encoding or waiting to be written.
-pub const PENDING_GROUPS_PER_THREAD: usize = 2;
+/// Row groups that may be encoding or waiting to be written (each is split into one task
+/// per column, so a few keep every thread busy; more would only hold memory).
+pub const PENDING_GROUPS: usize = 4;
 
 /// How the pages of a Parquet output are compressed (`--compression`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -299,8 +300,7 @@ impl ParquetFile {
         if self.gathered.is_empty() {
             return Ok(());
         }
-        let limit = PENDING_GROUPS_PER_THREAD * self.pool.current_num_threads().max(1);
-        while self.pending.len() >= limit {
+        while self.pending.len() >= PENDING_GROUPS {
             self.write_oldest()?;
         }
         let writers = self.factory.create_column_writers(self.groups)?;
