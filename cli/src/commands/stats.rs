@@ -86,7 +86,7 @@ pub enum StatsFormat {
 /// with a fast non-cryptographic hash. Values absent from a row (a URL without that
 /// field) are counted apart.
 #[derive(Default)]
-struct Table {
+pub(crate) struct Table {
     values: rustc_hash::FxHashMap<Box<str>, u64>,
     absent: u64,
 }
@@ -94,7 +94,7 @@ struct Table {
 impl Table {
     /// Counts one `value`.
     #[inline]
-    fn add(&mut self, value: Option<&str>) {
+    pub(crate) fn add(&mut self, value: Option<&str>) {
         match value {
             None => self.absent += 1,
             Some(v) => match self.values.get_mut(v) {
@@ -107,7 +107,7 @@ impl Table {
     }
 
     /// Adds `other`'s counts to this table's.
-    fn merge(&mut self, other: Table) {
+    pub(crate) fn merge(&mut self, other: Table) {
         self.absent += other.absent;
         if self.values.len() < other.values.len() {
             let smaller = std::mem::replace(&mut self.values, other.values);
@@ -122,7 +122,7 @@ impl Table {
     }
 
     /// The values and their counts (`None`: absent), in no order.
-    fn into_values(self) -> Vec<(Option<String>, u64)> {
+    pub(crate) fn into_values(self) -> Vec<(Option<String>, u64)> {
         let absent = (self.absent > 0).then_some((None, self.absent));
         self.values
             .into_iter()
