@@ -197,6 +197,8 @@ impl RowSink for Kept {
             Ok(_) => Ok(row.input.to_owned()),
             Err(RowError::Missing) => Err("missing-URL".to_owned()),
             Err(RowError::Parse(_)) => Ok(row.input.to_owned()),
+            // No route table here: no lookup runs out of steps.
+            Err(RowError::Route(e)) => Err(e.to_string()),
         };
         let cells = row
             .cells

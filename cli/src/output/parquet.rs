@@ -3,8 +3,8 @@
 //! gathers the batches, in input order, into row groups of [`ROW_GROUP_ROWS`] rows (or
 //! [`ROW_GROUP_BYTES`]) and hands each row group to the worker pool, where its
 //! columns are encoded and compressed in parallel ([`ParquetFile`]); the encoded row
-//! groups are written in order. At most [`PENDING_GROUPS`] row groups wait to be written,
-//! so memory stays bounded.
+//! groups are written in order. At most [`PENDING_GROUPS`] row groups, of at most
+//! [`PENDING_BYTES`] together, wait to be written, so memory stays bounded.
 
 use std::collections::VecDeque;
 use std::io::Write;
@@ -33,10 +33,13 @@ use crate::output::{Column, ERROR_COLUMN};
 /// reach [`ROW_GROUP_BYTES`] first).
 pub const ROW_GROUP_ROWS: usize = 256 * 1024;
 /// The most bytes of Arrow data a row group gathers before it is encoded.
-pub const ROW_GROUP_BYTES: usize = 64 * 1024 * 1024;
+pub const ROW_GROUP_BYTES: usize = 32 * 1024 * 1024;
 /// Row groups that may be encoding or waiting to be written (each is split into one task
 /// per column, so a few keep every thread busy; more would only hold memory).
 pub const PENDING_GROUPS: usize = 4;
+/// The most bytes of Arrow data the pending row groups may hold (a row group of many
+/// wide columns counts for more than one of three narrow ones).
+pub const PENDING_BYTES: usize = 64 * 1024 * 1024;
 
 /// How the pages of a Parquet output are compressed (`--compression`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -233,8 +236,10 @@ pub struct ParquetFile {
     gathered: Vec<RecordBatch>,
     rows: usize,
     bytes: usize,
-    /// Row groups being encoded, in order.
-    pending: VecDeque<Receiver<parquet::errors::Result<Vec<ArrowColumnChunk>>>>,
+    /// Row groups being encoded, in order, with their bytes of Arrow data.
+    pending: VecDeque<(Receiver<parquet::errors::Result<Vec<ArrowColumnChunk>>>, usize)>,
+    /// The bytes of the pending row groups.
+    pending_bytes: usize,
     /// Row groups handed to the pool so far.
     groups: usize,
 }
@@ -261,6 +266,7 @@ impl ParquetFile {
             rows: 0,
             bytes: 0,
             pending: VecDeque::new(),
+            pending_bytes: 0,
             groups: 0,
         })
     }
@@ -282,9 +288,10 @@ impl ParquetFile {
             }
         }
         // Row groups done are written as soon as they are next in order.
-        while let Some(front) = self.pending.front() {
+        while let Some((front, bytes)) = self.pending.front() {
             match front.try_recv() {
                 Ok(chunks) => {
+                    self.pending_bytes -= *bytes;
                     self.pending.pop_front();
                     self.append(chunks)?;
                 }
@@ -300,27 +307,32 @@ impl ParquetFile {
         if self.gathered.is_empty() {
             return Ok(());
         }
-        while self.pending.len() >= PENDING_GROUPS {
+        while self.pending.len() >= PENDING_GROUPS
+            || (!self.pending.is_empty() && self.pending_bytes + self.bytes > PENDING_BYTES)
+        {
             self.write_oldest()?;
         }
         let writers = self.factory.create_column_writers(self.groups)?;
         self.groups += 1;
         let batches = std::mem::take(&mut self.gathered);
+        let bytes = self.bytes;
         (self.rows, self.bytes) = (0, 0);
         let schema = self.schema.clone();
         let (tx, rx) = bounded(1);
         self.pool.spawn(move || {
             let _ = tx.send(encode_group(&schema, writers, &batches));
         });
-        self.pending.push_back(rx);
+        self.pending.push_back((rx, bytes));
+        self.pending_bytes += bytes;
         Ok(())
     }
 
     /// Waits for the oldest pending row group and writes it.
     fn write_oldest(&mut self) -> parquet::errors::Result<()> {
-        let Some(rx) = self.pending.pop_front() else {
+        let Some((rx, bytes)) = self.pending.pop_front() else {
             return Ok(());
         };
+        self.pending_bytes -= bytes;
         let chunks = rx
             .recv()
             .map_err(|_| ParquetError::General("a row group's encoding task died".to_owned()))?;
