@@ -237,7 +237,10 @@ pub struct ParquetFile {
     rows: usize,
     bytes: usize,
     /// Row groups being encoded, in order, with their bytes of Arrow data.
-    pending: VecDeque<(Receiver<parquet::errors::Result<Vec<ArrowColumnChunk>>>, usize)>,
+    pending: VecDeque<(
+        Receiver<parquet::errors::Result<Vec<ArrowColumnChunk>>>,
+        usize,
+    )>,
     /// The bytes of the pending row groups.
     pending_bytes: usize,
     /// Row groups handed to the pool so far.
