@@ -284,7 +284,7 @@ impl ParquetFile {
             let part = batch.slice(0, take);
             batch = batch.slice(take, batch.num_rows() - take);
             self.rows += take;
-            self.bytes += part.get_array_memory_size();
+            self.bytes += data_bytes(&part);
             self.gathered.push(part);
             if self.rows >= ROW_GROUP_ROWS || self.bytes >= ROW_GROUP_BYTES {
                 self.encode_gathered()?;
@@ -371,6 +371,20 @@ impl ParquetFile {
         self.file.close()?;
         Ok(())
     }
+}
+
+/// The bytes of Arrow data `batch` covers (a slice counts its own rows, not its
+/// buffers' whole capacity).
+fn data_bytes(batch: &RecordBatch) -> usize {
+    batch
+        .columns()
+        .iter()
+        .map(|c| {
+            c.to_data()
+                .get_slice_memory_size()
+                .unwrap_or_else(|_| c.get_array_memory_size())
+        })
+        .sum()
 }
 
 /// Encodes one row group of `batches`: the column writers of each top-level field (one
