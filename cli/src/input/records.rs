@@ -450,6 +450,40 @@ impl Cut<'_, '_, '_> {
         )
     }
 
+    /// Adds the record of `fields` cells (a ragged one is an error), where cell `i` is
+    /// `at(own text, i)`.
+    #[inline]
+    fn push(
+        &mut self,
+        fields: usize,
+        mut at: impl FnMut(&mut String, usize) -> At,
+    ) -> Result<(), String> {
+        if fields != self.plan.columns.len() {
+            return Err(self.ragged(fields));
+        }
+        let records = &mut *self.records;
+        let first_cell = records.cells.len();
+        if self.plan.cells {
+            for &i in &self.plan.pass {
+                let cell = at(&mut records.text, i);
+                records.cells.push(Span::Text(cell));
+            }
+        }
+        let url = at(&mut records.text, self.plan.url);
+        let base = self
+            .plan
+            .base
+            .map_or(At::NONE, |i| at(&mut records.text, i));
+        records.rows.push(Record {
+            line: self.line,
+            shown: url,
+            url,
+            base,
+            cells: first_cell..records.cells.len(),
+        });
+        Ok(())
+    }
+
     /// The record from `s` to `end` (a line feed when `feed`, else the end of the text)
     /// whose last field starts at `f`: its cells are ranges of the block.
     #[inline]
@@ -463,32 +497,10 @@ impl Cut<'_, '_, '_> {
         self.fields.push(f..last);
         let blank = self.fields.len() == 1 && last == s;
         if !blank {
-            if self.fields.len() != self.plan.columns.len() {
-                return Err(self.ragged(self.fields.len()));
-            }
-            let records = &mut *self.records;
-            let first_cell = records.cells.len();
-            if self.plan.cells {
-                let fields = &self.fields;
-                records.cells.extend(
-                    self.plan
-                        .pass
-                        .iter()
-                        .map(|&i| Span::Text(At::block(fields[i].clone()))),
-                );
-            }
-            let url = At::block(self.fields[self.plan.url].clone());
-            let base = self
-                .plan
-                .base
-                .map_or(At::NONE, |i| At::block(self.fields[i].clone()));
-            records.rows.push(Record {
-                line: self.line,
-                shown: url,
-                url,
-                base,
-                cells: first_cell..records.cells.len(),
-            });
+            let fields = std::mem::take(&mut self.fields);
+            let pushed = self.push(fields.len(), |_, i| At::block(fields[i].clone()));
+            self.fields = fields;
+            pushed?;
         }
         self.fields.clear();
         self.line += u64::from(feed);
@@ -509,28 +521,9 @@ impl Cut<'_, '_, '_> {
             && decoded[0].is_empty()
             && matches!(&text[start..end], "" | "\n" | "\r\n" | "\r");
         if !blank {
-            if decoded.len() != self.plan.columns.len() {
-                return Err(self.ragged(decoded.len()));
-            }
-            let records = &mut *self.records;
-            let first_cell = records.cells.len();
-            if self.plan.cells {
-                for &i in &self.plan.pass {
-                    let at = Records::place(text, &mut records.text, &decoded[i]);
-                    records.cells.push(Span::Text(at));
-                }
-            }
-            let url = Records::place(text, &mut records.text, &decoded[self.plan.url]);
-            let base = self.plan.base.map_or(At::NONE, |i| {
-                Records::place(text, &mut records.text, &decoded[i])
-            });
-            records.rows.push(Record {
-                line: self.line,
-                shown: url,
-                url,
-                base,
-                cells: first_cell..records.cells.len(),
-            });
+            self.push(decoded.len(), |own, i| {
+                Records::place(text, own, &decoded[i])
+            })?;
         }
         self.line += lines;
         Ok(())
