@@ -49,3 +49,50 @@ fn a_read_error_after_rows_fails_every_command() {
     );
     assert_eq!(out.stdout.iter().filter(|&&b| b == b'\n').count(), 10000);
 }
+
+#[test]
+fn parse_help_shows_each_table_error_as_the_tool_prints_it() {
+    let help = support::stdout(&run(&["parse", "--help"], b""));
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    let cases: [(&[u8], &str); 4] = [
+        (b"url,n\nhttps://a.example/,1\nhttps://b.example/\n", "csv"),
+        (
+            b"url,n\nhttps://a.example/,1\n\"https://b.example/,2\n",
+            "csv",
+        ),
+        (
+            b"url,n\nhttps://a.example/,1\nhttps://b.ex\"ample/,2\n",
+            "csv",
+        ),
+        (b"{\"url\":\"https://a.example/\"}\nnope\n", "jsonl"),
+    ];
+    for (bytes, ext) in cases {
+        let file = TempFile::with_extension(bytes, ext);
+        let out = run(&["parse", file.path()], b"");
+        assert_eq!(code(&out), 3, "{}", stderr(&out));
+        let err = stderr(&out);
+        // `rapidurl: FILE:LINE: WHAT`: WHAT's kind (up to its first colon), numbers as N.
+        let what = err
+            .trim_end()
+            .strip_prefix(&format!("rapidurl: {}:", file.path()))
+            .and_then(|rest| rest.split_once(": "))
+            .map(|(line, what)| {
+                assert!(line.chars().all(|c| c.is_ascii_digit()), "{err}");
+                what
+            })
+            .unwrap_or_else(|| panic!("not FILE:LINE: WHAT: {err}"));
+        let kind: String = what
+            .split(':')
+            .next()
+            .unwrap_or("")
+            .split(|c: char| c.is_ascii_digit())
+            .collect::<Vec<_>>()
+            .join("N");
+        let kind = kind.replace("NN", "N");
+        assert!(
+            help.contains(&format!("`{kind}: …`")),
+            "parse --help does not show `{kind}: …` ({err})"
+        );
+    }
+    assert!(help.contains("`rapidurl: FILE:LINE: WHAT`"), "{help}");
+}

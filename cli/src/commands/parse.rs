@@ -54,8 +54,9 @@ on the worker threads, in parallel, and written in input order.
 Errors: a URL that does not parse is reported on stderr as FILE:LINE:COL: ERROR, where
 LINE is the line (the line a CSV record starts on; for Parquet, the row number) and COL
 is 1 + the error's byte offset in the URL; standard input is named <stdin>. A table that
-is not well formed stops the run with FILE:LINE: column N: what is wrong (rows before it
-are written to standard output).
+is not well formed stops the run with `rapidurl: FILE:LINE: WHAT` (rows before it are
+written to standard output), WHAT being `ragged row: …`, `unterminated quote: …`,
+`column N: …` (a field's bad quoting) or `not a JSON object (column N): …`.
 
 -o FILE is written to a temporary file beside it (.FILE.rapidurl-tmp-PID), renamed over
 FILE only when the run succeeds: a run that fails, or is stopped by SIGINT or SIGTERM,
