@@ -1280,3 +1280,41 @@ fn parse_help_names_every_field() {
         assert_eq!(code(&ran), 0, "--fields {name}: {}", stderr(&ran));
     }
 }
+
+/// docs/cli.md's table of fields: every name in it is a `rapidurl::field::Field` (the
+/// names Python's `parse_column` takes, through the same `FromStr`) but the two the
+/// text before the table calls the tool's own.
+#[test]
+fn the_fields_table_names_the_fields_parse_column_takes() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/cli.md"))
+        .expect("docs/cli.md");
+    let start = doc.find("**Fields** (").expect("the fields table");
+    let intro = &doc[start..doc[start..].find("\n\n").map_or(doc.len(), |e| start + e)];
+    assert!(
+        intro.contains("the tool's own two, `input` and `error`"),
+        "the text before the table: {intro}"
+    );
+    let own = ["input", "error"];
+    let table = doc[start..]
+        .lines()
+        .skip_while(|l| !l.starts_with("| field |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'));
+    let mut names = Vec::new();
+    for row in table {
+        let first = row.split('|').nth(1).expect("a first cell");
+        names.extend(first.split('`').skip(1).step_by(2).map(str::to_owned));
+    }
+    assert!(names.len() >= 20, "{names:?}");
+    for name in &names {
+        let name = name.strip_suffix("NAME").unwrap_or(name);
+        let name = if name == "param:" { "param:q" } else { name };
+        let is_field = name.parse::<rapidurl::field::Field>().is_ok();
+        assert_eq!(
+            is_field,
+            !own.contains(&name),
+            "{name}: a Field of the library: {is_field}; the tool's own: {}",
+            own.contains(&name)
+        );
+    }
+}
