@@ -1130,7 +1130,17 @@ fn bench_reports_throughput() {
     assert!(rows[4].starts_with("parse_ref loop"), "{text}");
     assert!(rows[4].ends_with(" 1.00x"), "{text}");
     assert!(rows[5].starts_with("one memchr pass"), "{text}");
-    assert!(rows.iter().all(|r| r.ends_with('x')), "{text}");
+    // Each row ends with its speed against the loop in CPU time, or `-` where the CPU
+    // time is too short to tell (the memchr pass, on so small a file).
+    assert!(
+        rows.iter().all(|r| r.ends_with('x') || r.ends_with(" -")),
+        "{text}"
+    );
+    assert!(
+        rows.iter()
+            .all(|r| r.split_whitespace().filter(|w| w.ends_with('x')).count() >= 1),
+        "{text}"
+    );
     assert!(
         text.contains("speed-up of parse_lines on 2 threads: "),
         "{text}"
