@@ -63,6 +63,10 @@ fn status_of(result: Result<ExitCode, Failure>) -> ExitCode {
             report(&format!("rapidurl: {msg}\n"));
             ExitCode::from(3)
         }
+        Err(Failure::Stopped(Stop::Damaged(msg))) => {
+            report(&format!("rapidurl: {msg}\n"));
+            ExitCode::from(2)
+        }
         Err(Failure::Stopped(Stop::Code(code))) => ExitCode::from(code),
     }
 }

@@ -7,6 +7,7 @@
 //! (this file is its root), so that the fuzz target `readers` (fuzz/) can drive it; the
 //! `rapidurl` binary compiles the same modules as its `input` module.
 
+pub mod compressed;
 pub mod records;
 pub mod rows;
 pub mod source;

@@ -21,6 +21,7 @@ use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
 };
 
+use super::compressed::{self, Codec};
 use super::table;
 
 /// The name under which standard input appears in diagnostics.
@@ -53,9 +54,18 @@ pub enum InputFormat {
 }
 
 impl InputFormat {
-    /// The format a file's name says, if it says one.
+    /// The format a file's name says, if it says one; a compression suffix (`.gz`,
+    /// `.zst` …) is looked through (`requests.csv.gz` is CSV).
     pub fn from_extension(path: &str) -> Option<InputFormat> {
-        let ext = std::path::Path::new(path).extension()?.to_str()?;
+        let mut path = std::path::Path::new(path);
+        if path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| compressed::SUFFIXES.contains(&e.to_ascii_lowercase().as_str()))
+        {
+            path = std::path::Path::new(path.file_stem()?);
+        }
+        let ext = path.extension()?.to_str()?;
         Some(match ext.to_ascii_lowercase().as_str() {
             "csv" => InputFormat::Csv,
             "tsv" | "tab" => InputFormat::Tsv,
@@ -96,6 +106,12 @@ enum Body {
     },
 }
 
+/// The text of an input: its bytes, or, when its first bytes show a compression, what
+/// they decompress to (told at the first read: [`compressed::Sniffing`]).
+fn text_source(name: &str, reader: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
+    Box::new(compressed::Sniffing::new(name, reader))
+}
+
 /// A message for an input that cannot be read.
 fn io_message(name: &str, err: &dyn std::fmt::Display) -> String {
     format!("{name}: {err}")
@@ -125,9 +141,19 @@ impl Input {
             }
             Box::new(io::stdin())
         } else {
-            let file = File::open(path).map_err(|e| io_message(&name, &e))?;
+            let mut file = File::open(path).map_err(|e| io_message(&name, &e))?;
             let regular = file.metadata().is_ok_and(|m| m.is_file());
             if format == InputFormat::Parquet {
+                let mut head = [0u8; compressed::MAGIC_BYTES];
+                let n = file.read(&mut head).unwrap_or(0);
+                if let Some(codec) = Codec::sniff(&head[..n]) {
+                    return Err(format!(
+                        "{name}: the file is {}-compressed; a Parquet file compresses its \
+                         own pages: decompress it first",
+                        codec.name()
+                    ));
+                }
+                io::Seek::rewind(&mut file).map_err(|e| io_message(&name, &e))?;
                 let meta = guarded(|| ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()))
                     .and_then(|loaded| loaded.map_err(|e| e.to_string()))
                     .map_err(|e| io_message(&name, &format!("not a readable Parquet file: {e}")))?;
@@ -139,15 +165,17 @@ impl Input {
                 });
             }
             if regular {
+                let reader = text_source(&name, Box::new(file));
                 return Ok(Input {
                     name,
                     format,
-                    body: Body::Text(TextReader::new(Box::new(file), true, format, block_bytes)),
+                    body: Body::Text(TextReader::new(reader, true, format, block_bytes)),
                     columns: None,
                 });
             }
             Box::new(file)
         };
+        let reader = text_source(&name, reader);
         Ok(Input {
             name,
             format,
@@ -237,6 +265,19 @@ pub enum Data {
     Fatal(String),
 }
 
+/// How [`Reader::run`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// Every input was read.
+    Done,
+    /// `send` said stop, or an input could not be read on (a [`Data::Fatal`] batch was
+    /// sent).
+    Stopped,
+    /// An input's compressed stream is cut short or damaged (a [`Data::Fatal`] batch was
+    /// sent): the run ends with exit status 2.
+    Damaged,
+}
+
 /// Every input in turn, cut into batches.
 pub struct Reader {
     /// The inputs, opened; the first one's columns read.
@@ -253,7 +294,7 @@ impl Reader {
     /// reusing the buffers found in
     /// `free`; stops at the first unreadable input with a [`Data::Fatal`] batch, or when
     /// `send` says stop.
-    pub fn run(self, send: &mut dyn FnMut(Batch, bool) -> bool, free: &Receiver<Vec<u8>>) {
+    pub fn run(self, send: &mut dyn FnMut(Batch, bool) -> bool, free: &Receiver<Vec<u8>>) -> Ended {
         let idle = std::cell::Cell::new(false);
         let mut send = |input: usize, first_line: u64, bytes: u64, data: Data| {
             let fatal = matches!(data, Data::Fatal(_));
@@ -276,11 +317,11 @@ impl Reader {
                         self.columns.join(", ")
                     );
                     send(k, 0, 0, Data::Fatal(msg));
-                    return;
+                    return Ended::Stopped;
                 }
                 Err(msg) => {
                     send(k, 0, 0, Data::Fatal(msg));
-                    return;
+                    return Ended::Stopped;
                 }
             }
             let name = input.name;
@@ -295,13 +336,16 @@ impl Reader {
                             // this input's rows must not wait with it.
                             idle.set(reader.short);
                             if !send(k, first_line, bytes, Data::Text(block)) {
-                                return;
+                                return Ended::Stopped;
                             }
                         }
                         Ok(None) => break,
                         Err(err) => {
                             send(k, 0, 0, Data::Fatal(err.message(&name)));
-                            return;
+                            return match err {
+                                ReadError::Damaged(_) => Ended::Damaged,
+                                ReadError::Io(_) | ReadError::Unterminated { .. } => Ended::Stopped,
+                            };
                         }
                     }
                 },
@@ -314,11 +358,12 @@ impl Reader {
                         self.projection.as_deref(),
                         &mut send,
                     ) {
-                        return;
+                        return Ended::Stopped;
                     }
                 }
             }
         }
+        Ended::Done
     }
 }
 
@@ -463,6 +508,9 @@ fn prefix_xor(mut x: u64) -> u64 {
 pub enum ReadError {
     /// Reading failed.
     Io(io::Error),
+    /// The input's compressed stream is cut short or damaged: the message, naming the
+    /// file and the byte.
+    Damaged(String),
     /// A quoted CSV field is still open at the end of the input.
     Unterminated {
         /// Where its quote opened.
@@ -475,6 +523,7 @@ impl ReadError {
     pub fn message(&self, name: &str) -> String {
         match self {
             ReadError::Io(e) => format!("{name}: read error: {e}"),
+            ReadError::Damaged(msg) => msg.clone(),
             ReadError::Unterminated { line } => format!(
                 "{name}:{line}: unterminated quote: a quoted field opened on line {line} is \
                  not closed before the end of the input"
@@ -485,7 +534,10 @@ impl ReadError {
 
 impl From<io::Error> for ReadError {
     fn from(e: io::Error) -> Self {
-        ReadError::Io(e)
+        match compressed::damaged(&e) {
+            Some(damaged) => ReadError::Damaged(damaged.0.clone()),
+            None => ReadError::Io(e),
+        }
     }
 }
 
@@ -517,6 +569,8 @@ pub struct TextReader {
     eof: bool,
     /// The last read returned less than asked: nothing more is there for now.
     short: bool,
+    /// A read failed after whole records: they are handed on first, then this.
+    failed: Option<ReadError>,
 }
 
 impl TextReader {
@@ -543,6 +597,7 @@ impl TextReader {
             started: false,
             eof: false,
             short: false,
+            failed: None,
         }
     }
 
@@ -557,11 +612,14 @@ impl TextReader {
         } else {
             self.block - len
         };
-        let n = if self.regular {
+        let read = if self.regular {
             self.buf.try_reserve_exact(want).map_err(io::Error::other)?;
+            // On an error, what was read before it is in `buf` all the same.
+            let before = self.buf.len();
             (&mut self.reader)
                 .take(want as u64)
-                .read_to_end(&mut self.buf)?
+                .read_to_end(&mut self.buf)
+                .map_err(|e| (e, self.buf.len() - before))
         } else {
             let size = want.min(PIPE_READ);
             if self.scratch.len() < size {
@@ -569,17 +627,23 @@ impl TextReader {
             }
             let n = loop {
                 match self.reader.read(&mut self.scratch[..size]) {
-                    Ok(n) => break n,
+                    Ok(n) => break Ok(n),
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(e),
+                    Err(e) => break Err((e, 0)),
                 }
             };
-            self.buf.extend_from_slice(&self.scratch[..n]);
-            // A full scratch buffer: there may be more waiting.
-            self.short = n < size;
+            if let Ok(n) = n {
+                self.buf.extend_from_slice(&self.scratch[..n]);
+                // A full scratch buffer: there may be more waiting.
+                self.short = n < size;
+            }
             n
         };
-        self.eof = n == 0;
+        let (n, error) = match read {
+            Ok(n) => (n, None),
+            Err((e, n)) => (n, Some(e)),
+        };
+        self.eof = n == 0 && error.is_none();
         if self.regular {
             self.short = n < want;
         }
@@ -592,7 +656,7 @@ impl TextReader {
         if self.started {
             self.scan();
         }
-        Ok(())
+        error.map_or(Ok(()), Err)
     }
 
     /// Finds the end of the last whole record read.
@@ -654,13 +718,35 @@ impl TextReader {
 
     /// Reads until at least one whole record is there (or the input ends).
     fn wait_for_record(&mut self) -> Result<(), ReadError> {
-        while self.end == 0 && !self.eof {
-            self.fill()?;
+        while self.end == 0 && !self.eof && self.failed.is_none() {
+            self.fill_or_keep()?;
+        }
+        if self.end == 0
+            && let Some(failed) = self.failed.take()
+        {
+            return Err(failed);
         }
         if self.eof {
             self.finish()?;
         }
         Ok(())
+    }
+
+    /// [`Self::fill`]; a failure after whole records is kept in [`Self::failed`] for
+    /// when they have been handed on.
+    fn fill_or_keep(&mut self) -> Result<(), ReadError> {
+        match self.fill() {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                let failed = ReadError::from(e);
+                if self.end > 0 {
+                    self.failed = Some(failed);
+                    Ok(())
+                } else {
+                    Err(failed)
+                }
+            }
+        }
     }
 
     /// The next block of whole records and the line number of its first, in `spare` (a
@@ -673,10 +759,15 @@ impl TextReader {
                     return Ok(None);
                 }
             }
-            if self.end > 0 && (self.eof || self.short || self.buf.len() >= self.block) {
+            // After a failure, the whole records read before it go first, then it.
+            let failed = self.failed.is_some();
+            if self.end > 0 && (self.eof || self.short || failed || self.buf.len() >= self.block) {
                 return Ok(Some(self.take(spare)));
             }
-            self.fill()?;
+            if let Some(failed) = self.failed.take() {
+                return Err(failed);
+            }
+            self.fill_or_keep()?;
         }
     }
 

@@ -18,7 +18,7 @@ pub mod progress;
 use crossbeam_channel::{Receiver, bounded, unbounded};
 
 use crate::input::rows::Plan;
-use crate::input::source::{Batch, Data, Reader};
+use crate::input::source::{Batch, Data, Ended, Reader};
 use crate::input::window::{Work, parse_window};
 
 /// A worker's answer for one batch.
@@ -37,6 +37,9 @@ pub enum Stop {
     Input(String),
     /// The command chose to stop (e.g. `--on-error fail`), with this exit status.
     Code(u8),
+    /// An input's compressed stream is cut short or damaged: the message (it names the
+    /// file and the byte); exit status 2.
+    Damaged(String),
     /// Writing the output failed.
     Output(std::io::Error),
 }
@@ -102,6 +105,7 @@ pub fn run_on<T: Send, W: Work<Out = Result<T, Stop>>>(
     // Input buffers go back to the reader once their rows are written.
     let (free_tx, free_rx) = unbounded::<Vec<u8>>();
     let mut result = Ok(());
+    let mut ended = Ended::Done;
     // The calling thread is not one of the pool's: inside the scope it reads and
     // collects while a window is parsed by a job on the pool.
     pool.in_place_scope(|scope| {
@@ -121,7 +125,7 @@ pub fn run_on<T: Send, W: Work<Out = Result<T, Stop>>>(
             },
         };
         let mut window: Vec<Batch> = Vec::new();
-        reader.run(
+        ended = reader.run(
             &mut |batch: Batch, idle: bool| {
                 let last = matches!(batch.data, Data::Fatal(_));
                 window.push(batch);
@@ -136,7 +140,12 @@ pub fn run_on<T: Send, W: Work<Out = Result<T, Stop>>>(
             result = driver.flush(window, true);
         }
     });
-    result
+    match result {
+        // A damaged compressed stream stops the run as the reader's fatal batch did,
+        // with its own exit status.
+        Err(Stop::Input(msg)) if ended == Ended::Damaged => Err(Stop::Damaged(msg)),
+        other => other,
+    }
 }
 
 /// The results of a window, parsed and not yet collected.

@@ -1,0 +1,377 @@
+//! Compressed inputs: told by their first bytes (never by their name), decompressed on a
+//! thread of their own while the rows before are parsed.
+//!
+//! gzip (also several members one after the other, as `cat a.gz b.gz` and BGZF make) and
+//! zstd (also several frames) are read; bzip2 and xz are recognized and refused with a
+//! message. A stream that is cut short or damaged ends the input with a message naming
+//! the file and the byte of the compressed file where the decoder stopped
+//! ([`Damaged`]); every whole record decoded before it is read.
+
+use std::io::{self, BufReader, Read};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crossbeam_channel::{Receiver, bounded};
+
+/// A compression the first bytes of an input show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Codec {
+    /// gzip (RFC 1952): `1F 8B`.
+    Gzip,
+    /// Zstandard: `28 B5 2F FD`.
+    Zstd,
+    /// bzip2: `BZh` and a digit (recognized, not read).
+    Bzip2,
+    /// xz: `FD 37 7A 58 5A 00` (recognized, not read).
+    Xz,
+}
+
+impl Codec {
+    /// The compression `head` (an input's first bytes, up to [`MAGIC_BYTES`]) starts
+    /// with, if any.
+    pub fn sniff(head: &[u8]) -> Option<Codec> {
+        if head.starts_with(&[0x1F, 0x8B]) {
+            Some(Codec::Gzip)
+        } else if head.starts_with(&[0x28, 0xB5, 0x2F, 0xFD]) {
+            Some(Codec::Zstd)
+        } else if head.starts_with(b"BZh") && head.get(3).is_some_and(u8::is_ascii_digit) {
+            Some(Codec::Bzip2)
+        } else if head.starts_with(&[0xFD, b'7', b'z', b'X', b'Z', 0]) {
+            Some(Codec::Xz)
+        } else {
+            None
+        }
+    }
+
+    /// The codec's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Codec::Gzip => "gzip",
+            Codec::Zstd => "zstd",
+            Codec::Bzip2 => "bzip2",
+            Codec::Xz => "xz",
+        }
+    }
+}
+
+/// How many first bytes [`Codec::sniff`] needs.
+pub const MAGIC_BYTES: usize = 6;
+
+/// The file-name suffixes of compressed files: the format is read from the name without
+/// them (`requests.csv.gz` is CSV).
+pub const SUFFIXES: [&str; 6] = ["gz", "gzip", "zst", "zstd", "bz2", "xz"];
+
+/// Whether `head` (an input's first bytes so far) may still grow into a compression's
+/// first bytes.
+fn may_be_magic(head: &[u8]) -> bool {
+    const MAGICS: [&[u8]; 4] = [
+        &[0x1F, 0x8B],
+        &[0x28, 0xB5, 0x2F, 0xFD],
+        b"BZh",
+        &[0xFD, b'7', b'z', b'X', b'Z', 0],
+    ];
+    MAGICS.iter().any(|m| {
+        let n = head.len().min(m.len());
+        head[..n] == m[..n] && (head.len() < m.len() || (m[0] == b'B' && head.len() < 4))
+    })
+}
+
+/// Reads the first bytes of `reader` until they show a compression or cannot (at most
+/// [`MAGIC_BYTES`]; a pipe is not waited on for more than the first read of ordinary
+/// text gives), and gives them back in front of the rest.
+fn peek(mut reader: Box<dyn Read + Send>) -> io::Result<(Vec<u8>, Box<dyn Read + Send>)> {
+    let mut head = Vec::with_capacity(MAGIC_BYTES);
+    let mut byte = [0u8; MAGIC_BYTES];
+    while head.len() < MAGIC_BYTES && (head.is_empty() || may_be_magic(&head)) {
+        let want = MAGIC_BYTES - head.len();
+        match reader.read(&mut byte[..want]) {
+            Ok(0) => break,
+            Ok(n) => head.extend_from_slice(&byte[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let rest: Box<dyn Read + Send> = Box::new(io::Cursor::new(head.clone()).chain(reader));
+    Ok((head, rest))
+}
+
+/// An input's bytes, or what they decompress to when its first bytes show a compression:
+/// told at the first read (so that opening an input reads nothing, and a pipe or a file
+/// that fails on its first read fails when the reading starts, as any other).
+pub struct Sniffing {
+    name: String,
+    /// The input before its first read.
+    raw: Option<Box<dyn Read + Send>>,
+    /// What is read after the first read.
+    ready: Option<Box<dyn Read + Send>>,
+}
+
+impl Sniffing {
+    /// `reader`, the input named `name`.
+    pub fn new(name: &str, reader: Box<dyn Read + Send>) -> Sniffing {
+        Sniffing {
+            name: name.to_owned(),
+            raw: Some(reader),
+            ready: None,
+        }
+    }
+}
+
+impl Read for Sniffing {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(raw) = self.raw.take() {
+            let (head, rest) = peek(raw)?;
+            self.ready = Some(match Codec::sniff(&head) {
+                None => rest,
+                Some(codec) => decompressed(&self.name, codec, rest)
+                    .map_err(|msg| io::Error::new(io::ErrorKind::InvalidData, Damaged(msg)))?,
+            });
+        }
+        match &mut self.ready {
+            Some(reader) => reader.read(buf),
+            None => Ok(0),
+        }
+    }
+}
+
+/// Why a compressed stream could not be read to its end: the message (naming the file,
+/// the codec and the byte), carried inside an [`io::Error`] from the decoder to the
+/// reader.
+#[derive(Debug)]
+pub struct Damaged(pub String);
+
+impl std::fmt::Display for Damaged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Damaged {}
+
+/// The [`Damaged`] inside `e`, if it carries one.
+pub fn damaged(e: &io::Error) -> Option<&Damaged> {
+    e.get_ref()
+        .and_then(|inner| inner.downcast_ref::<Damaged>())
+}
+
+/// Counts the bytes read through it.
+struct Counting<R> {
+    inner: R,
+    read: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// The compressed file, counted and buffered.
+type Source = BufReader<Counting<Box<dyn Read + Send>>>;
+
+/// A decoder of one of the codecs read.
+enum Inner {
+    Gzip(Box<flate2::bufread::MultiGzDecoder<Source>>),
+    Zstd(zstd::stream::read::Decoder<'static, Source>),
+}
+
+impl Inner {
+    fn source(&self) -> &Source {
+        match self {
+            Inner::Gzip(d) => d.get_ref(),
+            Inner::Zstd(d) => d.get_ref(),
+        }
+    }
+}
+
+/// A decoder that says where the compressed file is damaged.
+struct Decoder {
+    inner: Inner,
+    /// Bytes of the compressed file read into the buffer so far.
+    read: Arc<AtomicU64>,
+    /// Bytes decompressed so far.
+    decoded: u64,
+    codec: Codec,
+    name: String,
+}
+
+/// Chunks the decoding thread hands on.
+const CHUNK: usize = 256 * 1024;
+/// Chunks decoded ahead of the reader.
+const AHEAD: usize = 4;
+
+/// The decompressed bytes of `raw` (compressed with `codec`, a file named `name`), decoded
+/// on a thread of its own (or on the reading thread when no thread can be started).
+/// Refuses the codecs it cannot read.
+pub fn decompressed(
+    name: &str,
+    codec: Codec,
+    raw: Box<dyn Read + Send>,
+) -> Result<Box<dyn Read + Send>, String> {
+    let read = Arc::new(AtomicU64::new(0));
+    let source = BufReader::with_capacity(
+        64 * 1024,
+        Counting {
+            inner: raw,
+            read: read.clone(),
+        },
+    );
+    let inner = match codec {
+        Codec::Gzip => Inner::Gzip(Box::new(flate2::bufread::MultiGzDecoder::new(source))),
+        Codec::Zstd => Inner::Zstd(
+            zstd::stream::read::Decoder::with_buffer(source)
+                .map_err(|e| format!("{name}: cannot start the zstd decoder: {e}"))?,
+        ),
+        Codec::Bzip2 | Codec::Xz => {
+            return Err(format!(
+                "{name}: the input is {}-compressed, which this tool does not read; \
+                 decompress it first (or recompress it with gzip or zstd)",
+                codec.name()
+            ));
+        }
+    };
+    Ok(threaded(Decoder {
+        inner,
+        read,
+        decoded: 0,
+        codec,
+        name: name.to_owned(),
+    }))
+}
+
+impl Read for Decoder {
+    /// The decoder's read; an error becomes a [`Damaged`] naming the file, the codec and
+    /// the byte of the compressed file the decoder had reached.
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let result = match &mut self.inner {
+            Inner::Gzip(d) => d.read(buf),
+            Inner::Zstd(d) => d.read(buf),
+        };
+        if let Ok(n) = result {
+            self.decoded += n as u64;
+        }
+        match result {
+            Err(e) if e.kind() != io::ErrorKind::Interrupted && damaged(&e).is_none() => {
+                let buffered = self.inner.source().buffer().len() as u64;
+                let at = self.read.load(Ordering::Relaxed).saturating_sub(buffered);
+                let what = if e.kind() == io::ErrorKind::UnexpectedEof {
+                    format!("is cut short at byte {at} of the file")
+                } else {
+                    format!("is damaged after byte {at} of the file ({e})")
+                };
+                Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    Damaged(format!(
+                        "{}: the {} stream {what}, {} bytes decompressed; the whole rows \
+                         before it were read",
+                        self.name,
+                        self.codec.name(),
+                        self.decoded
+                    )),
+                ))
+            }
+            other => other,
+        }
+    }
+}
+
+/// Runs `decoder` on a thread of its own, [`AHEAD`] chunks ahead of the reader; on the
+/// calling thread when no thread can be started.
+fn threaded(decoder: Decoder) -> Box<dyn Read + Send> {
+    let (tx, rx) = bounded::<io::Result<Vec<u8>>>(AHEAD);
+    // The thread takes the decoder from here; when it cannot start, the reader does.
+    let slot = Arc::new(std::sync::Mutex::new(Some(decoder)));
+    let theirs = slot.clone();
+    let spawned = std::thread::Builder::new()
+        .name("decompress".to_owned())
+        .spawn(move || {
+            let Some(mut decoder) = theirs.lock().ok().and_then(|mut d| d.take()) else {
+                return;
+            };
+            loop {
+                let mut chunk = vec![0u8; CHUNK];
+                let mut filled = 0;
+                let result = loop {
+                    match decoder.read(&mut chunk[filled..]) {
+                        Ok(0) => break Ok(()),
+                        Ok(n) => {
+                            filled += n;
+                            if filled == CHUNK {
+                                break Ok(());
+                            }
+                        }
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => break Err(e),
+                    }
+                };
+                chunk.truncate(filled);
+                let end = filled < CHUNK;
+                if !chunk.is_empty() && tx.send(Ok(chunk)).is_err() {
+                    return;
+                }
+                if let Err(e) = result {
+                    let _ = tx.send(Err(e));
+                    return;
+                }
+                if end {
+                    // An empty chunk says the stream ended (a thread that dies says
+                    // nothing, and the reader reports it).
+                    let _ = tx.send(Ok(Vec::new()));
+                    return;
+                }
+            }
+        });
+    match spawned {
+        Ok(_) => Box::new(Chunks {
+            rx,
+            chunk: Vec::new(),
+            at: 0,
+            ended: false,
+        }),
+        Err(_) => match slot.lock().ok().and_then(|mut d| d.take()) {
+            Some(decoder) => Box::new(decoder),
+            None => Box::new(io::empty()),
+        },
+    }
+}
+
+/// The decoding thread's chunks, as a reader.
+struct Chunks {
+    rx: Receiver<io::Result<Vec<u8>>>,
+    chunk: Vec<u8>,
+    at: usize,
+    /// The thread said the stream ended.
+    ended: bool,
+}
+
+impl Read for Chunks {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.ended {
+            return Ok(0);
+        }
+        if self.at == self.chunk.len() {
+            match self.rx.recv() {
+                Ok(Ok(chunk)) if chunk.is_empty() => {
+                    self.ended = true;
+                    return Ok(0);
+                }
+                Ok(Ok(chunk)) => {
+                    self.chunk = chunk;
+                    self.at = 0;
+                }
+                Ok(Err(e)) => return Err(e),
+                Err(_) => {
+                    return Err(io::Error::other(
+                        "the thread decompressing the input ended before the stream did",
+                    ));
+                }
+            }
+        }
+        let n = buf.len().min(self.chunk.len() - self.at);
+        buf[..n].copy_from_slice(&self.chunk[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}

@@ -1,0 +1,216 @@
+//! Compressed inputs are told by their first bytes and read as what they decompress to:
+//! gzip (one member, several, BGZF blocks) and zstd (one frame, several), files and
+//! standard input, the format read from the name under the compression suffix. A stream
+//! cut short or damaged ends the run with exit status 2 and a message naming the file
+//! and the byte, after every whole row before the damage; bzip2 and xz are refused by
+//! name.
+
+mod support;
+
+use std::io::Write;
+
+use support::{TempFile, code, run, stderr, stdout};
+
+/// A CSV log of `rows` rows.
+fn log(rows: usize) -> Vec<u8> {
+    let mut text = String::from("time,url,status\n");
+    for i in 0..rows {
+        let url = match i % 5 {
+            0 => format!("https://www.site{}.example/p/{i}?q={}", i % 17, i * 3),
+            1 => format!("\"http://h{}.example.org/a,b\"", i % 7),
+            2 => "not a url".to_owned(),
+            _ => format!("https://shop{}.example.co.uk/cart/{i}", i % 11),
+        };
+        text.push_str(&format!(
+            "2026-11-28T00:00:{:02}Z,{url},{}\n",
+            i % 60,
+            200 + i % 4
+        ));
+    }
+    text.into_bytes()
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(data).expect("gzip");
+    e.finish().expect("gzip")
+}
+
+/// `data` as BGZF: gzip members of at most 65,280 bytes of input, each with the `BC`
+/// extra field, then the empty end-of-file member.
+fn bgzf(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for block in data.chunks(65_280).chain(std::iter::once(&[][..])) {
+        let mut e = flate2::GzBuilder::new()
+            .extra(vec![b'B', b'C', 2, 0, 0, 0])
+            .write(Vec::new(), flate2::Compression::fast());
+        e.write_all(block).expect("bgzf");
+        out.extend(e.finish().expect("bgzf"));
+    }
+    out
+}
+
+fn zstd_frames(data: &[u8], frames: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    for part in data.chunks(data.len().div_ceil(frames).max(1)) {
+        out.extend(zstd::encode_all(part, 3).expect("zstd"));
+    }
+    out
+}
+
+/// `parse --format tsv`'s output for `args` (the input file last), checked to succeed.
+fn parsed(args: &[&str]) -> String {
+    let out = run(args, b"");
+    assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
+#[test]
+fn compressed_inputs_read_as_their_contents() {
+    let plain_bytes = log(40_000);
+    let plain = TempFile::with_extension(&plain_bytes, "csv");
+    let want = parsed(&["parse", "--fields", "hostname,pathname", plain.path()]);
+    let half = plain_bytes.len() / 2;
+    let cut = plain_bytes[..half]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .expect("a line end")
+        + 1;
+    let two_members = [gzip(&plain_bytes[..cut]), gzip(&plain_bytes[cut..])].concat();
+    let cases: [(&str, Vec<u8>); 5] = [
+        ("gzip", gzip(&plain_bytes)),
+        ("gzip, two members", two_members),
+        ("BGZF", bgzf(&plain_bytes)),
+        ("zstd", zstd_frames(&plain_bytes, 1)),
+        ("zstd, five frames", zstd_frames(&plain_bytes, 5)),
+    ];
+    for (what, bytes) in cases {
+        for threads in ["1", "2"] {
+            // By the name under the suffix: `.csv.gz`, `.csv.zst`.
+            let ext = if what.starts_with("zstd") {
+                "csv.zst"
+            } else {
+                "csv.gz"
+            };
+            let file = TempFile::with_extension(&bytes, ext);
+            let got = parsed(&[
+                "parse",
+                "--threads",
+                threads,
+                "--fields",
+                "hostname,pathname",
+                file.path(),
+            ]);
+            assert!(
+                got == want,
+                "{what}, {threads} threads: differs from the plain file"
+            );
+            // The compression is told by the bytes, not the name: a `.csv` file that
+            // is compressed is read the same.
+            let named_plain = TempFile::with_extension(&bytes, "csv");
+            let got = parsed(&["parse", "--fields", "hostname,pathname", named_plain.path()]);
+            assert!(got == want, "{what} named .csv: differs");
+        }
+        // Standard input.
+        let out = run(
+            &[
+                "parse",
+                "--input-format",
+                "csv",
+                "--fields",
+                "hostname,pathname",
+            ],
+            &bytes,
+        );
+        assert_eq!(code(&out), 0, "{what} on stdin: {}", stderr(&out));
+        assert!(stdout(&out) == want, "{what} on stdin: differs");
+    }
+    // `stats` counts the same from a compressed file.
+    let gz = TempFile::with_extension(&gzip(&plain_bytes), "csv.gz");
+    let stats = |path: &str| {
+        parsed(&[
+            "stats",
+            "--by",
+            "registrable_domain",
+            "--format",
+            "csv",
+            path,
+        ])
+    };
+    assert_eq!(stats(gz.path()), stats(plain.path()));
+}
+
+#[test]
+fn a_damaged_stream_ends_with_status_2_after_the_rows_before_it() {
+    let plain_bytes = log(40_000);
+    let plain = TempFile::with_extension(&plain_bytes, "csv");
+    let all = parsed(&["parse", "--fields", "hostname", plain.path()]);
+    let gz = gzip(&plain_bytes);
+    let cut_gz = gz[..gz.len() * 2 / 3].to_vec();
+    // Eight zstd frames, the fifth one's header overwritten: the decoder stops there.
+    let mut zst = Vec::new();
+    let mut fifth = 0;
+    for (k, part) in plain_bytes
+        .chunks(plain_bytes.len().div_ceil(8))
+        .enumerate()
+    {
+        if k == 4 {
+            fifth = zst.len();
+        }
+        zst.extend(zstd::encode_all(part, 3).expect("zstd"));
+    }
+    for b in &mut zst[fifth..fifth + 6] {
+        *b ^= 0xA5;
+    }
+    for (what, bytes, says) in [
+        (
+            "gzip cut short",
+            cut_gz,
+            "the gzip stream is cut short at byte",
+        ),
+        ("zstd damaged", zst, "the zstd stream is damaged after byte"),
+    ] {
+        let file = TempFile::with_extension(&bytes, "csv");
+        let out = run(&["parse", "--fields", "hostname", file.path()], b"");
+        assert_eq!(code(&out), 2, "{what}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!("rapidurl: {}: {says}", file.path())),
+            "{what}: {err}"
+        );
+        // Whole rows came out before the damage, each as the plain file gives it: a
+        // prefix of its output (never a garbled row).
+        let got = stdout(&out);
+        assert!(
+            got.lines().count() > 1000,
+            "{what}: only {} lines",
+            got.lines().count()
+        );
+        assert!(
+            all.starts_with(&got),
+            "{what}: the rows are not a prefix of the plain file's"
+        );
+    }
+}
+
+#[test]
+fn bzip2_and_xz_are_refused_by_name() {
+    for (bytes, codec) in [
+        (&b"BZh91AY&SY\x00\x00"[..], "bzip2"),
+        (&b"\xFD7zXZ\x00\x00\x04"[..], "xz"),
+    ] {
+        let file = TempFile::new(bytes);
+        let out = run(&["check", file.path()], b"");
+        assert_eq!(code(&out), 2, "{codec}");
+        assert!(
+            stderr(&out).contains(&format!("the input is {codec}-compressed")),
+            "{codec}: {}",
+            stderr(&out)
+        );
+    }
+    // A compressed Parquet file is refused too (Parquet compresses its own pages).
+    let file = TempFile::with_extension(&gzip(b"PAR1"), "parquet");
+    let out = run(&["check", file.path()], b"");
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("gzip-compressed"), "{}", stderr(&out));
+}
