@@ -9,6 +9,10 @@
 //!   this target (RFC 4180 quoting, the tool's TSV escapes, `serde_json`, the Parquet
 //!   writer).
 //!
+//! Compressed raw text (gzip or zstd, perhaps cut short) reads as the same text does
+//! uncompressed: the same rows and failure when whole; when cut, a prefix of those rows,
+//! then a failure naming the stream.
+//!
 //! Invariants: no panic; CSV and TSV batches decode to the same rows and error by the
 //! block reader (`records::decode`) as by the record reader
 //! (`records::decode_by_record`); every failure is a message that starts with the file's
@@ -55,6 +59,15 @@ enum Case {
         format: Format,
         block: u8,
         bytes: Vec<u8>,
+    },
+    /// Raw bytes of a text format, compressed (and perhaps cut short).
+    Compressed {
+        format: Format,
+        block: u8,
+        bytes: Vec<u8>,
+        zstd: bool,
+        /// Bytes cut off the end of the compressed stream.
+        cut: u16,
     },
     Table {
         format: Format,
@@ -455,8 +468,47 @@ fn table(
     }
 }
 
+/// `bytes` compressed and cut, read against `bytes` read as they are.
+fn compressed(format: Format, block: usize, bytes: &[u8], zstd: bool, cut: usize) {
+    if format == Format::Parquet {
+        return;
+    }
+    let packed = if zstd {
+        zstd::encode_all(bytes, 1).expect("zstd")
+    } else {
+        use std::io::Write;
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(bytes).expect("gzip");
+        e.finish().expect("gzip")
+    };
+    let cut = cut.min(packed.len());
+    let plain = read(format, bytes, block, None);
+    let got = read(format, &packed[..packed.len() - cut], block, None);
+    if cut == 0 {
+        assert_eq!(got.rows, plain.rows, "compressed rows differ");
+        assert_eq!(got.failure, plain.failure, "compressed failure differs");
+        return;
+    }
+    assert!(
+        got.rows.len() <= plain.rows.len() && plain.rows[..got.rows.len()] == got.rows[..],
+        "a cut stream's rows are not a prefix of the whole one's"
+    );
+    // The stream's end is gone: the run fails (on the stream, or on a table cut in the
+    // middle of a record or header), unless what was cut off decodes to nothing.
+    if got.failure.is_none() {
+        assert_eq!(got.rows, plain.rows, "a cut stream read as a whole one, with fewer rows");
+    }
+}
+
 fuzz_target!(|case: Case| {
     match case {
+        Case::Compressed {
+            format,
+            block,
+            bytes,
+            zstd,
+            cut,
+        } => compressed(format, block as usize + 1, &bytes, zstd, cut as usize),
         Case::Raw {
             format,
             block,
