@@ -30,17 +30,7 @@ impl Codec {
     /// The compression `head` (an input's first bytes, up to [`MAGIC_BYTES`]) starts
     /// with, if any.
     pub fn sniff(head: &[u8]) -> Option<Codec> {
-        if head.starts_with(&[0x1F, 0x8B]) {
-            Some(Codec::Gzip)
-        } else if head.starts_with(&[0x28, 0xB5, 0x2F, 0xFD]) {
-            Some(Codec::Zstd)
-        } else if head.starts_with(b"BZh") && head.get(3).is_some_and(u8::is_ascii_digit) {
-            Some(Codec::Bzip2)
-        } else if head.starts_with(&[0xFD, b'7', b'z', b'X', b'Z', 0]) {
-            Some(Codec::Xz)
-        } else {
-            None
-        }
+        MAGICS.iter().find(|m| m.whole(head)).map(|m| m.codec)
     }
 
     /// The codec's name in messages.
@@ -64,16 +54,58 @@ pub const SUFFIXES: [&str; 6] = ["gz", "gzip", "zst", "zstd", "bz2", "xz"];
 /// Whether `head` (an input's first bytes so far) may still grow into a compression's
 /// first bytes.
 fn may_be_magic(head: &[u8]) -> bool {
-    const MAGICS: [&[u8]; 4] = [
-        &[0x1F, 0x8B],
-        &[0x28, 0xB5, 0x2F, 0xFD],
-        b"BZh",
-        &[0xFD, b'7', b'z', b'X', b'Z', 0],
-    ];
-    MAGICS.iter().any(|m| {
-        let n = head.len().min(m.len());
-        head[..n] == m[..n] && (head.len() < m.len() || (m[0] == b'B' && head.len() < 4))
-    })
+    MAGICS.iter().any(|m| m.may_grow_into(head))
+}
+
+/// A codec's first bytes: `prefix`, then, for bzip2, a block-size digit.
+struct Magic {
+    codec: Codec,
+    prefix: &'static [u8],
+    /// How many bytes the first bytes are (more than `prefix` for bzip2's digit).
+    len: usize,
+}
+
+/// The first bytes of each codec.
+const MAGICS: [Magic; 4] = [
+    Magic {
+        codec: Codec::Gzip,
+        prefix: &[0x1F, 0x8B],
+        len: 2,
+    },
+    Magic {
+        codec: Codec::Zstd,
+        prefix: &[0x28, 0xB5, 0x2F, 0xFD],
+        len: 4,
+    },
+    Magic {
+        codec: Codec::Bzip2,
+        prefix: b"BZh",
+        len: 4,
+    },
+    Magic {
+        codec: Codec::Xz,
+        prefix: &[0xFD, b'7', b'z', b'X', b'Z', 0],
+        len: 6,
+    },
+];
+
+impl Magic {
+    /// Whether `head` starts with all of these first bytes.
+    fn whole(&self, head: &[u8]) -> bool {
+        head.len() >= self.len
+            && head.starts_with(self.prefix)
+            && head[self.prefix.len()..self.len]
+                .iter()
+                .all(u8::is_ascii_digit)
+    }
+
+    /// Whether `head` is shorter than these first bytes and may grow into them.
+    fn may_grow_into(&self, head: &[u8]) -> bool {
+        let n = head.len().min(self.prefix.len());
+        head.len() < self.len
+            && head[..n] == self.prefix[..n]
+            && head[n..].iter().all(u8::is_ascii_digit)
+    }
 }
 
 /// Reads the first bytes of `reader` until they show a compression or cannot (at most
@@ -373,5 +405,23 @@ impl Read for Chunks {
         buf[..n].copy_from_slice(&self.chunk[self.at..self.at + n]);
         self.at += n;
         Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Codec, may_be_magic};
+
+    #[test]
+    fn first_bytes_tell_the_codec() {
+        assert_eq!(Codec::sniff(&[0x1F, 0x8B, 8]), Some(Codec::Gzip));
+        assert_eq!(Codec::sniff(&[0x28, 0xB5, 0x2F, 0xFD]), Some(Codec::Zstd));
+        assert_eq!(Codec::sniff(b"BZh9"), Some(Codec::Bzip2));
+        assert_eq!(Codec::sniff(b"BZhx"), None);
+        assert_eq!(Codec::sniff(b"\xFD7zXZ\x00"), Some(Codec::Xz));
+        assert_eq!(Codec::sniff(b"\xFD7zXZ"), None);
+        assert_eq!(Codec::sniff(b"https:"), None);
+        assert!(may_be_magic(&[0x1F]) && may_be_magic(b"BZh") && may_be_magic(b"\xFD7z"));
+        assert!(!may_be_magic(&[0x1F, 0x8B]) && !may_be_magic(b"BZh9") && !may_be_magic(b"h"));
     }
 }
