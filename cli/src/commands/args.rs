@@ -228,7 +228,13 @@ fn table_columns(
         .base_column
         .as_deref()
         .map(|spec| resolve_column(spec, columns, &first.name, "--base-column"))
-        .transpose()?;
+        .transpose()?
+        .or_else(|| {
+            // A log's request target is resolved against the host the log names.
+            (crate::input::logs::url_is_target(first.format) && columns[url] == "url")
+                .then(|| columns.iter().position(|c| c == "request_origin"))
+                .flatten()
+        });
     if base == Some(url) {
         return Err(Failure::Message(format!(
             "--base-column names the URL's column ({:?})",

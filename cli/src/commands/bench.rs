@@ -362,6 +362,7 @@ fn cut(text: &[u8], block: usize, first_line: u64) -> Vec<Batch> {
             first_line: line,
             bytes: len as u64,
             data: Data::Text(records.to_vec()),
+            directive: None,
         });
         line += memchr::memchr_iter(b'\n', records).count() as u64;
         at += len;

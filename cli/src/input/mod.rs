@@ -8,6 +8,7 @@
 //! `rapidurl` binary compiles the same modules as its `input` module.
 
 pub mod compressed;
+pub mod logs;
 pub mod records;
 pub mod rows;
 pub mod source;

@@ -8,6 +8,7 @@ use std::ops::Range;
 
 use arrow_array::{ArrayRef, RecordBatch};
 
+use super::logs::{self, Fault, Line, LineReader};
 use super::rows::{Plan, Strings, arrow_cell, split_fields};
 use super::source::{Batch, Data, InputFormat};
 use super::table::{self, Cell};
@@ -90,6 +91,9 @@ pub struct Records<'b> {
     /// Why reading stopped before the end of the batch (the rows before it are kept): a
     /// message naming the file, the line and the column.
     pub error: Option<String>,
+    /// The rows that are error rows of their format (a log line that is not a request
+    /// …): their index and the fault, in row order.
+    faults: Vec<(usize, Fault)>,
 }
 
 /// The buffers of a [`Records`], kept for the next batch when it is dropped: a batch's
@@ -118,6 +122,7 @@ impl Default for Records<'_> {
             rows,
             cells,
             error: None,
+            faults: Vec::new(),
         }
     }
 }
@@ -159,6 +164,18 @@ impl<'b> Records<'b> {
         } else {
             &self.block[at.start..at.end]
         }
+    }
+
+    /// Why row `index` is an error row of its format, if it is one.
+    #[inline]
+    pub fn fault(&self, index: usize) -> Option<&Fault> {
+        if self.faults.is_empty() {
+            return None;
+        }
+        self.faults
+            .binary_search_by_key(&index, |(i, _)| *i)
+            .ok()
+            .map(|k| &self.faults[k].1)
     }
 
     /// The text row `row` is parsed from (`None`: no URL).
@@ -293,7 +310,11 @@ fn decode_with<'b>(plan: &Plan, batch: &'b Batch, tables: TableReader) -> Record
                 Ok(())
             }
             InputFormat::Jsonl => json_rows(&mut records, plan, name, first, bytes),
-            _ => tables(&mut records, plan, name, first, bytes),
+            InputFormat::Csv | InputFormat::Tsv => tables(&mut records, plan, name, first, bytes),
+            _ => {
+                log_rows(&mut records, plan, batch, bytes);
+                Ok(())
+            }
         },
     };
     records.error = result.err();
@@ -581,6 +602,79 @@ fn table_rows_by_record(
     Ok(())
 }
 
+/// The lines of a log or crawl index ([`logs`]): each line's cells by column, a line that
+/// is not one of its format's an error row with its fault; cells not decoded stay in the
+/// block.
+fn log_rows<'b>(records: &mut Records<'b>, plan: &Plan, batch: &Batch, bytes: &'b [u8]) {
+    let block: Cow<'b, str> = match simdutf8::basic::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => Cow::Owned(String::from_utf8_lossy(bytes).into_owned()),
+    };
+    let mut reader = LineReader::new(plan.format, &plan.columns, batch.directive.as_deref());
+    let mut cells: Vec<Cell<'_>> = Vec::new();
+    let target = logs::url_is_target(plan.format) && plan.columns[plan.url] == "url";
+    let text = &mut records.text;
+    for (k, line) in block.split_terminator('\n').enumerate() {
+        let line_no = batch.first_line + k as u64;
+        let read = reader.read(line, &mut cells);
+        if read == Ok(Line::Skip) {
+            continue;
+        }
+        let at = |cell: &Cell<'_>, text: &mut String| match cell {
+            Cell::Null => At::NONE,
+            Cell::Text(t) | Cell::Raw(t) => Records::place(&block, text, t),
+        };
+        let mut url = at(&cells[plan.url], text);
+        let base = plan.base.map_or(At::NONE, |b| at(&cells[b], text));
+        let mut fault = read.err();
+        if fault.is_none()
+            && target
+            && base == At::NONE
+            && plan.base_url.is_none()
+            && let Cell::Text(t) = &cells[plan.url]
+            && t.starts_with('/')
+        {
+            fault = Some(Fault {
+                name: logs::NO_HOST,
+                detail: format!(
+                    "the request target {t:?} is a path, and the line names no host to \
+                     resolve it against: give --base URL (the site's origin)"
+                ),
+                column: 1,
+            });
+        }
+        let shown = if fault.is_some() {
+            url = At::NONE;
+            Records::place(&block, text, line.strip_suffix('\r').unwrap_or(line))
+        } else {
+            url
+        };
+        let first = records.cells.len();
+        if plan.cells {
+            for &i in &plan.pass {
+                let span = match &cells[i] {
+                    Cell::Text(t) => Span::Text(Records::place(&block, text, t)),
+                    Cell::Raw(t) => Span::Raw(Records::place(&block, text, t)),
+                    Cell::Null => Span::Null,
+                };
+                records.cells.push(span);
+            }
+        }
+        if let Some(fault) = fault {
+            records.faults.push((records.rows.len(), fault));
+        }
+        records.rows.push(Record {
+            line: line_no,
+            shown,
+            url,
+            base,
+            cells: first..records.cells.len(),
+        });
+    }
+    drop(cells);
+    records.block = block;
+}
+
 /// JSON Lines objects: cells by key, in the columns' order.
 fn json_rows(
     records: &mut Records<'_>,
@@ -739,6 +833,7 @@ mod tests {
             first_line: 2,
             bytes: bytes.len() as u64,
             data: Data::Text(bytes.to_vec()),
+            directive: None,
         };
         let fast = decode(&plan, &batch);
         let reference = decode_by_record(&plan, &batch);
@@ -842,6 +937,7 @@ mod tests {
                 first_line: 1,
                 bytes: csv.len() as u64,
                 data: Data::Text(csv),
+                directive: None,
             };
             assert_eq!(decode(&plan, &batch).error, None);
         }

@@ -82,6 +82,9 @@ pub enum RowError {
     /// The URL parsed, but the route table's lookup ran out of steps on it (a pattern
     /// with a backreference or a lookaround: [`rapidurl::field::ROUTE_MATCH_LIMIT`]).
     Route(rapidurl::pattern::PatternError),
+    /// The record is not one of its format's: a log line that is not a request, a crawl
+    /// index line without its fields ([`super::logs`]).
+    Unreadable(Box<super::logs::Fault>),
 }
 
 impl RowError {
@@ -91,6 +94,7 @@ impl RowError {
             RowError::Parse(e) => e.name(),
             RowError::Missing => "missing-URL",
             RowError::Route(_) => rapidurl::field::ROUTE_MATCH_LIMIT,
+            RowError::Unreadable(f) => f.name,
         }
     }
 
@@ -99,6 +103,7 @@ impl RowError {
         match self {
             RowError::Parse(e) => e.offset().map_or(1, |o| o + 1),
             RowError::Missing | RowError::Route(_) => 1,
+            RowError::Unreadable(f) => f.column,
         }
     }
 }
@@ -109,6 +114,7 @@ impl fmt::Display for RowError {
             RowError::Parse(e) => e.fmt(f),
             RowError::Missing => f.write_str("missing-URL: the URL cell is null or absent"),
             RowError::Route(e) => write!(f, "{}: {e}", self.name()),
+            RowError::Unreadable(fault) => fault.fmt(f),
         }
     }
 }

@@ -22,6 +22,7 @@ use parquet::arrow::arrow_reader::{
 };
 
 use super::compressed::{self, Codec};
+use super::logs;
 use super::table;
 
 /// The name under which standard input appears in diagnostics.
@@ -51,6 +52,22 @@ pub enum InputFormat {
     Jsonl,
     /// Apache Parquet (`.parquet`).
     Parquet,
+    /// NCSA common log format (`%h %l %u %t "%r" %>s %b`).
+    Common,
+    /// NCSA combined log format: common, then the referrer and the user agent (the
+    /// default of Apache and nginx).
+    Combined,
+    /// Apache's `vhost_combined`: `host:port` first, then combined.
+    #[value(name = "vhost_combined")]
+    VhostCombined,
+    /// W3C extended log format, its fields named by `#Fields:` (IIS, Amazon CloudFront).
+    W3c,
+    /// AWS Application Load Balancer access logs.
+    Alb,
+    /// A classic CDX crawl index, with or without its ` CDX …` header line (`.cdx`).
+    Cdx,
+    /// A CDXJ crawl index: `urlkey timestamp {json}` (`.cdxj`).
+    Cdxj,
 }
 
 impl InputFormat {
@@ -71,6 +88,8 @@ impl InputFormat {
             "tsv" | "tab" => InputFormat::Tsv,
             "jsonl" | "ndjson" => InputFormat::Jsonl,
             "parquet" => InputFormat::Parquet,
+            "cdx" => InputFormat::Cdx,
+            "cdxj" => InputFormat::Cdxj,
             _ => return None,
         })
     }
@@ -83,6 +102,13 @@ impl InputFormat {
             InputFormat::Tsv => "tsv",
             InputFormat::Jsonl => "jsonl",
             InputFormat::Parquet => "parquet",
+            InputFormat::Common => "common",
+            InputFormat::Combined => "combined",
+            InputFormat::VhostCombined => "vhost_combined",
+            InputFormat::W3c => "w3c",
+            InputFormat::Alb => "alb",
+            InputFormat::Cdx => "cdx",
+            InputFormat::Cdxj => "cdxj",
         }
     }
 }
@@ -248,6 +274,9 @@ pub struct Batch {
     pub bytes: u64,
     /// The records.
     pub data: Data,
+    /// W3C extended logs: the `#Fields:` directive in effect at the batch's first line,
+    /// when an earlier batch had one.
+    pub directive: Option<std::sync::Arc<str>>,
 }
 
 /// What a batch holds.
@@ -296,6 +325,7 @@ impl Reader {
     /// `send` says stop.
     pub fn run(self, send: &mut dyn FnMut(Batch, bool) -> bool, free: &Receiver<Vec<u8>>) -> Ended {
         let idle = std::cell::Cell::new(false);
+        let directive = std::cell::RefCell::new(None);
         let mut send = |input: usize, first_line: u64, bytes: u64, data: Data| {
             let fatal = matches!(data, Data::Fatal(_));
             let batch = Batch {
@@ -303,6 +333,7 @@ impl Reader {
                 first_line,
                 bytes,
                 data,
+                directive: directive.borrow_mut().take(),
             };
             send(batch, idle.get()) && !fatal
         };
@@ -335,6 +366,7 @@ impl Reader {
                             // for now" too: the next input may be a pipe that waits, and
                             // this input's rows must not wait with it.
                             idle.set(reader.short);
+                            *directive.borrow_mut() = reader.block_directive.take();
                             if !send(k, first_line, bytes, Data::Text(block)) {
                                 return Ended::Stopped;
                             }
@@ -571,6 +603,10 @@ pub struct TextReader {
     short: bool,
     /// A read failed after whole records: they are handed on first, then this.
     failed: Option<ReadError>,
+    /// W3C: the last `#Fields:` line of the blocks handed on, and the one in effect at
+    /// the start of the block just handed on.
+    directive: Option<std::sync::Arc<str>>,
+    block_directive: Option<std::sync::Arc<str>>,
 }
 
 impl TextReader {
@@ -598,6 +634,8 @@ impl TextReader {
             eof: false,
             short: false,
             failed: None,
+            directive: None,
+            block_directive: None,
         }
     }
 
@@ -783,6 +821,12 @@ impl TextReader {
         } else {
             count_lines(&block)
         };
+        if self.format == InputFormat::W3c {
+            self.block_directive = self.directive.clone();
+            if let Some(last) = last_directive(&block) {
+                self.directive = Some(last.into());
+            }
+        }
         let first = self.line;
         self.line += lines;
         self.scanned -= self.end;
@@ -796,6 +840,9 @@ impl TextReader {
     fn header(&mut self, name: &str) -> Result<Vec<String>, String> {
         if self.format == InputFormat::Lines {
             return Ok(Vec::new());
+        }
+        if logs::is_log(self.format) {
+            return self.log_header(name);
         }
         self.wait_for_record().map_err(|e| e.message(name))?;
         if self.end == 0 {
@@ -845,14 +892,70 @@ impl TextReader {
                 self.lines_end -= lines;
             }
         }
-        let mut seen = std::collections::HashSet::new();
-        if let Some(dup) = columns.iter().find(|c| !seen.insert(c.as_str())) {
-            return Err(format!(
-                "{name}:1: column {dup:?} appears twice in the header"
-            ));
-        }
+        no_duplicate(name, &columns)?;
         Ok(columns)
     }
+
+    /// The columns of a log or crawl index ([`logs::header`]): fixed, or named by a CDX
+    /// header line (consumed) or the W3C `#Fields:` directive (left, as a line to skip).
+    fn log_header(&mut self, name: &str) -> Result<Vec<String>, String> {
+        let needs_head = matches!(self.format, InputFormat::Cdx | InputFormat::W3c);
+        if needs_head {
+            self.wait_for_record().map_err(|e| e.message(name))?;
+            // W3C: the directives may come in more than one read (a pipe).
+            while self.format == InputFormat::W3c
+                && !self.eof
+                && self.failed.is_none()
+                && self.buf[..self.end]
+                    .split(|&b| b == b'\n')
+                    .filter(|l| !l.is_empty())
+                    .all(|l| l.starts_with(b"#") && !l.starts_with(b"#Fields:"))
+            {
+                self.fill_or_keep().map_err(|e| e.message(name))?;
+                if self.eof {
+                    self.finish().map_err(|e| e.message(name))?;
+                }
+            }
+        }
+        let text = String::from_utf8_lossy(&self.buf[..self.end]);
+        let (columns, consumed) =
+            logs::header(self.format, &text).map_err(|e| format!("{name}:{}: {e}", self.line))?;
+        if consumed > 0 {
+            let consumed = consumed.min(self.end);
+            let lines = memchr::memchr_iter(b'\n', &self.buf[..consumed]).count() as u64;
+            self.buf.drain(..consumed);
+            self.line += lines;
+            self.end -= consumed;
+            self.scanned -= consumed;
+        }
+        no_duplicate(name, &columns)?;
+        Ok(columns)
+    }
+}
+
+/// The last `#Fields:` directive line of a W3C block, if it has one.
+fn last_directive(block: &[u8]) -> Option<String> {
+    let at = if block.starts_with(b"#Fields:") {
+        Some(0)
+    } else {
+        None
+    };
+    let last = memchr::memmem::rfind(block, b"\n#Fields:")
+        .map(|i| i + 1)
+        .or(at)?;
+    let end = memchr::memchr(b'\n', &block[last..]).map_or(block.len(), |k| last + k);
+    Some(String::from_utf8_lossy(&block[last..end]).into_owned())
+}
+
+/// Fails when a column name appears twice.
+fn no_duplicate(name: &str, columns: &[String]) -> Result<(), String> {
+    let mut seen = std::collections::HashSet::new();
+    if let Some(dup) = columns.iter().find(|c| !seen.insert(c.as_str())) {
+        return Err(format!(
+            "{name}:1: column {dup:?} appears twice in the header"
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -213,7 +213,10 @@ fn record_row<'w, P: RowSink>(
     };
     records.cells(rec, &mut slot.cells);
     let (url, route) = match records.url(rec).map(|_| url.map_err(RowError::Parse)) {
-        None => (Err(RowError::Missing), None),
+        None => match records.fault(index) {
+            Some(fault) => (Err(RowError::Unreadable(Box::new(fault.clone()))), None),
+            None => (Err(RowError::Missing), None),
+        },
         Some(Err(e)) => (Err(e), None),
         Some(Ok(u)) => match plan.look_up(&u) {
             Ok(route) => (Ok(u), route),
