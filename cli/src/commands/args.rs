@@ -22,7 +22,8 @@ pub struct InputArgs {
     pub files: Vec<String>,
 
     /// The inputs' format [default: by extension: .csv, .tsv/.tab, .jsonl/.ndjson,
-    /// .parquet; lines otherwise and for standard input].
+    /// .parquet, .cdx, .cdxj, .warc, under .gz or .zst too; lines otherwise and for
+    /// standard input]. Access logs (common, combined …) are all `.log`: name theirs.
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub input_format: Option<InputFormat>,
 

@@ -774,6 +774,15 @@ fn request<'a>(text: Cow<'a, str>, column: usize, cells: &mut [Cell<'a>]) -> Res
         ));
     }
     let (method, rest) = t.split_once(' ').unwrap_or((t, ""));
+    if method == "-" {
+        return Err(fault(
+            NOT_A_REQUEST,
+            format!(
+                "the request {:?} has no method: the server could not read the request",
+                preview(t)
+            ),
+        ));
+    }
     if method.is_empty() || !method.bytes().all(is_tchar) {
         return Err(fault(
             NOT_A_REQUEST,
