@@ -614,7 +614,13 @@ fn log_rows<'b>(records: &mut Records<'b>, plan: &Plan, batch: &Batch, bytes: &'
     let mut cells: Vec<Cell<'_>> = Vec::new();
     let target = logs::url_is_target(plan.format) && plan.columns[plan.url] == "url";
     let text = &mut records.text;
-    for (k, line) in block.split_terminator('\n').enumerate() {
+    let mut from = 0;
+    let ends = memchr::memchr_iter(b'\n', block.as_bytes()).chain(
+        (!block.ends_with('\n') && !block.is_empty()).then_some(block.len()),
+    );
+    for (k, end) in ends.enumerate() {
+        let line = &block[from..end];
+        from = end + 1;
         let line_no = batch.first_line + k as u64;
         let read = reader.read(line, &mut cells);
         if read == Ok(Line::Skip) {
