@@ -967,3 +967,184 @@ fn cdx_line<'a>(line: &'a str, cells: &mut [Cell<'a>]) -> Result<(), Fault> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cells of `line` read as `format` (columns from [`header`] over `head`), as
+    /// text (`None`: null), or the fault's name and column.
+    fn read(
+        format: InputFormat,
+        head: &str,
+        line: &str,
+    ) -> Result<Vec<Option<String>>, (&'static str, usize)> {
+        let (columns, _) = header(format, head).expect("columns");
+        let mut reader = LineReader::new(format, &columns, None);
+        let mut cells = Vec::new();
+        match reader.read(line, &mut cells) {
+            Ok(_) => Ok(cells
+                .iter()
+                .map(|c| match c {
+                    Cell::Null => None,
+                    Cell::Text(t) | Cell::Raw(t) => Some(t.to_string()),
+                })
+                .collect()),
+            Err(f) => Err((f.name, f.column)),
+        }
+    }
+
+    #[test]
+    fn escapes_of_apache_and_nginx() {
+        assert_eq!(unescape(r"plain"), "plain");
+        assert!(matches!(unescape("plain"), Cow::Borrowed(_)));
+        assert_eq!(unescape(r#"a\"b\\c"#), r#"a"b\c"#);
+        assert_eq!(unescape(r"\n\r\t\b\v"), "\n\r\t\u{8}\u{b}");
+        assert_eq!(unescape(r"caf\xc3\xA9"), "café");
+        assert_eq!(unescape(r"\x22q\x22"), "\"q\"");
+        // Not UTF-8 once decoded: U+FFFD.
+        assert_eq!(unescape(r"\xff"), "\u{fffd}");
+        // Not an escape: kept.
+        assert_eq!(unescape(r"\q \x4 \xZZ \"), r"\q \x4 \xZZ \");
+    }
+
+    #[test]
+    fn target_forms() {
+        assert!(has_scheme("https://a/"));
+        assert!(has_scheme("a+b-c.d:x"));
+        assert!(!has_scheme("/a:b"));
+        assert!(!has_scheme(":a"));
+        assert!(!has_scheme("1a:b"));
+        assert!(is_authority("example.com:443"));
+        assert!(is_authority("[::1]:8080"));
+        assert!(!is_authority("https://a:1/"));
+        assert!(!is_authority("a:"));
+        assert!(!is_authority(":1"));
+    }
+
+    #[test]
+    fn requests() {
+        let common = |request: &str| {
+            read(
+                InputFormat::Common,
+                "",
+                &format!("h - - [t] \"{request}\" 200 1"),
+            )
+        };
+        let row = common("GET /a?b HTTP/1.1").expect("a row");
+        assert_eq!(
+            row[4..7],
+            [
+                Some("GET".into()),
+                Some("/a?b".into()),
+                Some("HTTP/1.1".into())
+            ]
+        );
+        // HTTP/0.9: no version.
+        let row = common("GET /").expect("a row");
+        assert_eq!(row[4..7], [Some("GET".into()), Some("/".into()), None]);
+        // A target with a space in it (a client that did not encode it).
+        let row = common("GET /a b HTTP/1.0").expect("a row");
+        assert_eq!(row[5], Some("/a b".into()));
+        // The fault's column is where the request field starts (its quote).
+        assert_eq!(common("-"), Err((NOT_A_REQUEST, 11)));
+        assert_eq!(common(""), Err((NOT_A_REQUEST, 11)));
+        assert_eq!(common(r"\x16\x03\x01"), Err((NOT_A_REQUEST, 11)));
+        assert_eq!(common("G(T / HTTP/1.1"), Err((NOT_A_REQUEST, 11)));
+        assert_eq!(common("GET"), Err((NOT_A_REQUEST, 11)));
+        assert_eq!(common("GET HTTP/1.1"), Err((NOT_A_REQUEST, 11)));
+        assert_eq!(common("OPTIONS * HTTP/1.1"), Err((NOT_A_URL_TARGET, 11)));
+        assert_eq!(
+            common("CONNECT a.example:443 HTTP/1.1"),
+            Err((NOT_A_URL_TARGET, 11))
+        );
+        assert_eq!(
+            common("GET a.example:443 HTTP/1.1"),
+            Err((NOT_A_URL_TARGET, 11))
+        );
+        assert_eq!(
+            common("GET index.html HTTP/1.1"),
+            Err((NOT_A_URL_TARGET, 11))
+        );
+        assert!(common("GET http://a.example/x HTTP/1.1").is_ok());
+    }
+
+    #[test]
+    fn ncsa_shapes() {
+        let common = |line: &str| read(InputFormat::Common, "", line);
+        assert_eq!(
+            common("h - - [t] \"GET / HTTP/1.1\" 2000 1"),
+            Err((NOT_A_LOG_LINE, 28))
+        );
+        assert_eq!(
+            common("h - - [t] \"GET / HTTP/1.1\" 200 x1"),
+            Err((NOT_A_LOG_LINE, 32))
+        );
+        assert_eq!(
+            common("h - - t \"GET / HTTP/1.1\" 200 1"),
+            Err((NOT_A_LOG_LINE, 7))
+        );
+        assert_eq!(
+            common("h - - [t \"GET / HTTP/1.1\" 200 1"),
+            Err((NOT_A_LOG_LINE, 7))
+        );
+        assert_eq!(common("h - - [t] GET 200 1"), Err((NOT_A_LOG_LINE, 11)));
+        assert_eq!(common("h - -"), Err((NOT_A_LOG_LINE, 6)));
+        // Fields may be separated by more than one space; more fields are `extra`.
+        let row = common("h  -  -  [t]  \"GET / HTTP/1.1\"  200  -  more  fields").expect("a row");
+        assert_eq!(row[0], Some("h".into()));
+        assert_eq!(row[8], None, "- bytes");
+        assert_eq!(row[9], Some("more  fields".into()));
+        // A blank line is not a row.
+        let (columns, _) = header(InputFormat::Common, "").expect("columns");
+        let mut cells = Vec::new();
+        let mut reader = LineReader::new(InputFormat::Common, &columns, None);
+        assert_eq!(reader.read(" \r", &mut cells), Ok(Line::Skip));
+    }
+
+    #[test]
+    fn headers() {
+        let (columns, consumed) = header(InputFormat::Cdx, " CDX a b\nx y\n").expect("cdx");
+        assert_eq!(
+            (columns, consumed),
+            (vec!["url".to_owned(), "timestamp".to_owned()], 9)
+        );
+        let (columns, consumed) = header(InputFormat::Cdx, "x y\n").expect("cdx");
+        assert_eq!((columns.len(), consumed), (11, 0));
+        assert_eq!(
+            header(InputFormat::Cdx, "CDX Z\n").expect("cdx").0,
+            ["cdx_Z"]
+        );
+        assert!(header(InputFormat::Cdx, " CDX ab\n").is_err());
+        assert!(header(InputFormat::Cdx, " CDX \n").is_err());
+        let (columns, _) = header(
+            InputFormat::W3c,
+            "#Version: 1.0\r\n#Fields: date cs-uri-stem\r\nd /a\r\n",
+        )
+        .expect("w3c");
+        assert_eq!(columns, ["date", "cs-uri-stem", "url", "request_origin"]);
+        assert!(header(InputFormat::W3c, "#Version: 1.0\nd /a\n#Fields: x\n").is_err());
+        assert_eq!(header(InputFormat::Alb, "").expect("alb").0.len(), 33);
+    }
+
+    #[test]
+    fn w3c_origins() {
+        let head = "#Fields: cs-uri-stem cs-uri-query s-port cs-host cs-protocol\n";
+        let origin =
+            |line: &str| read(InputFormat::W3c, head, line).map(|r| (r[5].clone(), r[6].clone()));
+        assert_eq!(
+            origin("/a q=1 443 h.example -"),
+            Ok((Some("/a?q=1".into()), Some("https://h.example".into())))
+        );
+        assert_eq!(
+            origin("/a - 8080 h.example -"),
+            Ok((Some("/a".into()), Some("http://h.example:8080".into())))
+        );
+        assert_eq!(
+            origin("/a - 443 h.example:8443 https"),
+            Ok((Some("/a".into()), Some("https://h.example:8443".into())))
+        );
+        assert_eq!(origin("/a - 80 - wss").map(|o| o.1), Ok(None));
+        assert_eq!(origin("/a - 80"), Err((NOT_A_LOG_LINE, 1)));
+    }
+}

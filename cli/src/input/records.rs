@@ -615,9 +615,8 @@ fn log_rows<'b>(records: &mut Records<'b>, plan: &Plan, batch: &Batch, bytes: &'
     let target = logs::url_is_target(plan.format) && plan.columns[plan.url] == "url";
     let text = &mut records.text;
     let mut from = 0;
-    let ends = memchr::memchr_iter(b'\n', block.as_bytes()).chain(
-        (!block.ends_with('\n') && !block.is_empty()).then_some(block.len()),
-    );
+    let ends = memchr::memchr_iter(b'\n', block.as_bytes())
+        .chain((!block.ends_with('\n') && !block.is_empty()).then_some(block.len()));
     for (k, end) in ends.enumerate() {
         let line = &block[from..end];
         from = end + 1;
