@@ -9,6 +9,12 @@
 //!   this target (RFC 4180 quoting, the tool's TSV escapes, `serde_json`, the Parquet
 //!   writer).
 //!
+//! Logs and crawl indexes (common, combined, vhost_combined, W3C, ALB, CDX, CDXJ): lines
+//! made of well-formed lines of the format, their prefixes, lines with arbitrary text in
+//! their quoted fields, and arbitrary bytes. Every line that is not blank (nor a W3C
+//! directive, nor a CDX header) is one row, an error row when it is not its format's
+//! (with one of the formats' error names); the rows are the same in blocks of any size.
+//!
 //! Compressed raw text (gzip or zstd, perhaps cut short) reads as the same text does
 //! uncompressed: the same rows and failure when whole; when cut, a prefix of those rows,
 //! then a failure naming the stream.
@@ -53,8 +59,92 @@ impl Format {
     }
 }
 
+#[derive(Arbitrary, Debug, Clone, Copy, PartialEq)]
+enum LogFormat {
+    Common,
+    Combined,
+    VhostCombined,
+    W3c,
+    Alb,
+    Cdx,
+    Cdxj,
+}
+
+impl LogFormat {
+    fn input(self) -> InputFormat {
+        match self {
+            LogFormat::Common => InputFormat::Common,
+            LogFormat::Combined => InputFormat::Combined,
+            LogFormat::VhostCombined => InputFormat::VhostCombined,
+            LogFormat::W3c => InputFormat::W3c,
+            LogFormat::Alb => InputFormat::Alb,
+            LogFormat::Cdx => InputFormat::Cdx,
+            LogFormat::Cdxj => InputFormat::Cdxj,
+        }
+    }
+
+    /// A well-formed line of the format with `text` in it (in the request target and
+    /// a quoted field, or the URL).
+    fn line(self, text: &str) -> String {
+        let quoted = text.replace('\\', "\\\\").replace('"', "\\\"");
+        let path = text.replace([' ', '\n', '\r', '"', '\t'], "_");
+        match self {
+            LogFormat::Common => {
+                format!("1.2.3.4 - - [28/Nov/2026:00:00:00 +0000] \"GET /{path} HTTP/1.1\" 200 5")
+            }
+            LogFormat::Combined => format!(
+                "1.2.3.4 - u [t] \"GET /{path} HTTP/1.1\" 200 5 \"https://r.example/{path}\" \"{quoted}\""
+            ),
+            LogFormat::VhostCombined => format!(
+                "h.example:443 1.2.3.4 - - [t] \"GET /{path} HTTP/1.1\" 404 - \"-\" \"{quoted}\""
+            ),
+            LogFormat::W3c => format!("2026-11-28 00:00:00 GET /{path} q=1 h.example 443"),
+            LogFormat::Alb => format!(
+                "https 2026-11-28T00:00:00Z app/lb 1.2.3.4:5 10.0.0.1:80 0.0 0.0 0.0 200 200 \
+                 1 2 \"GET https://h.example:443/{path} HTTP/1.1\" \"{quoted}\" - - arn \"x\""
+            ),
+            LogFormat::Cdx => format!("com,h)/{path} 20261128 https://h.example/{path} - 200 D - - 1 0 f"),
+            LogFormat::Cdxj => format!(
+                "com,h)/{path} 20261128 {}",
+                serde_json::json!({"url": format!("https://h.example/{text}"), "status": 200})
+            ),
+        }
+    }
+
+    /// The header the format's files start with (W3C's directive, sometimes CDX's).
+    fn header(self, with: bool) -> &'static str {
+        match self {
+            LogFormat::W3c => "#Version: 1.0\n#Fields: date time cs-method cs-uri-stem cs-uri-query cs-host s-port\n",
+            LogFormat::Cdx if with => " CDX N b a m s k r M S V g\n",
+            _ => "",
+        }
+    }
+}
+
+/// A line of a generated log: its kind and a text.
+#[derive(Arbitrary, Debug)]
+enum LogLine {
+    /// A well-formed line with the text in it.
+    Good(String),
+    /// The first `n` bytes of a well-formed line.
+    Cut(String, u8),
+    /// The text as a line.
+    Text(String),
+    /// Bytes as a line (line feeds removed).
+    Bytes(Vec<u8>),
+    /// A later W3C directive naming other fields, or a blank line.
+    Directive(bool),
+}
+
 #[derive(Arbitrary, Debug)]
 enum Case {
+    /// A log or crawl index.
+    Log {
+        format: LogFormat,
+        block: u8,
+        header: bool,
+        lines: Vec<LogLine>,
+    },
     Raw {
         format: Format,
         block: u8,
@@ -98,6 +188,10 @@ fn path_for(format: Format) -> PathBuf {
         Format::Jsonl => "jsonl",
         Format::Parquet => "parquet",
     };
+    temp_path(ext)
+}
+
+fn temp_path(ext: &str) -> PathBuf {
     std::env::temp_dir().join(format!(
         "rapidurl-fuzz-readers-{}.{ext}",
         std::process::id()
@@ -107,14 +201,24 @@ fn path_for(format: Format) -> PathBuf {
 /// Opens `bytes` as a file of `format` and reads every row, as the tool does (the URL
 /// in column `url` of the header, every other column passed through).
 fn read(format: Format, bytes: &[u8], block: usize, url: Option<usize>) -> Outcome {
-    let path = path_for(format);
+    read_as(format.input(), path_for(format), bytes, block, url)
+}
+
+/// [`read`] for any format, from a file at `path`.
+fn read_as(
+    format: InputFormat,
+    path: PathBuf,
+    bytes: &[u8],
+    block: usize,
+    url: Option<usize>,
+) -> Outcome {
     std::fs::write(&path, bytes).expect("temporary file");
     let name = path.to_str().expect("UTF-8 path").to_owned();
     let failed = |msg: String| Outcome {
         rows: Vec::new(),
         failure: Some(msg),
     };
-    let mut input = match Input::open(&name, Some(format.input()), block) {
+    let mut input = match Input::open(&name, Some(format), block) {
         Ok(input) => input,
         Err(msg) => return failed(msg),
     };
@@ -125,12 +229,15 @@ fn read(format: Format, bytes: &[u8], block: usize, url: Option<usize>) -> Outco
     if columns.is_empty() {
         return failed(format!("{name}: no columns"));
     }
-    let url = url.unwrap_or(0).min(columns.len() - 1);
+    let url = url
+        .or_else(|| columns.iter().position(|c| c == "url"))
+        .unwrap_or(0)
+        .min(columns.len() - 1);
     if let Err(msg) = rapidurl_cli::source::check_string_column(&input, &columns[url], "the URL") {
         return failed(msg);
     }
     let plan = Plan {
-        format: format.input(),
+        format,
         names: vec![name.clone()],
         columns: columns.clone(),
         url,
@@ -163,7 +270,7 @@ fn read(format: Format, bytes: &[u8], block: usize, url: Option<usize>) -> Outco
             out.failure = Some(msg.clone());
             break;
         }
-        if matches!(format, Format::Csv | Format::Tsv) {
+        if matches!(format, InputFormat::Csv | InputFormat::Tsv) {
             // The block reader (records cut at the bits of the block's byte masks) gives
             // what the record reader gives, rows and error alike.
             assert_eq!(
@@ -212,6 +319,20 @@ impl RowSink for Kept {
             Err(RowError::Parse(_)) => Ok(row.input.to_owned()),
             // No route table here: no lookup runs out of steps.
             Err(RowError::Route(e)) => Err(e.to_string()),
+            Err(RowError::Unreadable(f)) => {
+                assert!(
+                    [
+                        rapidurl_cli::logs::NOT_A_LOG_LINE,
+                        rapidurl_cli::logs::NOT_A_REQUEST,
+                        rapidurl_cli::logs::NOT_A_URL_TARGET,
+                        rapidurl_cli::logs::NO_HOST,
+                    ]
+                    .contains(&f.name),
+                    "{f:?}"
+                );
+                assert!(f.column >= 1 && f.column <= row.input.len() + 1, "{f:?} {:?}", row.input);
+                Err(f.name.to_owned())
+            }
         };
         let cells = row
             .cells
@@ -500,8 +621,62 @@ fn compressed(format: Format, block: usize, bytes: &[u8], zstd: bool, cut: usize
     }
 }
 
+/// A generated log read in blocks of `block` bytes and in one block: one row per line
+/// that is not blank, a directive or a header; the same rows both ways.
+fn log(format: LogFormat, block: usize, header: bool, lines: &[LogLine]) {
+    let mut text = format.header(header).as_bytes().to_vec();
+    let mut rows = Vec::new();
+    let mut line_no = text.iter().filter(|&&b| b == b'\n').count() as u64;
+    for line in lines.iter().take(64) {
+        let bytes: Vec<u8> = match line {
+            LogLine::Good(t) => format.line(t).into_bytes(),
+            LogLine::Cut(t, n) => {
+                let mut l = format.line(t).into_bytes();
+                l.truncate(*n as usize);
+                l
+            }
+            LogLine::Text(t) => t.as_bytes().to_vec(),
+            LogLine::Bytes(b) => b.clone(),
+            LogLine::Directive(true) if format == LogFormat::W3c => {
+                b"#Fields: date time cs-method cs-uri s-port".to_vec()
+            }
+            LogLine::Directive(_) => Vec::new(),
+        };
+        let bytes: Vec<u8> = bytes.into_iter().filter(|&b| b != b'\n').collect();
+        line_no += 1;
+        let shown = String::from_utf8_lossy(&bytes);
+        let shown = shown.strip_suffix('\r').unwrap_or(&shown);
+        let skipped = shown.trim().is_empty() || (format == LogFormat::W3c && shown.starts_with('#'));
+        // A first line that looks like a CDX header is one.
+        let header_line = format == LogFormat::Cdx
+            && line_no == 1
+            && shown.trim_start_matches(' ').starts_with("CDX ");
+        if !skipped && !header_line {
+            rows.push(line_no);
+        }
+        text.extend_from_slice(&bytes);
+        text.push(b'\n');
+    }
+    let ext = if format == LogFormat::Cdxj { "cdxj" } else { "log" };
+    let small = read_as(format.input(), temp_path(ext), &text, block, None);
+    let whole = read_as(format.input(), temp_path(ext), &text, 1 << 20, None);
+    assert_eq!(small.rows, whole.rows, "rows by block size");
+    assert_eq!(small.failure, whole.failure, "failure by block size");
+    if whole.failure.is_some() {
+        return;
+    }
+    let got: Vec<u64> = whole.rows.iter().map(|r| r.0).collect();
+    assert_eq!(got, rows, "one row per line of {:?}", String::from_utf8_lossy(&text));
+}
+
 fuzz_target!(|case: Case| {
     match case {
+        Case::Log {
+            format,
+            block,
+            header,
+            lines,
+        } => log(format, block as usize + 1, header, &lines),
         Case::Compressed {
             format,
             block,
