@@ -190,6 +190,9 @@ const CDX_LETTERS: &[(char, &str)] = &[
 /// The fields of a CDX file without a header line: the usual 11.
 const CDX_DEFAULT: &str = "N b a m s k r M S V g";
 
+/// The fields of a CDX file without a header line whose first line has nine.
+const CDX_NINE: &str = "N b a m s k r V g";
+
 /// The NCSA fields of `format`.
 fn ncsa_fields(format: InputFormat) -> Vec<(Kind, &'static str)> {
     let mut fields = Vec::new();
@@ -245,7 +248,10 @@ pub fn header(format: InputFormat, head: &str) -> Result<(Vec<String>, usize), S
                 let consumed = (first.len() + 1).min(head.len());
                 (cdx_columns(letters.trim_end_matches('\r'))?, consumed)
             } else {
-                (cdx_columns(CDX_DEFAULT)?, 0)
+                // No header: the usual eleven fields, or nine (without M and S).
+                let fields = first.trim_end_matches('\r').split(' ').count();
+                let letters = if fields == 9 { CDX_NINE } else { CDX_DEFAULT };
+                (cdx_columns(letters)?, 0)
             }
         }
         InputFormat::W3c => {
@@ -430,8 +436,39 @@ impl LineReader {
         let Some((w3c, map, url_at, origin_at)) = &self.w3c else {
             return Ok(Line::Skip);
         };
-        let sep = if line.contains('\t') { '\t' } else { ' ' };
-        let values: Vec<&str> = line.split(sep).collect();
+        // CloudFront separates fields by tabs; IIS by spaces, where a field may be a
+        // quoted string (`""` a quote inside).
+        let values: Vec<Cow<'a, str>> = if line.contains('\t') {
+            line.split('\t').map(Cow::Borrowed).collect()
+        } else {
+            let mut values = Vec::with_capacity(w3c.fields.len());
+            let mut pos = 0;
+            loop {
+                match token(line, &mut pos) {
+                    Ok(None) => break,
+                    Ok(Some((_, Token::Quoted(t)))) if t.contains("\"\"") => {
+                        values.push(Cow::Owned(t.replace("\"\"", "\"")));
+                    }
+                    Ok(Some((_, Token::Quoted(t) | Token::Bare(t)))) => {
+                        values.push(Cow::Borrowed(t));
+                    }
+                    Ok(Some((start, Token::Bracket(_)))) => {
+                        // `[` starts a value here (an IPv6 address), not a bracketed one.
+                        let end = line[start..].find(' ').map_or(line.len(), |k| start + k);
+                        values.push(Cow::Borrowed(&line[start..end]));
+                        pos = end;
+                    }
+                    Err(at) => {
+                        return Err(Fault::new(
+                            NOT_A_LOG_LINE,
+                            at + 1,
+                            "a quoted field is not closed: is the line cut short?".to_owned(),
+                        ));
+                    }
+                }
+            }
+            values
+        };
         if values.len() != w3c.fields.len() {
             return Err(Fault::new(
                 NOT_A_LOG_LINE,
@@ -443,17 +480,21 @@ impl LineReader {
                 ),
             ));
         }
-        let value = |i: Option<usize>| i.map(|i| values[i]).filter(|v| *v != "-" && !v.is_empty());
+        let value = |i: Option<usize>| {
+            i.map(|i| &*values[i])
+                .filter(|v| *v != "-" && !v.is_empty())
+        };
         for (v, at) in values.iter().zip(map) {
             if let Some(at) = *at {
-                cells[at] = dash_null(v);
+                cells[at] = dash_null_cow(v.clone());
             }
         }
-        let url = match (value(w3c.uri), value(w3c.stem)) {
-            (Some(uri), _) => Some(Cow::Borrowed(uri)),
+        let cell = |i: Option<usize>| value(i).and(i).map(|i| values[i].clone());
+        let url = match (cell(w3c.uri), cell(w3c.stem)) {
+            (Some(uri), _) => Some(uri),
             (None, Some(stem)) => Some(match value(w3c.query) {
                 Some(q) => Cow::Owned(format!("{stem}?{q}")),
-                None => Cow::Borrowed(stem),
+                None => stem,
             }),
             (None, None) => None,
         };
@@ -1111,6 +1152,9 @@ mod tests {
         );
         let (columns, consumed) = header(InputFormat::Cdx, "x y\n").expect("cdx");
         assert_eq!((columns.len(), consumed), (11, 0));
+        let nine = "k 2026 https://a/ text/html 200 D - 0 f\n";
+        let (columns, _) = header(InputFormat::Cdx, nine).expect("cdx");
+        assert_eq!(columns[7..], ["offset", "filename"]);
         assert_eq!(
             header(InputFormat::Cdx, "CDX Z\n").expect("cdx").0,
             ["cdx_Z"]
@@ -1145,6 +1189,22 @@ mod tests {
             Ok((Some("/a".into()), Some("https://h.example:8443".into())))
         );
         assert_eq!(origin("/a - 80 - wss").map(|o| o.1), Ok(None));
+        // Quoted strings (a `""` inside), runs of spaces, an IPv6 address.
+        let head = "#Fields: cs-uri-stem cs(User-Agent) c-ip\n";
+        assert_eq!(
+            read(InputFormat::W3c, head, r#"/a  "Mozilla 5 ""x""" [::1] "#),
+            Ok(vec![
+                Some("/a".into()),
+                Some(r#"Mozilla 5 "x""#.into()),
+                Some("[::1]".into()),
+                Some("/a".into()),
+                None
+            ])
+        );
+        assert_eq!(
+            read(InputFormat::W3c, head, r#"/a "cut"#),
+            Err((NOT_A_LOG_LINE, 4))
+        );
         assert_eq!(origin("/a - 80"), Err((NOT_A_LOG_LINE, 1)));
     }
 }
