@@ -607,7 +607,7 @@ fn token<'a>(line: &'a str, pos: &mut usize) -> Result<Option<(usize, Token<'a>)
 /// `\b`, `\n`, `\r`, `\t`, `\v` and `\xHH`, nginx's `\xHH` (bytes that are not UTF-8
 /// become U+FFFD); any other backslash is kept.
 pub fn unescape(text: &str) -> Cow<'_, str> {
-    if !text.contains('\\') {
+    if memchr::memchr(b'\\', text.as_bytes()).is_none() {
         return Cow::Borrowed(text);
     }
     let b = text.as_bytes();
@@ -814,7 +814,10 @@ fn request<'a>(text: Cow<'a, str>, column: usize, cells: &mut [Cell<'a>]) -> Res
                 .to_owned(),
         ));
     }
-    let (method, rest) = t.split_once(' ').unwrap_or((t, ""));
+    let (method, rest) = match memchr::memchr(b' ', b) {
+        Some(k) => (&t[..k], &t[k + 1..]),
+        None => (t, ""),
+    };
     if method == "-" {
         return Err(fault(
             NOT_A_REQUEST,
@@ -831,7 +834,8 @@ fn request<'a>(text: Cow<'a, str>, column: usize, cells: &mut [Cell<'a>]) -> Res
         ));
     }
     let rest = rest.trim_matches(' ');
-    let (target, protocol) = match rest.rsplit_once(' ') {
+    let last = memchr::memrchr(b' ', rest.as_bytes()).map(|k| (&rest[..k], &rest[k + 1..]));
+    let (target, protocol) = match last {
         Some((target, p)) if p.starts_with("HTTP/") => (target.trim_end_matches(' '), Some(p)),
         _ if rest.starts_with("HTTP/") => ("", Some(rest)),
         _ => (rest, None),
