@@ -556,3 +556,31 @@ fn a_w3c_log_without_fields_and_a_bad_cdx_header_are_refused() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_request_path_that_starts_with_two_slashes_is_a_path() {
+    let file = TempFile::new(
+        b"1.2.3.4 - - [t] \"GET //evil.example/a?b HTTP/1.1\" 200 1\n\
+          1.2.3.4 - - [t] \"GET // HTTP/1.1\" 200 1\n",
+    );
+    let rows = table(&[
+        "--input-format",
+        "common",
+        "--base",
+        "https://shop.example",
+        "--fields",
+        "input,hostname,pathname,href",
+        file.path(),
+    ]);
+    assert_eq!(column(&rows, "input"), ["//evil.example/a?b", "//"]);
+    assert_eq!(column(&rows, "url"), ["//evil.example/a?b", "//"]);
+    assert_eq!(column(&rows, "hostname"), ["shop.example", "shop.example"]);
+    assert_eq!(column(&rows, "pathname"), ["//evil.example/a", "//"]);
+    assert_eq!(
+        column(&rows, "href"),
+        [
+            "https://shop.example//evil.example/a?b",
+            "https://shop.example//"
+        ]
+    );
+}

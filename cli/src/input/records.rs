@@ -652,7 +652,19 @@ fn log_rows<'b>(records: &mut Records<'b>, plan: &Plan, batch: &Batch, bytes: &'
             url = At::NONE;
             Records::place(&block, text, line.strip_suffix('\r').unwrap_or(line))
         } else {
-            url
+            let shown = url;
+            // A request path that starts with `//` is a path (an empty first segment),
+            // not a scheme-relative URL: parsed as `/.//…`, whose `.` segment goes.
+            if target
+                && let Cell::Text(t) = &cells[plan.url]
+                && t.starts_with("//")
+            {
+                let start = text.len();
+                text.push_str("/.");
+                text.push_str(t);
+                url = At::own(start..text.len());
+            }
+            shown
         };
         let first = records.cells.len();
         if plan.cells {
