@@ -53,7 +53,7 @@ pub const SUFFIXES: [&str; 6] = ["gz", "gzip", "zst", "zstd", "bz2", "xz"];
 
 /// Whether `head` (an input's first bytes so far) may still grow into a compression's
 /// first bytes.
-fn may_be_magic(head: &[u8]) -> bool {
+pub fn may_be_magic(head: &[u8]) -> bool {
     MAGICS.iter().any(|m| m.may_grow_into(head))
 }
 

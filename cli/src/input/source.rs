@@ -191,7 +191,27 @@ impl Input {
                 });
             }
             if regular {
-                let reader = text_source(&name, Box::new(file));
+                // A file whose first bytes are no compression's is read as it is: its
+                // reads then fill the buffer without zeroing it first (`File` reads
+                // into uninitialized memory; a wrapper would not).
+                let mut head = [0u8; compressed::MAGIC_BYTES];
+                let mut n = 0;
+                while n < head.len() {
+                    match file.read(&mut head[n..]) {
+                        Ok(0) => break,
+                        Ok(k) => n += k,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => return Err(io_message(&name, &e)),
+                    }
+                }
+                io::Seek::rewind(&mut file).map_err(|e| io_message(&name, &e))?;
+                let plain = Codec::sniff(&head[..n]).is_none()
+                    && (n == head.len() || !compressed::may_be_magic(&head[..n]));
+                let reader = if plain {
+                    Box::new(file)
+                } else {
+                    text_source(&name, Box::new(file))
+                };
                 return Ok(Input {
                     name,
                     format,
