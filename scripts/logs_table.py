@@ -145,7 +145,7 @@ METHODS = [("GET", 935), ("POST", 35), ("HEAD", 20), ("OPTIONS", 5), ("PUT", 3),
 PROTOCOLS = [("HTTP/1.1", 70), ("HTTP/2.0", 27), ("HTTP/1.0", 3)]
 STATUSES = [(200, 760), (304, 80), (302, 30), (301, 20), (404, 60), (206, 10), (403, 10),
             (401, 5), (400, 5), (500, 5), (503, 3)]
-GARBAGE = [("tls", 40), ("dash", 25), ("truncated", 20), ("binary", 15)]
+GARBAGE = [("tls", 40), ("dash", 25), ("truncated", 20), ("binary", 8), ("zeros", 7)]
 
 
 # ---- the log --------------------------------------------------------------------------
@@ -293,9 +293,9 @@ def garbage_line(kind: str, host: str, when: str, good: str, rng: random.Random)
         return f'{host} - - {when} "-" 408 - "-" "-"'.encode()
     if kind == "truncated":  # cut before its last quote
         return good.encode()[: rng.randrange(12, len(good) - 1)]
-    # binary junk: random bytes, or a run of NUL bytes (a block a crash left zeroed)
-    if rng.random() < 0.5:
+    if kind == "zeros":  # a block a crash left zeroed
         return b"\0" * rng.randrange(16, 400)
+    # binary junk: random bytes
     return bytes(rng.choice([b for b in range(256) if b != 0x0A]) for _ in range(rng.randrange(8, 200)))
 
 
@@ -497,28 +497,69 @@ def ga_request_key(method: str, target: str, proto: str) -> tuple[str, bytes]:
 
 class GoAccessReport:
     """The panels of a GoAccess JSON report that both tools answer: hits per referring
-    site, and hits per request summed over the three panels of requests. Each also by
-    the hash GoAccess keys it with."""
+    site, and hits per request over the three panels of requests (a request's path and
+    query, decoded), each with the key GoAccess stores it under."""
 
     def __init__(self, path: str):
         with open(path, "rb") as f:
             report = json.loads(f.read().decode("utf-8", "surrogateescape"))
         self.general = report["general"]
         self.sites: collections.Counter = collections.Counter()
-        self.site_hashes: collections.Counter = collections.Counter()
+        self.site_keys: collections.Counter = collections.Counter()
         for item in report.get("referring_sites", {}).get("data", []):
             self.sites[item["data"]] += item["hits"]["count"]
-            self.site_hashes[djb2(item["data"].encode("utf-8", "surrogateescape"))] += item["hits"]["count"]
+            self.site_keys[(item["data"], item["data"].encode("utf-8", "surrogateescape"))] += \
+                item["hits"]["count"]
         self.requests: collections.Counter = collections.Counter()
-        self.request_hashes: collections.Counter = collections.Counter()
+        self.request_keys: collections.Counter = collections.Counter()
         for panel in ("requests", "static_requests", "not_found"):
             for item in report.get(panel, {}).get("data", []):
-                n = item["hits"]["count"]
-                self.requests[item["data"]] += n
-                key = item["data"]
+                n, data = item["hits"]["count"], item["data"]
+                self.requests[data] += n
+                key = data
                 if item.get("method", "---") != "---" or item.get("protocol", "---") != "---":
-                    key = f"{key}|{item['method']}|{item['protocol']}"
-                self.request_hashes[djb2(key.encode("utf-8", "surrogateescape"))] += n
+                    key = f"{data}|{item['method']}|{item['protocol']}"
+                self.request_keys[(data, key.encode("utf-8", "surrogateescape"))] += n
+
+
+def ga_agree(what: str, predicted: collections.Counter, actual: collections.Counter) -> set:
+    """Checks GoAccess's counts (`actual`, by the value it shows) against `predicted`
+    ((value, key) -> hits). GoAccess knows a key by its 32-bit djb2 hash alone: keys
+    that share a hash are one entry, shown as one of their values (and, for a request,
+    with the method and protocol of any of them); such values are compared by their sum.
+    Returns the values of keys that share a hash."""
+    by_hash = collections.defaultdict(set)
+    for value, key in predicted:
+        by_hash[djb2(key)].add((value, key))
+    # Values joined by a shared hash, as components (union-find).
+    parent: dict = {}
+
+    def find(v):
+        while parent.get(v, v) != v:
+            v = parent[v]
+        return v
+    shared = set()
+    for keys in by_hash.values():
+        if len(keys) > 1:
+            values = sorted({v for v, _ in keys})
+            shared.update(values)
+            for v in values[1:]:
+                parent[find(v)] = find(values[0])
+    want: collections.Counter = collections.Counter()
+    for (value, _), n in predicted.items():
+        want[find(value)] += n
+    got: collections.Counter = collections.Counter()
+    for value, n in actual.items():
+        got[find(value)] += n
+    differ = sorted((k for k in want.keys() | got.keys() if want[k] != got[k]), key=lambda k: -abs(want[k] - got[k]))
+    pairs = sum(len(k) - 1 for k in by_hash.values() if len(k) > 1)
+    shown = ", ".join(f"{k!r}: GoAccess {got[k]}, expected {want[k]}" for k in differ[:5])
+    check(not differ, f"GoAccess's {what} against the generator's lines as GoAccess 1.7 reads them",
+          f"{len(actual):,} values, {sum(actual.values()):,} hits"
+          + (f"; {pairs} key{'s' if pairs != 1 else ''} sharing a djb2 hash with another, "
+             "counted as one by GoAccess, compared by their sum" if pairs else "")
+          if not differ else f"{len(differ)} values differ ({shown})")
+    return shared
 
 
 def goaccess_version(binary: str) -> str | None:
@@ -526,7 +567,7 @@ def goaccess_version(binary: str) -> str | None:
         out = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout
     except OSError:
         return None
-    m = re.search(r"GoAccess - ([\d.]+)", out)
+    m = re.search(r"GoAccess - (\d+(?:\.\d+)*)", out)
     return m.group(1) if m else "?"
 
 
@@ -551,14 +592,14 @@ def run(cmd: list[str], ok=(0, 1)) -> tuple[float, float]:
     return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
-def parse_lines(binary: str, urls: list[str], field: str, d: str) -> list[tuple[str | None, str | None]]:
+def parse_lines(binary: str, urls: list[str], field: str, d: str, *extra: str) -> list[tuple[str | None, str | None]]:
     """(value of `field`, error name) of each URL, by `rapidurl parse` on them as lines."""
     path = os.path.join(d, f"distinct-{field}.txt")
     with open(path, "w", encoding="utf-8", errors="surrogateescape", newline="\n") as f:
         for u in urls:
             f.write(u + "\n")
     out = subprocess.run([binary, "parse", "--threads", "2", "--fields", field, "--format", "jsonl",
-                          path], capture_output=True).stdout.decode("utf-8", "surrogateescape")
+                          *extra, path], capture_output=True).stdout.decode("utf-8", "surrogateescape")
     rows = [json.loads(line) for line in out.splitlines()]
     assert len(rows) == len(urls), (len(rows), len(urls))
     return [(r.get(field), r["error"].split(" ", 1)[0] if "error" in r else None) for r in rows]
@@ -572,3 +613,352 @@ def tool_counts(binary: str, path: str, by: str, *extra: str) -> collections.Cou
     records = list(csv.reader(io.StringIO(out, newline="")))
     assert records[0] == ["value", "count", "share"], records[0]
     return collections.Counter({(v if v else None): int(n) for v, n, _ in records[1:]})
+
+
+def tool_totals(binary: str, path: str, *extra: str) -> tuple[int, int, collections.Counter]:
+    """The tool's `stats --by error` over `path`: its rows, its invalid rows, and the
+    error names of those (error rows and invalid URLs alike)."""
+    out = subprocess.run([binary, "stats", "--threads", "2", "--input-format", "combined",
+                          "--by", "error", "--top", "1000000", *extra, path],
+                         check=True, capture_output=True).stdout.decode("utf-8", "surrogateescape")
+    rows = int(re.search(r"^lines: (\d+)$", out, re.M).group(1))
+    invalid = int(re.search(r"^invalid: (\d+)$", out, re.M).group(1))
+    names = collections.Counter()
+    for m in re.finditer(r"^\s+(\d+)\s+[\d.]+%\s+\S*\s+(\S+)$", out, re.M):
+        names[m.group(2)] += int(m.group(1))
+    return rows, invalid, names
+
+
+# ---- checks ----------------------------------------------------------------------------
+
+CHECKS: list[tuple[bool, str]] = []
+
+
+def check(ok: bool, what: str, detail: str):
+    CHECKS.append((ok, f"- {what}: {'agree' if ok else 'MISMATCH'}, {detail}"))
+
+
+def compare(what: str, tool: collections.Counter, want: collections.Counter, unit: str):
+    differ = sorted((k for k in tool.keys() | want.keys() if tool[k] != want[k]), key=str)
+    shown = ", ".join(f"{k!r}: tool {tool[k]}, expected {want[k]}" for k in differ[:5])
+    check(not differ, what, f"{len(tool):,} distinct {unit}, {sum(tool.values()):,} rows counted"
+          if not differ else f"{len(differ)} values differ ({shown})")
+
+
+def pct_decode(s: str) -> str:
+    return urllib.parse.unquote(s, errors="surrogateescape")
+
+
+def norm_site(site: str) -> str:
+    """A GoAccess referring site as a host name: cut at `?` and `#`, without userinfo
+    and port, lowercased."""
+    site = re.split(r"[?#]", site, maxsplit=1)[0].rsplit("@", 1)[-1]
+    if not site.endswith("]"):
+        site = re.sub(r":[0-9]*$", "", site)
+    return site.lower()
+
+
+def side_by_side(what: str, goaccess: collections.Counter, tool: collections.Counter,
+                 causes: collections.Counter, examples: dict, unit: str, shared: set) -> list[str]:
+    """Lines for the report: the values both count alike, and the differences left with
+    their causes (hits each, and an example)."""
+    same = [k for k in goaccess.keys() & tool.keys() if goaccess[k] == tool[k]]
+    differ = (goaccess.keys() | tool.keys()) - set(same)
+    out = [f"- {what}: {len(same):,} of {len(goaccess.keys() | tool.keys()):,} {unit} have the same "
+           f"count in both ({sum(tool[k] for k in same):,} hits); GoAccess counts "
+           f"{sum(goaccess.values()):,} hits, the tool {sum(tool.values()):,}."]
+    if differ:
+        out[-1] += f" The {len(differ):,} that differ, by cause (hits):"
+        for cause, n in causes.most_common():
+            out.append(f"  - {cause}: {n:,}" + (f" (e.g. {examples[cause]})" if cause in examples else ""))
+        if shared:
+            out.append(f"  - GoAccess counting two keys as one (equal djb2 hashes), shown as one of "
+                       f"them: {', '.join(f'`{v}`' for v in sorted(shared))}")
+    return out
+
+
+# ---- the run --------------------------------------------------------------------------
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--lines", type=int, default=1_000_000)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=20260357)
+    ap.add_argument("--no-write", action="store_true", help="print only; leave docs/performance.md")
+    ap.add_argument("--bin", default=str(pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+                                         / "release" / "rapidurl"))
+    ap.add_argument("--goaccess", default="goaccess")
+    ap.add_argument("--dir", help="make (or reuse) the log in this directory, and keep it")
+    args = ap.parse_args()
+    if not os.access(args.bin, os.X_OK):
+        sys.exit(f"logs_table.py: no tool at {args.bin} (cargo build --release -p rapidurl-cli)")
+    for name in ("gzip", "zstd"):
+        if not shutil.which(name):
+            sys.exit(f"logs_table.py: no {name} ({HOW[name]})")
+    ga_version = goaccess_version(args.goaccess)
+    if ga_version is None:
+        print(f"GoAccess skipped (no `{args.goaccess}`): {HOW['goaccess']}", file=sys.stderr)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        d = args.dir or tmp
+        os.makedirs(d, exist_ok=True)
+        log = prepare(d, args.lines, args.seed)
+        load = os.getloadavg()
+        b = args.bin
+        question = ["stats", "--by", "registrable_domain", "--column", "referrer", "--input-format",
+                    "combined"]
+        contenders = [  # key, label, command
+            ("gzip", "`gzip -dc access.log.gz > /dev/null`", ["gzip", "-dc", log.gz]),
+            ("zstd", "`zstd -dc access.log.zst > /dev/null`", ["zstd", "-dc", log.zst]),
+            ("gz", "tool on access.log.gz", [b, *question, "--threads", "2", log.gz]),
+            ("zst", "tool on access.log.zst", [b, *question, "--threads", "2", log.zst]),
+            ("plain", "tool on access.log", [b, *question, "--threads", "2", log.plain]),
+            ("plain1", "tool on access.log, `--threads 1`", [b, *question, "--threads", "1", log.plain]),
+            ("gz1", "tool on access.log.gz, `--threads 1`", [b, *question, "--threads", "1", log.gz]),
+            ("paths", "tool `stats --by pathname --base http://x/ --input-format combined "
+                      "--threads 2` (the request targets) on access.log",
+             [b, "stats", "--by", "pathname", "--base", BASE, "--input-format", "combined",
+              "--threads", "2", log.plain]),
+        ]
+        walls = {k: [] for k, _, _ in contenders}
+        cpus = {k: [] for k, _, _ in contenders}
+        for r in range(args.runs):
+            for key, _, cmd in contenders:
+                w, c = run(cmd, ok=(0,))
+                walls[key].append(w)
+                cpus[key].append(c)
+            print(f"run {r + 1}/{args.runs}: " + ", ".join(
+                f"{k} {walls[k][-1] * 1e3:.0f} ms" for k, _, _ in contenders), file=sys.stderr)
+        wall = {k: statistics.median(v) for k, v in walls.items()}
+        cpu = {k: statistics.median(v) for k, v in cpus.items()}
+        if ga_version:
+            report, garbage_report = os.path.join(d, "goaccess.json"), os.path.join(d, "garbage.json")
+            wall["goaccess"], cpu["goaccess"] = run_goaccess(args.goaccess, log.plain, report)
+            print(f"goaccess: {wall['goaccess']:.1f} s", file=sys.stderr)
+            # What GoAccess makes of the lines that are not requests, alone (--num-tests=0:
+            # do not give up on a file whose first lines are not requests).
+            run_goaccess(args.goaccess, log.garbage, garbage_report, ["--num-tests=0"])
+
+        # ---- checks: the rows
+        with open(log.plain, "rb") as f:
+            newlines = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+        referrers = sorted(log.referrers)
+        ref_urls = [apache_unescape(r) for r in referrers]
+        null = {r for r in referrers if r == "-"}
+        parsed = {}
+        for field in ("hostname", "registrable_domain"):
+            got = parse_lines(b, [u for r, u in zip(referrers, ref_urls) if r not in null], field, d)
+            parsed[field] = dict(zip([r for r in referrers if r not in null], got))
+        want_errors = collections.Counter({"not-a-request": log.kinds["tls"] + log.kinds["dash"],
+                                           "not-a-log-line": log.kinds["truncated"] + log.kinds["binary"]
+                                           + log.kinds["zeros"]})
+        want_errors["missing-URL"] = sum(log.referrers[r] for r in null)
+        for r, (_, e) in parsed["hostname"].items():
+            if e:
+                want_errors[e] += log.referrers[r]
+        want_errors = +want_errors
+        totals = {}
+        for name, path in (("access.log", log.plain), ("access.log.gz", log.gz), ("access.log.zst", log.zst)):
+            rows, invalid, names = tool_totals(b, path, "--column", "referrer")
+            totals[name] = (rows, invalid, names)
+            error_rows = names["not-a-request"] + names["not-a-log-line"]
+            ok = rows == newlines and invalid == sum(names.values()) and names == want_errors \
+                and error_rows == log.errors
+            check(ok, f"rows of {name}: lines = rows out + error rows, and the error rows are the "
+                      "lines that are not requests",
+                  f"{newlines:,} lines = {rows - error_rows:,} rows out + {error_rows:,} error rows "
+                  f"({names['not-a-request']:,} not-a-request: {log.kinds['tls']} TLS handshakes, "
+                  f"{log.kinds['dash']} `-`; {names['not-a-log-line']:,} not-a-log-line: "
+                  f"{log.kinds['truncated']} cut short, {log.kinds['binary']} random bytes, "
+                  f"{log.kinds['zeros']} NUL bytes); "
+                  f"referrers: {names['missing-URL']:,} `-` (null), "
+                  f"{invalid - error_rows - names['missing-URL']:,} invalid URLs"
+                  if ok else f"the tool: {rows:,} rows, {invalid:,} invalid, {dict(names)}; "
+                             f"expected {newlines:,} rows, {dict(want_errors)}")
+
+        # ---- checks: the tool's counts against the line reader's
+        want = {f: collections.Counter() for f in parsed}
+        for f, table in parsed.items():
+            for r, (v, e) in table.items():
+                if not e:
+                    want[f][v] += log.referrers[r]
+        reg = {}
+        for name, path in (("access.log", log.plain), ("access.log.gz", log.gz), ("access.log.zst", log.zst)):
+            reg[name] = tool_counts(b, path, "registrable_domain", "--column", "referrer")
+        compare("registrable domains of the referrers (`--by registrable_domain --column referrer`), "
+                "access.log, against `rapidurl parse` of each distinct referrer as a line",
+                reg["access.log"], want["registrable_domain"], "values")
+        same = reg["access.log"] == reg["access.log.gz"] == reg["access.log.zst"]
+        check(same, "the same counts from access.log, access.log.gz and access.log.zst",
+              f"{len(reg['access.log']):,} values" if same else "they differ")
+        tool_hosts = tool_counts(b, log.plain, "hostname", "--column", "referrer")
+        compare("referrer hosts (`--by hostname --column referrer`) against `rapidurl parse` of each "
+                "distinct referrer as a line", tool_hosts, want["hostname"], "values")
+        lines_of = collections.Counter()
+        for line, n in log.requests.items():
+            lines_of[line.split(" ")[1]] += n
+        targets = sorted(lines_of)
+        target_urls = [apache_unescape(t) for t in targets]
+        paths = dict(zip(targets, parse_lines(b, target_urls, "pathname", d, "--base", BASE)))
+        want_paths = collections.Counter()
+        for t, (v, e) in paths.items():
+            if not e:
+                want_paths[v] += lines_of[t]
+        tool_paths = tool_counts(b, log.plain, "pathname", "--base", BASE)
+        compare("request paths (`--by pathname --base http://x/`) against `rapidurl parse --base "
+                "http://x/` of each distinct target as a line", tool_paths, want_paths, "values")
+
+        # ---- GoAccess
+        ga_lines = []
+        if ga_version:
+            ga, junk = GoAccessReport(report), GoAccessReport(garbage_report)
+            want_sites, want_requests = collections.Counter(), collections.Counter()
+            for r, n in log.referrers.items():
+                s = ga_site(r)
+                if s:
+                    want_sites[(s, s.encode("utf-8", "surrogateescape"))] += n
+            for line, n in log.requests.items():
+                want_requests[ga_request_key(*line.split(" "))] += n
+            shared_sites = ga_agree("referring sites (REFERRING_SITES)", want_sites + junk.site_keys, ga.sites)
+            shared_requests = ga_agree("requests (REQUESTS, STATIC_REQUESTS and NOT_FOUND)",
+                                       want_requests + junk.request_keys, ga.requests)
+            g = ga.general
+
+            # Side by side: sites as host names against the tool's hostnames.
+            causes, examples = collections.Counter(), {}
+
+            def blame(cause, n, example):
+                if n:
+                    causes[cause] += n
+                    examples.setdefault(cause, example)
+            for r, (h, e) in parsed["hostname"].items():
+                s = ga_site(r)
+                g_host = norm_site(s) if s else None
+                if g_host != h:
+                    n = log.referrers[r]
+                    if e and g_host:
+                        blame(f"an invalid URL to the tool ({e}), a site to GoAccess", n, f"`{r}`")
+                    elif not g_host:
+                        blame("a host to the tool, no site to GoAccess", n, f"`{r}`")
+                    elif r != apache_unescape(r):
+                        blame("Apache's escapes (`\\xHH`, `\\\"`), which the tool decodes and GoAccess "
+                              "keeps", n, f"`{r}`: GoAccess `{s}`, the tool `{h}`")
+                    else:
+                        blame("a host the URL parser rewrites", n, f"`{r}`: GoAccess `{s}`, the tool `{h}`")
+            if junk.sites:
+                blame("lines that are not requests, to the tool (error rows), and are to GoAccess "
+                      "(lines cut short in their user agent)", sum(junk.sites.values()),
+                      f"{len(junk.sites)} sites")
+            ga_norm = collections.Counter()
+            for s, n in ga.sites.items():
+                ga_norm[norm_site(s)] += n
+            ga_lines += side_by_side("Referring sites (GoAccess's sites lowercased, without "
+                                     "port, userinfo and what follows `?`) against the tool's "
+                                     "referrer hostnames", ga_norm, tool_hosts, causes, examples,
+                                     "hosts", shared_sites)
+            # Requests, without the query, against the tool's paths, decoded.
+            causes, examples = collections.Counter(), {}
+            for t, (p, e) in paths.items():
+                g_path = ga_decode(t).split("?", 1)[0]
+                mine = pct_decode(p) if p is not None else None
+                if g_path != mine:
+                    n = lines_of[t]
+                    if t.startswith("//"):
+                        blame("a target that starts with `//`: the tool resolves it against "
+                              "`--base` as a scheme-relative URL (its first segment the host, or "
+                              "no host: invalid), GoAccess keeps it as the path it is to the server",
+                              n, f"`{t}`: the tool {f'`{p}`' if p is not None else e}")
+                    elif e:
+                        blame(f"an invalid URL to the tool ({e})", n, f"`{t}`")
+                    elif "%3F" in t.upper() and g_path != ga_decode(t):
+                        blame("`%3F` in the path: GoAccess decodes it to `?`, then cuts the query "
+                              "there", n, f"`{t}`")
+                    elif t != apache_unescape(t):
+                        blame("Apache's escapes (`\\xHH`), which the tool decodes and GoAccess keeps",
+                              n, f"`{t}`")
+                    elif re.search(r"/\.\.?(/|$|\?)", t):
+                        blame("dot segments, which the URL parser removes", n, f"`{t}`")
+                    else:
+                        blame("a path the URL parser rewrites", n, f"`{t}`: GoAccess `{g_path}`, "
+                              f"the tool `{p}`")
+            if junk.requests:
+                blame("lines that are not requests, to the tool (error rows), and are to GoAccess: "
+                      "the TLS handshakes and `-` requests as requests named so, lines cut short "
+                      "after their request", sum(junk.requests.values()), "`-`")
+            ga_paths, tool_dec = collections.Counter(), collections.Counter()
+            for req, n in ga.requests.items():
+                ga_paths[req.split("?", 1)[0]] += n
+            for p, n in tool_paths.items():
+                tool_dec[pct_decode(p)] += n
+            ga_lines += side_by_side("Requested paths (GoAccess's requests cut at `?`, as its `-q` "
+                                     "does) against the tool's pathnames, percent-decoded",
+                                     ga_paths, tool_dec, causes, examples, "paths", shared_requests)
+            ga_lines.append(
+                f"- GoAccess's totals: {g['total_requests']:,} requests, {g['valid_requests']:,} "
+                f"valid, {g['failed_requests']:,} failed, of {newlines:,} lines (it skips lines "
+                "that start with a NUL byte without counting them).")
+    return report_table(args, log, load, contenders, wall, cpu, ga_version, ga_lines)
+
+
+def report_table(args, log: Log, load, contenders, wall: dict, cpu: dict, ga_version, ga_lines) -> int:
+    size = {k: os.path.getsize(p) for k, p in (("plain", log.plain), ("gz", log.gz), ("zst", log.zst))}
+    shown, skip = [], False
+    for a in sys.argv[1:]:
+        if not skip and a != "--no-write" and not a.startswith("--dir"):
+            shown.append(a)
+        skip = a == "--dir"
+    command = " ".join(["python3 scripts/logs_table.py"] + shown)
+    text = [
+        f"`{command}` (load average {load[0]:.1f} (1 min), {load[1]:.1f} (5 min) on "
+        f"{os.cpu_count()} cores at the start):",
+        "",
+        f"access.log: {log.lines:,} lines of Apache's combined format ({size['plain'] / 1e6:.0f} MB; "
+        f"{log.errors:,} of them not requests); access.log.gz (`gzip -6`, {size['gz'] / 1e6:.0f} MB), "
+        f"access.log.zst (`zstd -3`, {size['zst'] / 1e6:.0f} MB). The tool: `rapidurl stats --by "
+        "registrable_domain --column referrer --input-format combined --threads 2` unless said. "
+        f"Median of {args.runs} runs taken in turns, whole processes"
+        + (f"; GoAccess {ga_version} once (`goaccess access.log --log-format=COMBINED "
+           "--max-items=100000000 -o report.json`, Debian's configuration)." if ga_version else
+           "; GoAccess not installed: its rows are left out."),
+        "",
+        "| contender | wall ms | CPU ms | MB/s (the log's bytes) |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for key, label, _ in contenders:
+        text.append(f"| {label} | {wall[key] * 1e3:.0f} | {cpu[key] * 1e3:.0f} | "
+                    f"{size['plain'] / wall[key] / 1e6:.0f} |")
+    if ga_version:
+        text.append(f"| GoAccess {ga_version} on access.log, once | {wall['goaccess'] * 1e3:.0f} | "
+                    f"{cpu['goaccess'] * 1e3:.0f} | {size['plain'] / wall['goaccess'] / 1e6:.0f} |")
+    ratios = [
+        f"the tool on the .gz against `gzip -dc` alone: {wall['gz'] / wall['gzip']:.2f}x the time "
+        "(target <= 1.15)",
+        f"on the .zst against the plain file: {wall['zst'] / wall['plain']:.2f}x (target <= 1.3)",
+        f"on the .zst against `zstd -dc` alone: {wall['zst'] / wall['zstd']:.2f}x",
+        f"2 threads against 1: {wall['plain1'] / wall['plain']:.2f}x (plain), "
+        f"{wall['gz1'] / wall['gz']:.2f}x (.gz)",
+    ]
+    if ga_version:
+        ratios.append(f"GoAccess against the tool on the same file: {wall['goaccess'] / wall['plain']:.1f}x "
+                      f"the time (target >= 20), {wall['goaccess'] / wall['gz']:.1f}x against the tool "
+                      f"on the .gz, {cpu['goaccess'] / cpu['plain']:.1f}x the CPU time")
+    text += ["", "Ratios of the same run: " + "; ".join(ratios) + ".", "", "Checks:", ""]
+    text += [line for _, line in CHECKS]
+    if ga_lines:
+        text += ["", "GoAccess and the tool side by side:", ""] + ga_lines
+    result = "\n".join(text)
+    print(result)
+    if not all(ok for ok, _ in CHECKS):
+        print("logs_table.py: a check failed; docs/performance.md is left as it is", file=sys.stderr)
+        return 1
+    if not args.no_write:
+        perf = ROOT / "docs" / "performance.md"
+        doc = perf.read_text(encoding="utf-8")
+        start, end = "<!-- perf:logs -->\n", "<!-- /perf:logs -->"
+        a, b = doc.index(start) + len(start), doc.index(end)
+        perf.write_text(doc[:a] + result + "\n" + doc[b:], encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
