@@ -672,10 +672,10 @@ def side_by_side(what: str, goaccess: collections.Counter, tool: collections.Cou
     same = [k for k in goaccess.keys() & tool.keys() if goaccess[k] == tool[k]]
     differ = (goaccess.keys() | tool.keys()) - set(same)
     out = [f"- {what}: {len(same):,} of {len(goaccess.keys() | tool.keys()):,} {unit} have the same "
-           f"count in both ({sum(tool[k] for k in same):,} hits); GoAccess counts "
-           f"{sum(goaccess.values()):,} hits, the tool {sum(tool.values()):,}."]
+           f"count in both; GoAccess counts {sum(goaccess.values()):,} hits, the tool "
+           f"{sum(tool.values()):,}."]
     if differ:
-        out[-1] += f" The {len(differ):,} that differ, by cause (hits):"
+        out[-1] += f" The other {len(differ):,} differ; the causes, with the hits each concerns:"
         for cause, n in causes.most_common():
             out.append(f"  - {cause}: {n:,}" + (f" (e.g. {examples[cause]})" if cause in examples else ""))
         if shared:
@@ -958,7 +958,12 @@ def report_table(args, log: Log, load, contenders, wall: dict, cpu: dict, ga_ver
                       f"({verdict(ga, 20, at_most=False)}), {cpu['goaccess'] / cpu['plain']:.1f}x "
                       f"the CPU time; against the tool on the .gz: {wall['goaccess'] / wall['gz']:.1f}x "
                       "the time")
-    text += ["", "Ratios of the same run: " + "; ".join(ratios) + ".", "", "Checks:", ""]
+    text += ["", "Ratios of the same run: " + "; ".join(ratios) + "."]
+    if load[0] > (os.cpu_count() or 1):
+        text[-1] += (" The machine was busy with other work (a load average above its cores): "
+                     "the wall times and their ratios measure contention as much as the tool; the "
+                     "CPU times less so.")
+    text += ["", "Checks:", ""]
     text += [line for _, line in CHECKS]
     if ga_lines:
         text += ["", "GoAccess and the tool side by side:", ""] + ga_lines
