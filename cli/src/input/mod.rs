@@ -13,4 +13,5 @@ pub mod records;
 pub mod rows;
 pub mod source;
 pub mod table;
+pub mod warc;
 pub mod window;
