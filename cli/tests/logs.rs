@@ -584,3 +584,46 @@ fn a_request_path_that_starts_with_two_slashes_is_a_path() {
         ]
     );
 }
+
+#[test]
+fn warc_records_with_a_target_are_rows_and_payloads_are_skipped() {
+    let rows = table(&["--fields", "hostname", &example("crawl.warc")]);
+    assert_eq!(
+        column(&rows, "type"),
+        ["request", "response", "metadata", "revisit"]
+    );
+    assert_eq!(
+        column(&rows, "url")[3],
+        "https://www.example.com/articles/url-parsing?utm_source=newsletter"
+    );
+    assert_eq!(column(&rows, "hostname"), ["www.example.com"; 4]);
+    // The .warc.gz (one gzip member a record) gives the same rows.
+    assert_eq!(
+        table(&["--fields", "hostname", &example("crawl.warc.gz")]),
+        rows
+    );
+    // A file cut inside a record: exit status 2, the file and the record named, after
+    // the rows of the whole records before it.
+    let whole = std::fs::read(example("crawl.warc")).expect("read");
+    let offsets = column(&rows, "offset");
+    let last: usize = offsets[3].parse().expect("an offset");
+    let cut = TempFile::with_extension(&whole[..last + 40], "warc");
+    let out = run(
+        &[
+            "parse",
+            "--format",
+            "tsv",
+            "--fields",
+            "hostname",
+            cut.path(),
+        ],
+        b"",
+    );
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 4, "the header and three rows");
+    assert!(
+        stderr(&out).contains(&format!("WARC record 5 at byte {last} is cut short")),
+        "{}",
+        stderr(&out)
+    );
+}

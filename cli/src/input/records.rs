@@ -310,7 +310,10 @@ fn decode_with<'b>(plan: &Plan, batch: &'b Batch, tables: TableReader) -> Record
                 Ok(())
             }
             InputFormat::Jsonl => json_rows(&mut records, plan, name, first, bytes),
-            InputFormat::Csv | InputFormat::Tsv => tables(&mut records, plan, name, first, bytes),
+            // A WARC input reaches here as the TSV rows of its records.
+            InputFormat::Csv | InputFormat::Tsv | InputFormat::Warc => {
+                tables(&mut records, plan, name, first, bytes)
+            }
             _ => {
                 log_rows(&mut records, plan, batch, bytes);
                 Ok(())

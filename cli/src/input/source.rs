@@ -24,6 +24,7 @@ use parquet::arrow::arrow_reader::{
 use super::compressed::{self, Codec};
 use super::logs;
 use super::table;
+use super::warc;
 
 /// The name under which standard input appears in diagnostics.
 pub const STDIN_NAME: &str = "<stdin>";
@@ -68,6 +69,9 @@ pub enum InputFormat {
     Cdx,
     /// A CDXJ crawl index: `urlkey timestamp {json}` (`.cdxj`).
     Cdxj,
+    /// WARC 1.0 and 1.1 web archives: one row per record with a `WARC-Target-URI`
+    /// (`.warc`, `.warc.gz`).
+    Warc,
 }
 
 impl InputFormat {
@@ -90,6 +94,7 @@ impl InputFormat {
             "parquet" => InputFormat::Parquet,
             "cdx" => InputFormat::Cdx,
             "cdxj" => InputFormat::Cdxj,
+            "warc" => InputFormat::Warc,
             _ => return None,
         })
     }
@@ -109,6 +114,7 @@ impl InputFormat {
             InputFormat::Alb => "alb",
             InputFormat::Cdx => "cdx",
             InputFormat::Cdxj => "cdxj",
+            InputFormat::Warc => "warc",
         }
     }
 }
@@ -136,6 +142,20 @@ enum Body {
 /// they decompress to (told at the first read: [`compressed::Sniffing`]).
 fn text_source(name: &str, reader: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
     Box::new(compressed::Sniffing::new(name, reader))
+}
+
+/// A WARC input's records as the TSV rows the reader reads ([`warc::WarcRows`]); any
+/// other input as it is.
+fn warc_rows(
+    name: &str,
+    format: InputFormat,
+    reader: Box<dyn Read + Send>,
+) -> Box<dyn Read + Send> {
+    if format == InputFormat::Warc {
+        Box::new(warc::WarcRows::new(name, reader))
+    } else {
+        reader
+    }
 }
 
 /// A message for an input that cannot be read.
@@ -212,6 +232,7 @@ impl Input {
                 } else {
                     text_source(&name, Box::new(file))
                 };
+                let reader = warc_rows(&name, format, reader);
                 return Ok(Input {
                     name,
                     format,
@@ -221,7 +242,7 @@ impl Input {
             }
             Box::new(file)
         };
-        let reader = text_source(&name, reader);
+        let reader = warc_rows(&name, format, text_source(&name, reader));
         Ok(Input {
             name,
             format,
