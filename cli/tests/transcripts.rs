@@ -1,6 +1,8 @@
 //! The documentation's transcripts, run: every `$ rapidurl …` example of README.md and
 //! docs/cli.md is a ```` ```console ```` block that `trycmd` runs with the built binary,
 //! from the repository root, against the shipped files (`corpora/`, `docs/examples/`).
+//! The tool's own README (cli/README.md, also the release archive's, which holds some of
+//! `docs/examples/` as `examples/`) runs from `docs/`, where its `examples/` paths lead.
 //! Each must exit as its `? STATUS` line says (success when there is none) and print
 //! exactly what the block shows (stdout and stderr together, as a terminal shows them).
 //!
@@ -12,8 +14,13 @@
 
 use std::path::{Path, PathBuf};
 
-/// The documents whose transcripts run, relative to the repository root.
-const DOCS: [&str; 2] = ["README.md", "docs/cli.md"];
+/// The documents whose transcripts run, relative to the repository root, and the
+/// directory (relative to it too) each runs from.
+const DOCS: [(&str, &str); 3] = [
+    ("README.md", "."),
+    ("docs/cli.md", "."),
+    ("cli/README.md", "docs"),
+];
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -26,20 +33,21 @@ fn repo() -> PathBuf {
 fn documented_transcripts() {
     let repo = repo();
     // trycmd runs a markdown file's commands in the current directory: the repository
-    // root, where the documents' paths (`corpora/sample.txt`, `docs/examples/…`) start.
-    // The other test of this binary reads absolute paths, so the change races with nothing.
-    std::env::set_current_dir(&repo).expect("cd to the repository root");
-    let cases = trycmd::TestCases::new();
-    cases
-        .register_bin("rapidurl", Path::new(env!("CARGO_BIN_EXE_rapidurl")))
-        .register_bin("cat", Path::new("/bin/cat"))
-        // Columns and bars do not depend on the terminal the tests run in.
-        .env("COLUMNS", "100")
-        .env("NO_COLOR", "1");
-    for doc in DOCS {
+    // root, where the documents' paths (`corpora/sample.txt`, `docs/examples/…`) start,
+    // or the document's own directory of DOCS. The other test of this binary reads
+    // absolute paths, so the change races with nothing.
+    for (doc, dir) in DOCS {
+        std::env::set_current_dir(repo.join(dir)).expect("cd to the document's directory");
+        let cases = trycmd::TestCases::new();
+        cases
+            .register_bin("rapidurl", Path::new(env!("CARGO_BIN_EXE_rapidurl")))
+            .register_bin("cat", Path::new("/bin/cat"))
+            // Columns and bars do not depend on the terminal the tests run in.
+            .env("COLUMNS", "100")
+            .env("NO_COLOR", "1");
         cases.case(repo.join(doc));
+        cases.run();
     }
-    cases.run();
 }
 
 /// Every `$ rapidurl` line of the documents is in a block trycmd runs (```` ```console
@@ -49,7 +57,7 @@ fn documented_transcripts() {
 fn every_rapidurl_example_is_a_tested_transcript() {
     let repo = repo();
     let mut untested = Vec::new();
-    for doc in DOCS {
+    for (doc, _) in DOCS {
         let text = std::fs::read_to_string(repo.join(doc)).expect("read the document");
         let mut lang: Option<&str> = None;
         for (n, line) in text.lines().enumerate() {
