@@ -39,7 +39,7 @@ if [ -n "$crates_dir" ]; then
     crates="$crates_dir"
 else
     echo "== cargo package -p rapidurl -p rapidurl-cli"
-    cargo package -p rapidurl -p rapidurl-cli --no-verify --locked --offline --quiet
+    cargo package -p rapidurl -p rapidurl-cli --no-verify --locked --offline --quiet --allow-dirty
     crates="$CARGO_TARGET_DIR/package"
 fi
 mkdir -p "$work/pkg"
