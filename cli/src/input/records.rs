@@ -284,7 +284,7 @@ pub fn decode<'b>(plan: &Plan, batch: &'b Batch) -> Records<'b> {
 
 /// Decodes `batch` as [`decode`] does, with CSV and TSV records read one at a time by
 /// [`table::read_record`] (each cell copied): the reference the block reader
-/// ([`table_rows`]) is tested against, by the tests and the `readers` fuzz target.
+/// (`table_rows`) is tested against, by the tests and the `readers` fuzz target.
 #[allow(dead_code)]
 pub fn decode_by_record<'b>(plan: &Plan, batch: &'b Batch) -> Records<'b> {
     decode_with(plan, batch, table_rows_by_record)
