@@ -122,9 +122,9 @@ glibc_max() {
 
 # Runs a command with Debian's cross Rust for aarch64, in its own target directory.
 aarch64_env() {
-    env PATH="$CROSS_BIN:$PATH" RUSTC="$CROSS_BIN/rustc" CARGO="$CROSS_BIN/cargo" \
-        CARGO_TARGET_DIR="$target_base/aarch64-dist" \
-        -u CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER -u RUSTFLAGS "$@"
+    env -u CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER -u RUSTFLAGS \
+        PATH="$CROSS_BIN:$PATH" RUSTC="$CROSS_BIN/rustc" CARGO="$CROSS_BIN/cargo" \
+        CARGO_TARGET_DIR="$target_base/aarch64-dist" "$@"
 }
 
 # zigbuild ARCH CARGO-ARGS...: a dist-profile build, niced, for <arch>-unknown-linux-gnu, glibc 2.17.

@@ -42,17 +42,17 @@ else
     cargo package -p rapidurl -p rapidurl-cli --no-verify --locked --offline --quiet --allow-dirty
     crates="$CARGO_TARGET_DIR/package"
 fi
-mkdir -p "$work/pkg"
+# The vendor directory: `cargo vendor` of a workspace holding both unpacked packages
+# (rapidurl-cli's `rapidurl = "<v>"` patched to the unpacked rapidurl) copies their
+# registry dependencies, and rapidurl-cli's dev-dependencies, which `cargo install`
+# resolves too; the packages go beside them, as a registry would serve them.
+pkg="$work/deps/pkg"
+mkdir -p "$pkg" "$work/deps/src"
 for crate in rapidurl rapidurl-cli; do
     file="$crates/$crate-$version.crate"
     [ -f "$file" ] || fail "no $file"
-    tar -xzf "$file" -C "$work/pkg"
+    tar -xzf "$file" -C "$pkg"
 done
-
-# The vendor directory: `cargo vendor` of a project that depends on both unpacked packages
-# by path (rapidurl-cli's `rapidurl = "<v>"` patched to the unpacked rapidurl) copies their
-# registry dependencies; the packages go beside them, as a registry would serve them.
-mkdir -p "$work/deps/src"
 cat >"$work/deps/Cargo.toml" <<EOF
 [package]
 name = "deps"
@@ -60,23 +60,24 @@ version = "0.0.0"
 edition = "2021"
 
 [dependencies]
-rapidurl = { path = "$work/pkg/rapidurl-$version", features = ["serde"] }
-rapidurl-cli = { path = "$work/pkg/rapidurl-cli-$version" }
+rapidurl = { path = "pkg/rapidurl-$version", features = ["serde"] }
+rapidurl-cli = { path = "pkg/rapidurl-cli-$version" }
 
 [patch.crates-io]
-rapidurl = { path = "$work/pkg/rapidurl-$version" }
+rapidurl = { path = "pkg/rapidurl-$version" }
 
 [workspace]
+members = ["pkg/rapidurl-cli-$version"]
 EOF
 touch "$work/deps/src/lib.rs"
 # The packaged tool's Cargo.lock: the versions it was published with, all downloaded.
-cp "$work/pkg/rapidurl-cli-$version/Cargo.lock" "$work/deps/Cargo.lock"
+cp "$pkg/rapidurl-cli-$version/Cargo.lock" "$work/deps/Cargo.lock"
 vendor="$work/vendor"
 echo "== cargo vendor (offline, from cargo's download cache)"
 (cd "$work/deps" && cargo vendor --offline --quiet "$vendor" >/dev/null) \
     || fail "cargo vendor failed: a dependency is missing from cargo's cache (build the workspace first)"
 for crate in rapidurl rapidurl-cli; do
-    cp -r "$work/pkg/$crate-$version" "$vendor/$crate"
+    cp -r "$pkg/$crate-$version" "$vendor/$crate"
     printf '{"files":{},"package":"%s"}' "$(sha256sum "$crates/$crate-$version.crate" | cut -d' ' -f1)" \
         >"$vendor/$crate/.cargo-checksum.json"
 done
