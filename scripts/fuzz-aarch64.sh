@@ -10,7 +10,7 @@
 # cargo-fuzz builds it with `--sanitizer none`: libFuzzer's coverage instrumentation
 # (`-Cpasses=sancov-module`), debug assertions and overflow checks, no AddressSanitizer.
 # libFuzzer runs on the main thread when its RSS watcher is off (`-rss_limit_mb=0`); the
-# program runs with scripts/aarch64-nothreads.c preloaded, as the tests do, so a thread
+# program runs with scripts/nothreads.c preloaded, as the tests do, so a thread
 # start fails rather than hangs. `batch_vs_single` cannot run here: the batch engine
 # starts rayon's threads. The corpus starts from corpora/sample.txt's lines and is kept
 # in $CARGO_TARGET_DIR/fuzz-aarch64/corpus (default target/); a failing input is written
@@ -40,8 +40,8 @@ export RUSTFLAGS="--cfg fuzzing -Cpasses=sancov-module -Cllvm-args=-sanitizer-co
 cargo build -q --locked --release --target "$TARGET" --manifest-path fuzz/Cargo.toml --bin fast_vs_slow
 
 mkdir -p "$work/corpus"
-shim="$work/aarch64-nothreads.so"
-aarch64-linux-gnu-gcc -shared -fPIC -O2 -Wall -Werror -o "$shim" scripts/aarch64-nothreads.c
+shim="$work/nothreads-aarch64.so"
+aarch64-linux-gnu-gcc -shared -fPIC -O2 -Wall -Werror -o "$shim" scripts/nothreads.c
 if [ -z "$(ls -A "$work/corpus")" ]; then
     n=0
     while IFS= read -r line && [ "$n" -lt 500 ]; do

@@ -11,7 +11,7 @@
 # the aarch64 program's root for its libraries and standard library. pip runs from Debian's
 # pip wheel (python3-pip-whl) inside the venv: `ensurepip` would start a second process,
 # which qemu-user cannot run here (no binfmt_misc). As in scripts/test-aarch64.sh, every
-# program runs with scripts/aarch64-nothreads.c preloaded (qemu-user hangs at the first
+# program runs with scripts/nothreads.c preloaded (qemu-user hangs at the first
 # thread a program starts here), so a thread start fails instead of hanging.
 #
 # `parse_column` is called with `threads=1`, which parses on the calling thread and
@@ -35,8 +35,8 @@ dpkg --print-foreign-architectures | grep -qx arm64 \
 work="$base/aarch64-python"
 root="$work/root"
 mkdir -p "$work"
-shim="$work/aarch64-nothreads.so"
-aarch64-linux-gnu-gcc -shared -fPIC -O2 -Wall -Werror -o "$shim" scripts/aarch64-nothreads.c
+shim="$work/nothreads-aarch64.so"
+aarch64-linux-gnu-gcc -shared -fPIC -O2 -Wall -Werror -o "$shim" scripts/nothreads.c
 
 # Debian's aarch64 CPython 3.11 and the libraries it and the extension load.
 packages=(

@@ -6,7 +6,7 @@
 # root; .ci/run runs it); without them this script fails and says so.
 #
 # qemu-user hangs at the first thread a program starts on these machines, so each test
-# binary runs with scripts/aarch64-nothreads.c preloaded: every thread start fails with
+# binary runs with scripts/nothreads.c preloaded: every thread start fails with
 # EAGAIN, and libtest then runs each test on the main thread, one after another. The
 # suites are the ones that start no thread: the scan kernels against the scalar ones
 # (the library's unit tests `scan::`, property tests among them), WPT, the corpora, the
@@ -48,8 +48,8 @@ export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
 export CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc
 export CXX_aarch64_unknown_linux_gnu=aarch64-linux-gnu-g++
 mkdir -p "$CARGO_TARGET_DIR"
-shim="$CARGO_TARGET_DIR/aarch64-nothreads.so"
-aarch64-linux-gnu-gcc -shared -fPIC -O2 -Wall -Werror -o "$shim" scripts/aarch64-nothreads.c
+shim="$CARGO_TARGET_DIR/nothreads-aarch64.so"
+aarch64-linux-gnu-gcc -shared -fPIC -O2 -Wall -Werror -o "$shim" scripts/nothreads.c
 # A hung emulator fails its suite after 20 minutes rather than hanging CI.
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="timeout 1200 qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_PRELOAD=$shim"
 

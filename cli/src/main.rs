@@ -16,8 +16,9 @@
 //! - `commands/`, one module a command (`stats` counts rather than writes), and the
 //!   options they share (`commands::args`).
 //!
-//! Beside them, `outcome` (how a command ends: its exit status and message) and `routes`
-//! (the `--routes` table of the `route` fields), which the rooms share.
+//! Beside them, `outcome` (how a command ends: its exit status and message), `routes`
+//! (the `--routes` table of the `route` fields) and `threads` (what the run does when a
+//! thread cannot be started: it goes on, on the calling thread), which the rooms share.
 //!
 //! See `rapidurl --help` and `rapidurl <command> --help`.
 #![forbid(unsafe_code)]
@@ -28,6 +29,7 @@ mod outcome;
 mod output;
 mod pipeline;
 mod routes;
+mod threads;
 
 use std::process::ExitCode;
 

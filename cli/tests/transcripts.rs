@@ -11,6 +11,12 @@
 //!
 //! To see what a changed command prints: `TRYCMD=dump cargo test -p rapidurl-cli --test
 //! transcripts` (writes `dump/`); `TRYCMD=overwrite …` rewrites the blocks in place.
+//!
+//! The transcripts also run where no thread can be started
+//! (`documented_transcripts_where_no_thread_starts`: `scripts/nothreads.c` preloaded),
+//! and `RAPIDURL_TRANSCRIPTS_TOOL` runs them with another `rapidurl`: a program that
+//! takes the tool's arguments and standard input (scripts/test-aarch64.sh passes one that
+//! runs the aarch64 tool under qemu-aarch64).
 
 use std::path::{Path, PathBuf};
 
@@ -29,18 +35,20 @@ fn repo() -> PathBuf {
         .to_path_buf()
 }
 
-#[test]
-fn documented_transcripts() {
+/// Runs every transcript with `tool` as `rapidurl`.
+fn transcripts(tool: &Path) {
     let repo = repo();
     // trycmd runs a markdown file's commands in the current directory: the repository
     // root, where the documents' paths (`corpora/sample.txt`, `docs/examples/…`) start,
-    // or the document's own directory of DOCS. The other test of this binary reads
-    // absolute paths, so the change races with nothing.
+    // or the document's own directory of DOCS. Two tests of this binary change the
+    // directory: one at a time (the others read absolute paths).
+    static CWD: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _held = CWD.lock().unwrap_or_else(|e| e.into_inner());
     for (doc, dir) in DOCS {
         std::env::set_current_dir(repo.join(dir)).expect("cd to the document's directory");
         let cases = trycmd::TestCases::new();
         cases
-            .register_bin("rapidurl", Path::new(env!("CARGO_BIN_EXE_rapidurl")))
+            .register_bin("rapidurl", tool)
             .register_bin("cat", Path::new("/bin/cat"))
             // Columns and bars do not depend on the terminal the tests run in.
             .env("COLUMNS", "100")
@@ -48,6 +56,42 @@ fn documented_transcripts() {
         cases.case(repo.join(doc));
         cases.run();
     }
+}
+
+#[test]
+fn documented_transcripts() {
+    match std::env::var_os("RAPIDURL_TRANSCRIPTS_TOOL") {
+        Some(tool) => transcripts(Path::new(&tool)),
+        None => transcripts(Path::new(env!("CARGO_BIN_EXE_rapidurl"))),
+    }
+}
+
+/// The transcripts with every thread start refused: the tool runs on one thread and
+/// prints the same, but for its note saying so, which the wrapper below takes out of
+/// stderr (`cli/tests/threads_refused.rs` checks that note).
+#[test]
+fn documented_transcripts_where_no_thread_starts() {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let shim = rapidurl_testkit::threads::shim(tmp);
+    let wrapper = tmp.join(format!("rapidurl-nothreads-{}", std::process::id()));
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/usr/bin/env bash\n\
+             # rapidurl with no thread able to start; its note saying so taken out\n\
+             LD_PRELOAD='{}' '{}' \"$@\" 2>&1 \\\n\
+             \x20   | sed '/^rapidurl: cannot start a thread (.*); running on one thread$/d'\n\
+             exit \"${{PIPESTATUS[0]}}\"\n",
+            shim.display(),
+            env!("CARGO_BIN_EXE_rapidurl"),
+        ),
+    )
+    .expect("write the wrapper");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    transcripts(&wrapper);
+    let _ = std::fs::remove_file(&wrapper);
+    let _ = std::fs::remove_file(&shim);
 }
 
 /// Every `$ rapidurl` line of the documents is in a block trycmd runs (```` ```console

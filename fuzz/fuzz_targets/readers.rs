@@ -279,7 +279,7 @@ fn read_as(
                 "block reader against record reader"
             );
         }
-        let (rows, failure) = parse_window(&plan, std::slice::from_ref(batch), &Collect)
+        let (rows, failure) = parse_window(&plan, std::slice::from_ref(batch), &Collect, false)
             .pop()
             .expect("one result per batch");
         out.rows.extend(rows);

@@ -117,44 +117,69 @@ fn can_parse(url: &Bound<'_, PyString>, base: Option<&Bound<'_, PyString>>) -> P
     })
 }
 
-/// The rayon pool for `threads`: the global pool (every core) for `None` or `0`, as the
-/// tool's `--threads 0`, else one pool per thread count, built once. The calling thread
-/// waits while the pool works (it is not one of the `threads`).
-pub(crate) fn pool(threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
-    static POOLS: Mutex<Option<HashMap<usize, Arc<rayon::ThreadPool>>>> = Mutex::new(None);
-    let Some(n) = threads.filter(|&n| n > 0) else {
-        return Ok(None);
-    };
-    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
-    let pools = pools.get_or_insert_with(HashMap::new);
-    if let Some(p) = pools.get(&n) {
-        return Ok(Some(p.clone()));
-    }
-    let p = rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .thread_name(|i| format!("rapidurl-{i}"))
-        .build()
-        .map_err(|e| PyRuntimeError::new_err(format!("cannot start {n} threads: {e}")))?;
-    let p = Arc::new(p);
-    pools.insert(n, p.clone());
-    Ok(Some(p))
+/// Where a bulk call parses: `threads=None` or `0` on rayon's global pool (every core),
+/// as the tool's `--threads 0`; `1` on the calling thread; `N` on a pool of `N` threads
+/// (one pool per `N`, started once) while the calling thread waits. Where no thread can
+/// be started (a process or `pids` cgroup limit, a sandbox), the call parses on the
+/// calling thread, with the same results: a pool that cannot start is not kept, and the
+/// next call tries again; the global pool, which rayon starts once per process, then
+/// stays unstarted (`rapidurl::batch::engine::threads`).
+pub(crate) enum Workers {
+    /// Rayon's global pool (the engine parses on the calling thread if it cannot start).
+    Global,
+    /// A pool of its own.
+    Pool(Arc<rayon::ThreadPool>),
+    /// The calling thread alone.
+    Here,
 }
 
-/// Runs `f` on `pool`, or on rayon's global pool (every core) when there is none.
-pub(crate) fn on_pool<R: Send>(
-    pool: Option<&rayon::ThreadPool>,
-    f: impl FnOnce() -> R + Send,
-) -> R {
-    match pool {
-        Some(p) => p.install(f),
-        None => f(),
+impl Workers {
+    /// The workers for `threads`.
+    pub(crate) fn new(threads: Option<usize>) -> Workers {
+        match threads {
+            None | Some(0) => Workers::Global,
+            Some(1) => Workers::Here,
+            Some(n) => Workers::pool(n),
+        }
     }
-}
 
-/// The pool of a `parse_column` call: `threads` threads (rayon's global pool, every
-/// core, for `None` or `0`).
-fn threads(threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
-    pool(threads)
+    /// A pool of `n` threads (started once per `n`), or the calling thread when no
+    /// thread can be started.
+    pub(crate) fn pool(n: usize) -> Workers {
+        static POOLS: Mutex<Option<HashMap<usize, Arc<rayon::ThreadPool>>>> = Mutex::new(None);
+        let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+        let pools = pools.get_or_insert_with(HashMap::new);
+        if let Some(p) = pools.get(&n) {
+            return Workers::Pool(p.clone());
+        }
+        match rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .thread_name(|i| format!("rapidurl-{i}"))
+            .build()
+        {
+            Ok(p) => {
+                let p = Arc::new(p);
+                pools.insert(n, p.clone());
+                Workers::Pool(p)
+            }
+            // No thread can be started: this call parses where it is.
+            Err(_) => Workers::Here,
+        }
+    }
+
+    /// Whether the call parses on the calling thread alone (`engine::run_here`).
+    pub(crate) fn here(&self) -> bool {
+        matches!(self, Workers::Here)
+    }
+
+    /// Runs `f` on the pool, or on the calling thread (which uses the global pool, if
+    /// any, from there).
+    pub(crate) fn run<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match self {
+            Workers::Pool(p) => p.install(f),
+            Workers::Global | Workers::Here => f(),
+        }
+    }
 }
 
 /// A column from `obj`: the Arrow PyCapsule interface when it has it, else a sequence of
@@ -248,14 +273,10 @@ fn parse_column(
         };
         let fields = self::fields(fields)?;
         let routes = pattern::route_table(routes, routes_base.as_deref(), &fields)?;
-        // One thread: the calling thread parses (no pool to hand the work to).
-        let here = threads == Some(1);
-        // The calling thread needs no pool (none is started: `threads=1` works where no
-        // thread can be, as under qemu-user).
-        let threads = match here {
-            true => None,
-            false => self::threads(threads)?,
-        };
+        // `threads=1` starts no pool (it works where no thread can be, as under qemu-user);
+        // other counts fall back to the calling thread where no thread can start.
+        let workers = Workers::new(threads);
+        let here = workers.here();
         let input = column(urls, "urls")?;
         let base = match base {
             None => Base::None,
@@ -306,8 +327,7 @@ fn parse_column(
                         layout,
                     )
                 };
-                // No pool when `here`: `on_pool` runs it on this thread.
-                on_pool(threads.as_deref(), parse)
+                workers.run(parse)
             }))
         });
         let batches = match result {
@@ -331,10 +351,14 @@ fn parse_column(
 #[pyfunction]
 #[pyo3(signature = (data, threads=None))]
 fn _batch_parse_lines(py: Python<'_>, data: &[u8], threads: Option<usize>) -> PyResult<usize> {
-    let pool = pool(threads)?;
+    // `parse_lines` runs on the current pool: one thread is a pool of one.
+    let workers = match threads {
+        Some(n) if n > 0 => Workers::pool(n),
+        _ => Workers::Global,
+    };
     guard(|| {
         Ok(py.detach(|| {
-            on_pool(pool.as_deref(), || {
+            workers.run(|| {
                 let column = rapidurl::batch::parse_lines(data);
                 column.len() - column.error_count()
             })

@@ -392,11 +392,12 @@ fn compute(
         (None, None) => Base::None,
     };
     let schema = column::schema(&kwargs.fields, Layout::View);
-    let here = threads <= 1 || column.len() < PARALLEL_ROWS;
-    let pool = match here {
-        true => None,
-        false => crate::pool(Some(threads)).map_err(|e| e.to_string())?,
+    // The calling thread for a small call, and where no thread can start.
+    let workers = match threads <= 1 || column.len() < PARALLEL_ROWS {
+        true => crate::Workers::Here,
+        false => crate::Workers::new(Some(threads)),
     };
+    let here = workers.here();
     let parse = || {
         column::parse(
             &column,
@@ -408,7 +409,7 @@ fn compute(
             Layout::View,
         )
     };
-    let batches = crate::on_pool(pool.as_deref(), parse).map_err(|e| format!("rapidurl: {e:?}"))?;
+    let batches = workers.run(parse).map_err(|e| format!("rapidurl: {e:?}"))?;
     let members = match data_type {
         DataType::Struct(members) => Some(members),
         _ => None,

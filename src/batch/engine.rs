@@ -59,10 +59,47 @@ const MAX_PIECE_BYTES: usize = 8 * 1024 * 1024;
 /// Pieces per thread: enough for work stealing to even out uneven pieces.
 const PIECES_PER_THREAD: usize = 8;
 
-/// The input bytes per piece for `total` bytes of input on the current pool.
-fn piece_target(total: usize) -> usize {
-    let tasks = rayon::current_num_threads().max(1) * PIECES_PER_THREAD;
+/// The input bytes per piece for `total` bytes of input on `threads` threads.
+fn piece_target(total: usize, threads: usize) -> usize {
+    let tasks = threads.max(1) * PIECES_PER_THREAD;
     (total / tasks).clamp(MIN_PIECE_BYTES, MAX_PIECE_BYTES)
+}
+
+/// The number of threads [`run`] parses on when called from the calling thread: those of
+/// the pool it runs in (inside [`rayon::ThreadPool::install`], or on one of a pool's
+/// threads), else those of rayon's global pool; 1 when the global pool cannot start its
+/// threads (a process or `pids` cgroup limit, a sandbox that refuses new threads), and
+/// [`run`] then parses on the calling thread, with the same results.
+///
+/// The global pool is started here, on the first call from outside any pool, if nothing
+/// has started it yet (rayon would start it on the first parallel call). Cheap after
+/// that: a thread-local read and an atomic one.
+///
+/// ```
+/// // Every `run` from here uses this many threads (rayon's global pool here).
+/// assert!(rapidurl::batch::engine::threads() >= 1);
+/// let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+/// assert_eq!(pool.install(rapidurl::batch::engine::threads), 1);
+/// ```
+pub fn threads() -> usize {
+    if rayon::current_thread_index().is_some() || global_pool_runs() {
+        rayon::current_num_threads().max(1)
+    } else {
+        1
+    }
+}
+
+/// Whether rayon's global pool runs: started here on the first call (rayon starts it at
+/// most once per process, so a pool whose threads could not start stays unstarted, and
+/// every use of it would panic). A pool that something else started is taken to run.
+fn global_pool_runs() -> bool {
+    static RUNS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *RUNS.get_or_init(|| match rayon::ThreadPoolBuilder::new().build_global() {
+        Ok(()) => true,
+        // Only a thread that could not start has a cause (an `io::Error`); the other
+        // error says that the pool was already started.
+        Err(e) => std::error::Error::source(&e).is_none(),
+    })
 }
 
 /// One piece of a source, as its sink's part is told about it.
@@ -201,11 +238,14 @@ pub trait Sink<'a>: Sync {
 
 /// Parses every row of `source` on the current rayon pool (run inside
 /// [`rayon::ThreadPool::install`] to choose the number of threads) and returns the
-/// sink's parts in input order.
+/// sink's parts in input order. When no pool can run (rayon's global pool could not
+/// start its threads: [`threads`]), it parses on the calling thread, as [`run_here`]
+/// does, with the same results.
 pub fn run<'a, S: Source<'a>, K: Sink<'a>>(source: &S, sink: &K) -> Vec<K::Part> {
-    let pieces = source.pieces(piece_target(source.size()));
-    if pieces.len() <= 1 || rayon::current_num_threads() <= 1 {
-        // No task to hand out: the calling thread does it all.
+    let threads = threads();
+    let pieces = source.pieces(piece_target(source.size(), threads));
+    if pieces.len() <= 1 || threads <= 1 {
+        // No task to hand out, or no thread to hand it to: the calling thread does it all.
         return pieces
             .into_iter()
             .enumerate()
@@ -223,8 +263,7 @@ pub fn run<'a, S: Source<'a>, K: Sink<'a>>(source: &S, sink: &K) -> Vec<K::Part>
 /// cuts on a pool of one thread, parsed one after the other. For a caller that wants one
 /// thread without handing the work to a pool's thread (and waiting for it to wake up).
 pub fn run_here<'a, S: Source<'a>, K: Sink<'a>>(source: &S, sink: &K) -> Vec<K::Part> {
-    let target = (source.size() / PIECES_PER_THREAD).clamp(MIN_PIECE_BYTES, MAX_PIECE_BYTES);
-    let pieces = source.pieces(target);
+    let pieces = source.pieces(piece_target(source.size(), 1));
     pieces
         .into_iter()
         .enumerate()
@@ -936,7 +975,7 @@ where
     P: Send,
     E: From<std::io::Error>,
 {
-    let window = block_bytes.max(1) * rayon::current_num_threads().max(1);
+    let window = block_bytes.max(1) * threads();
     let mut buf: Vec<u8> = Vec::new();
     let mut first = true;
     let mut eof = false;

@@ -13,7 +13,10 @@
 //!   into the input (for [`parse_lines`]), with no allocation per row; allocations grow
 //!   with the number of pieces, not of URLs;
 //! * the number of threads is the rayon pool's: run inside
-//!   [`rayon::ThreadPool::install`] to choose it (the command-line tool's `--threads`).
+//!   [`rayon::ThreadPool::install`] to choose it (the command-line tool's `--threads`);
+//! * where no thread can be started (rayon's global pool could not start its threads: a
+//!   process or `pids` cgroup limit, a sandbox), the work is done on the calling thread,
+//!   with the same results ([`engine::threads`]).
 //!
 //! Every row's result is exactly what [`Url::parse`] (or [`Url::parse_with_base`]) gives
 //! for the same input.
@@ -147,6 +150,10 @@ pub(crate) fn row_ranges_cumulative_by(
 /// assert!(urls[1].is_err());
 /// ```
 pub fn parse_all(inputs: &[&str]) -> Vec<Result<Url, ParseError>> {
+    if engine::threads() <= 1 {
+        // One thread, or none can start: the calling thread parses.
+        return inputs.iter().map(|s| Url::parse(s)).collect();
+    }
     inputs
         .par_iter()
         .with_min_len(256)

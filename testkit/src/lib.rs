@@ -7,10 +7,13 @@
 //!   `rapidurl::psl::SuffixList::lookup` does, the oracle of the built-in table;
 //! - [`counting_alloc`]: a counting global allocator for the allocation tests;
 //! - [`regexps`]: random ECMAScript regexps and inputs, and regress's answers, for
-//!   comparing the own regexp engine with it.
+//!   comparing the own regexp engine with it;
+//! - [`threads`]: running a test where no thread can be started (`scripts/nothreads.c`
+//!   preloaded).
 
 pub mod counting_alloc;
 pub mod data;
 pub mod invariants;
 pub mod psl_oracle;
 pub mod regexps;
+pub mod threads;

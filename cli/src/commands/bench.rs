@@ -392,7 +392,7 @@ fn pipelined<W: Work>(
             let before = parsing.take().and_then(|rx| rx.recv().ok());
             let (tx, rx) = crossbeam_channel::bounded(1);
             scope.spawn(move |_| {
-                let _ = tx.send(parse_window(plan, window, work));
+                let _ = tx.send(parse_window(plan, window, work, false));
             });
             parsing = Some(rx);
             before.into_iter().flatten().for_each(&mut collect);
@@ -625,7 +625,7 @@ fn write_parquet(
     fx: &Fixtures,
     expect: Expect,
 ) -> Result<(), String> {
-    let mut file = ParquetFile::new(out, fx.schema.clone(), fx.compression, pool.clone())?;
+    let mut file = ParquetFile::new(out, fx.schema.clone(), fx.compression, Some(pool.clone()))?;
     let work = Arrow {
         columns: &fx.columns,
         schema: &fx.schema,

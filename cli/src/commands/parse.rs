@@ -250,14 +250,14 @@ pub fn run(args: ParseArgs) -> Result<ExitCode, Failure> {
         texts: texts_rx,
     };
     let result = if format == Format::Parquet {
-        let pool = Arc::new(pipeline::pool(threads)?);
-        let file = parquet_out::ParquetFile::new(out, schema.clone(), compression, pool.clone())
+        let workers = pipeline::workers(threads);
+        let file = parquet_out::ParquetFile::new(out, schema.clone(), compression, workers.pool())
             .map_err(|e| Failure::Message(format!("cannot write Parquet: {e}")))?;
         let mut sink = ParquetSink {
             file: Some(file),
             progress: &progress,
         };
-        let run = pipeline::run_on(&pool, prepared.reader, &plan, &work, &mut sink);
+        let run = pipeline::run_on(&workers, prepared.reader, &plan, &work, &mut sink);
         let closed = sink.close();
         run.and(closed)
     } else {

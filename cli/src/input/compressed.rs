@@ -1,5 +1,6 @@
 //! Compressed inputs: told by their first bytes (never by their name), decompressed on a
-//! thread of their own while the rows before are parsed.
+//! thread of their own while the rows before are parsed (on the reading thread when no
+//! thread can be started: the same bytes and errors).
 //!
 //! gzip (also several members one after the other, as `cat a.gz b.gz` and BGZF make) and
 //! zstd (also several frames) are read; bzip2 and xz are recognized and refused with a
@@ -9,7 +10,7 @@
 
 use std::io::{self, BufReader, Read};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crossbeam_channel::{Receiver, bounded};
 
@@ -309,9 +310,22 @@ impl Read for Decoder {
     }
 }
 
+/// Whether a stream may be decoded on a thread of its own: false once a thread could not
+/// be started, here or elsewhere in the run ([`decode_on_reading_thread`]).
+static THREADS: AtomicBool = AtomicBool::new(true);
+
+/// Streams opened from now on are decoded on the thread that reads them, and no thread is
+/// tried for them (the run is on one thread: no thread can be started).
+pub fn decode_on_reading_thread() {
+    THREADS.store(false, Ordering::Relaxed);
+}
+
 /// Runs `decoder` on a thread of its own, [`AHEAD`] chunks ahead of the reader; on the
-/// calling thread when no thread can be started.
+/// calling thread when no thread can be started (the same bytes, the same errors).
 fn threaded(decoder: Decoder) -> Box<dyn Read + Send> {
+    if !THREADS.load(Ordering::Relaxed) {
+        return Box::new(decoder);
+    }
     let (tx, rx) = bounded::<io::Result<Vec<u8>>>(AHEAD);
     // The thread takes the decoder from here; when it cannot start, the reader does.
     let slot = Arc::new(std::sync::Mutex::new(Some(decoder)));
@@ -362,10 +376,13 @@ fn threaded(decoder: Decoder) -> Box<dyn Read + Send> {
             at: 0,
             ended: false,
         }),
-        Err(_) => match slot.lock().ok().and_then(|mut d| d.take()) {
-            Some(decoder) => Box::new(decoder),
-            None => Box::new(io::empty()),
-        },
+        Err(_) => {
+            decode_on_reading_thread();
+            match slot.lock().ok().and_then(|mut d| d.take()) {
+                Some(decoder) => Box::new(decoder),
+                None => Box::new(io::empty()),
+            }
+        }
     }
 }
 

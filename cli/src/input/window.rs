@@ -233,16 +233,22 @@ fn record_row<'w, P: RowSink>(
     })
 }
 
+/// A batch's records, decoded; `None` for plain lines (the engine cuts them).
+fn records_of<'b>(plan: &'b Plan, batch: &'b Batch) -> Option<Records<'b>> {
+    (!super::records::plain_lines(plan, batch)).then(|| super::records::decode(plan, batch))
+}
+
 /// Parses the window's batches on the current rayon pool (decoding the records of those
 /// that are not plain lines first) and returns each batch's result, in order: the
 /// engine runs the window, then each part becomes its result ([`Work::done`]), both
-/// in parallel.
-pub fn parse_window<W: Work>(plan: &Plan, batches: &[Batch], work: &W) -> Vec<W::Out> {
+/// in parallel; on the calling thread alone when `here` (no thread could be started: no
+/// rayon pool is touched), one batch after the other, with the same results.
+pub fn parse_window<W: Work>(plan: &Plan, batches: &[Batch], work: &W, here: bool) -> Vec<W::Out> {
     use rayon::prelude::*;
-    let records: Vec<Option<Records<'_>>> = batches
-        .par_iter()
-        .map(|b| (!super::records::plain_lines(plan, b)).then(|| super::records::decode(plan, b)))
-        .collect();
+    let records: Vec<Option<Records<'_>>> = match here {
+        true => batches.iter().map(|b| records_of(plan, b)).collect(),
+        false => batches.par_iter().map(|b| records_of(plan, b)).collect(),
+    };
     let window = Window {
         plan,
         batches,
@@ -252,15 +258,22 @@ pub fn parse_window<W: Work>(plan: &Plan, batches: &[Batch], work: &W) -> Vec<W:
         work,
         window: &window,
     };
-    let parts = engine::run(&window, &sink);
-    // Each part made into its result on the pool too (e.g. rows copied out, an Arrow
-    // record batch finished), in order.
-    parts
-        .into_par_iter()
-        .zip(records.par_iter())
-        .map(|(slot, rec)| {
-            let error = rec.as_ref().and_then(|r| r.error.clone());
-            work.done(slot.part, error)
-        })
-        .collect()
+    // Each part made into its result (e.g. rows copied out, an Arrow record batch
+    // finished), in order.
+    let done = |(slot, rec): (Slot<'_, W::Part<'_>>, &Option<Records<'_>>)| {
+        let error = rec.as_ref().and_then(|r| r.error.clone());
+        work.done(slot.part, error)
+    };
+    match here {
+        true => engine::run_here(&window, &sink)
+            .into_iter()
+            .zip(records.iter())
+            .map(done)
+            .collect(),
+        false => engine::run(&window, &sink)
+            .into_par_iter()
+            .zip(records.par_iter())
+            .map(done)
+            .collect(),
+    }
 }

@@ -11,6 +11,13 @@
 //! temporary file happen under one lock, so a signal never races a rename: it comes
 //! before (FILE unchanged) or after (FILE replaced by the finished output).
 //!
+//! When that thread cannot be started (the run is then on one thread: `crate::threads`),
+//! a signal only marks itself, and the pipeline acts on it between batches
+//! ([`act_on_signal`]), as the thread would: the same message, the temporary file
+//! removed, the same end. A run waiting for a pipe acts on it once the read returns; a
+//! second signal ends the process at once, by the signal's default action (FILE is then
+//! still unchanged, but the temporary file stays).
+//!
 //! A FILE that exists and is not a regular file (`/dev/null`, `/dev/full`, a named pipe)
 //! cannot be replaced by a rename: it is written directly, as before, and the signals
 //! keep their default action.
@@ -18,7 +25,8 @@
 use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::path::PathBuf;
-use std::sync::{Mutex, MutexGuard, Once, PoisonError};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, Once, OnceLock, PoisonError};
 
 use signal_hook::consts::signal::{SIGINT, SIGTERM};
 
@@ -102,7 +110,7 @@ pub fn create(path: &str) -> Result<(File, OutputFile), String> {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    install_signal_thread()?;
+    install_signal_handling()?;
     let mut state = state();
     let pid = std::process::id();
     let mut attempt = 0u32;
@@ -163,6 +171,11 @@ impl OutputFile {
         // Synced outside the lock: a signal meanwhile still discards the file.
         let synced = handle.sync_all();
         let mut state = state();
+        if let Some(signal) = pending_signal() {
+            // Taken before the rename, as the signal thread would have taken it.
+            drop(state);
+            interrupted(signal);
+        }
         let State::Writing(names) = &*state else {
             return Ok(());
         };
@@ -181,6 +194,9 @@ impl OutputFile {
             Ok(()) => *state = State::Idle,
             Err(_) => discard(&mut state),
         }
+        drop(state);
+        // Taken after the rename: the process ends by it, FILE replaced.
+        act_on_signal();
         done
     }
 }
@@ -210,25 +226,73 @@ pub fn discarded() -> Option<String> {
     }
 }
 
-/// Starts the thread that takes SIGINT and SIGTERM (once).
-fn install_signal_thread() -> Result<(), String> {
+/// Takes SIGINT and SIGTERM (once): on a thread of their own; when no thread can be
+/// started, by marking them for [`act_on_signal`].
+fn install_signal_handling() -> Result<(), String> {
     static ONCE: Once = Once::new();
     let mut result = Ok(());
     ONCE.call_once(|| {
-        result = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
-            .and_then(|mut signals| {
-                std::thread::Builder::new()
-                    .name("signals".to_owned())
-                    .spawn(move || {
-                        if let Some(signal) = signals.forever().next() {
-                            interrupted(signal);
+        result = match crate::threads::refused() {
+            true => mark_signals(),
+            false => {
+                signal_hook::iterator::Signals::new([SIGINT, SIGTERM]).and_then(|mut signals| {
+                    let spawned = std::thread::Builder::new()
+                        .name("signals".to_owned())
+                        .spawn(move || {
+                            if let Some(signal) = signals.forever().next() {
+                                interrupted(signal);
+                            }
+                        });
+                    match spawned {
+                        Ok(_) => Ok(()),
+                        // The iterator went with the closure (its handlers removed).
+                        Err(e) => {
+                            crate::threads::refuse(&e);
+                            mark_signals()
                         }
-                    })
-                    .map(drop)
-            })
-            .map_err(|e| format!("cannot set up signal handling: {e}"));
+                    }
+                })
+            }
+        }
+        .map_err(|e| format!("cannot set up signal handling: {e}"));
     });
     result
+}
+
+/// The signal taken and not yet acted on (0: none), when signals are marked rather than
+/// taken by a thread.
+static PENDING: OnceLock<Arc<AtomicUsize>> = OnceLock::new();
+
+/// Marks SIGINT and SIGTERM in [`PENDING`] for [`act_on_signal`]; a second one ends the
+/// process by its default action.
+fn mark_signals() -> std::io::Result<()> {
+    let pending = PENDING.get_or_init(|| Arc::new(AtomicUsize::new(0)));
+    let armed = Arc::new(AtomicBool::new(false));
+    for signal in [SIGINT, SIGTERM] {
+        // In this order: the first signal arms the default action, the second runs it.
+        signal_hook::flag::register_conditional_default(signal, armed.clone())?;
+        signal_hook::flag::register(signal, armed.clone())?;
+        signal_hook::flag::register_usize(signal, pending.clone(), signal as usize)?;
+    }
+    Ok(())
+}
+
+/// The signal marked and not yet acted on, if any.
+fn pending_signal() -> Option<i32> {
+    PENDING
+        .get()
+        .map(|p| p.load(Ordering::SeqCst))
+        .filter(|&s| s != 0)
+        .and_then(|s| i32::try_from(s).ok())
+}
+
+/// Acts on a signal that was marked (no signal thread could be started): removes the
+/// temporary file, says so, and ends the process by the signal, as the signal thread
+/// does. Called by the pipeline between batches; an atomic load when there is none.
+pub fn act_on_signal() {
+    if let Some(signal) = pending_signal() {
+        interrupted(signal);
+    }
 }
 
 /// Ends the process on `signal`: removes the temporary file, says what happened, then

@@ -3,7 +3,8 @@
 //! gathers the batches, in input order, into row groups of [`ROW_GROUP_ROWS`] rows (or
 //! [`ROW_GROUP_BYTES`]) and hands each row group to the worker pool, where its
 //! columns are encoded and compressed in parallel ([`ParquetFile`]); the encoded row
-//! groups are written in order. At most [`PENDING_GROUPS`] row groups, of at most
+//! groups are written in order. With no pool (no thread could be started), each row
+//! group is encoded where it is written, one column after the other: the same file. At most [`PENDING_GROUPS`] row groups, of at most
 //! [`PENDING_BYTES`] together, wait to be written, so memory stays bounded.
 
 use std::collections::VecDeque;
@@ -231,7 +232,8 @@ pub struct ParquetFile {
     file: SerializedFileWriter<Box<dyn Write + Send>>,
     factory: ArrowRowGroupWriterFactory,
     schema: SchemaRef,
-    pool: Arc<rayon::ThreadPool>,
+    /// `None`: row groups are encoded on the calling thread.
+    pool: Option<Arc<rayon::ThreadPool>>,
     /// Batches of the row group being gathered, its rows and its bytes.
     gathered: Vec<RecordBatch>,
     rows: usize,
@@ -249,12 +251,12 @@ pub struct ParquetFile {
 
 impl ParquetFile {
     /// Starts a Parquet file of `schema` on `out`, compressed with `compression`, its
-    /// row groups encoded on `pool`.
+    /// row groups encoded on `pool` (on the calling thread when `None`).
     pub fn new(
         out: Box<dyn Write + Send>,
         schema: SchemaRef,
         compression: Compression,
-        pool: Arc<rayon::ThreadPool>,
+        pool: Option<Arc<rayon::ThreadPool>>,
     ) -> Result<ParquetFile, String> {
         let props = properties(compression);
         let (file, factory) = ArrowWriter::try_new(out, schema.clone(), Some(props))
@@ -322,9 +324,15 @@ impl ParquetFile {
         (self.rows, self.bytes) = (0, 0);
         let schema = self.schema.clone();
         let (tx, rx) = bounded(1);
-        self.pool.spawn(move || {
-            let _ = tx.send(encode_group(&schema, writers, &batches));
-        });
+        match &self.pool {
+            Some(pool) => pool.spawn(move || {
+                let _ = tx.send(encode_group(&schema, writers, &batches, false));
+            }),
+            // Encoded now; written when its turn comes, as from the pool.
+            None => {
+                let _ = tx.send(encode_group(&schema, writers, &batches, true));
+            }
+        }
         self.pending.push_back((rx, bytes));
         self.pending_bytes += bytes;
         Ok(())
@@ -388,11 +396,13 @@ fn data_bytes(batch: &RecordBatch) -> usize {
 }
 
 /// Encodes one row group of `batches`: the column writers of each top-level field (one
-/// per leaf column) run as one task, the tasks in parallel on the current pool.
+/// per leaf column) run as one task, the tasks in parallel on the current pool (one
+/// after the other on the calling thread when `here`).
 fn encode_group(
     schema: &SchemaRef,
     writers: Vec<ArrowColumnWriter>,
     batches: &[RecordBatch],
+    here: bool,
 ) -> parquet::errors::Result<Vec<ArrowColumnChunk>> {
     use rayon::prelude::*;
     // Which writers belong to which field: as many as the field has leaves.
@@ -405,22 +415,29 @@ fn encode_group(
         };
         fields.push((i, writers.by_ref().take(leaves).collect()));
     }
-    let encoded: Vec<Vec<ArrowColumnChunk>> = fields
-        .into_par_iter()
-        .map(|(i, mut writers)| {
-            let field = schema.field(i);
-            for batch in batches {
-                let leaves = compute_leaves(field, batch.column(i))?;
-                for (writer, leaf) in writers.iter_mut().zip(&leaves) {
-                    writer.write(leaf)?;
-                }
+    let encode = |(i, mut writers): (usize, Vec<ArrowColumnWriter>)| {
+        let field = schema.field(i);
+        for batch in batches {
+            let leaves = compute_leaves(field, batch.column(i))?;
+            for (writer, leaf) in writers.iter_mut().zip(&leaves) {
+                writer.write(leaf)?;
             }
-            writers
-                .into_iter()
-                .map(ArrowColumnWriter::close)
-                .collect::<parquet::errors::Result<Vec<_>>>()
-        })
-        .collect::<parquet::errors::Result<_>>()?;
+        }
+        writers
+            .into_iter()
+            .map(ArrowColumnWriter::close)
+            .collect::<parquet::errors::Result<Vec<_>>>()
+    };
+    let encoded: Vec<Vec<ArrowColumnChunk>> = match here {
+        true => fields
+            .into_iter()
+            .map(encode)
+            .collect::<parquet::errors::Result<_>>()?,
+        false => fields
+            .into_par_iter()
+            .map(encode)
+            .collect::<parquet::errors::Result<_>>()?,
+    };
     Ok(encoded.into_iter().flatten().collect())
 }
 

@@ -15,6 +15,8 @@
 
 pub mod progress;
 
+use std::sync::Arc;
+
 use crossbeam_channel::{Receiver, bounded, unbounded};
 
 use crate::input::rows::Plan;
@@ -79,73 +81,127 @@ pub fn run<T: Send, W: Work<Out = Result<T, Stop>>>(
     work: &W,
     collector: &mut dyn Collector<T>,
 ) -> Result<(), Stop> {
-    run_on(&pool(threads)?, reader, plan, work, collector)
+    run_on(&workers(threads), reader, plan, work, collector)
 }
 
-/// The pool of `threads` worker threads a run parses on.
-pub fn pool(threads: usize) -> Result<rayon::ThreadPool, Stop> {
+/// Where a run parses.
+pub enum Workers {
+    /// A pool of `--threads` threads, while the calling thread reads and writes.
+    Pool(Arc<rayon::ThreadPool>),
+    /// The calling thread alone, which reads a window, parses it, then writes it: no
+    /// thread could be started ([`crate::threads`]).
+    Here,
+}
+
+impl Workers {
+    /// The pool, if the run has one (the Parquet writer encodes on it).
+    pub fn pool(&self) -> Option<Arc<rayon::ThreadPool>> {
+        match self {
+            Workers::Pool(pool) => Some(pool.clone()),
+            Workers::Here => None,
+        }
+    }
+}
+
+/// A pool of `threads` worker threads for a run; the calling thread alone when a thread
+/// cannot be started (now or earlier in the run), which the run says once on stderr.
+pub fn workers(threads: usize) -> Workers {
+    if crate::threads::refused() {
+        return Workers::Here;
+    }
     let threads = threads.max(1);
-    rayon::ThreadPoolBuilder::new()
+    match rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|k| format!("worker-{k}"))
         .build()
-        .map_err(|e| Stop::Input(format!("cannot start {threads} threads: {e}")))
+    {
+        Ok(pool) => Workers::Pool(Arc::new(pool)),
+        Err(e) => {
+            crate::threads::refuse(&e);
+            Workers::Here
+        }
+    }
 }
 
-/// [`run`] on `pool` (which the collector may also hand work to, e.g. the Parquet
-/// writer's encoding).
+/// [`run`] on `workers` (whose pool, if any, the collector may also hand work to, e.g.
+/// the Parquet writer's encoding).
 pub fn run_on<T: Send, W: Work<Out = Result<T, Stop>>>(
-    pool: &rayon::ThreadPool,
+    workers: &Workers,
     reader: Reader,
     plan: &Plan,
     work: &W,
     collector: &mut dyn Collector<T>,
 ) -> Result<(), Stop> {
-    let threads = pool.current_num_threads().max(1);
-    // Input buffers go back to the reader once their rows are written.
-    let (free_tx, free_rx) = unbounded::<Vec<u8>>();
-    let mut result = Ok(());
-    let mut ended = Ended::Done;
-    // The calling thread is not one of the pool's: inside the scope it reads and
-    // collects while a window is parsed by a job on the pool.
-    pool.in_place_scope(|scope| {
-        let mut driver = Driver {
-            collector,
-            free: free_tx,
-            parsing: None,
-            start: |window: Vec<Batch>| {
+    let (result, ended) = match workers {
+        // The calling thread is not one of the pool's: inside the scope it reads and
+        // collects while a window is parsed by a job on the pool.
+        Workers::Pool(pool) => pool.in_place_scope(|scope| {
+            let start = |window: Vec<Batch>| {
                 // One answer per window; a job that panics drops its sender, so the
                 // driver stops waiting (and the scope carries the panic on).
                 let (tx, rx) = bounded(1);
                 scope.spawn(move |_| {
-                    let outs = parse_window(plan, &window, work);
+                    let outs = parse_window(plan, &window, work, false);
                     let _ = tx.send((window, outs));
                 });
                 rx
-            },
-        };
-        let mut window: Vec<Batch> = Vec::new();
-        ended = reader.run(
-            &mut |batch: Batch, idle: bool| {
-                let last = matches!(batch.data, Data::Fatal(_));
-                window.push(batch);
-                if last || idle || window.len() >= threads * BATCHES_PER_THREAD {
-                    result = driver.flush(std::mem::take(&mut window), idle || last);
-                }
-                result.is_ok() && !last
-            },
-            &free_rx,
-        );
-        if result.is_ok() {
-            result = driver.flush(window, true);
-        }
-    });
+            };
+            drive(reader, pool.current_num_threads(), collector, start)
+        }),
+        // The window is parsed as soon as it is read, on this thread, and its answer is
+        // there at once: the same windows, in the same order, so the same output.
+        Workers::Here => drive(reader, 1, collector, |window: Vec<Batch>| {
+            let (tx, rx) = bounded(1);
+            let outs = parse_window(plan, &window, work, true);
+            let _ = tx.send((window, outs));
+            rx
+        }),
+    };
     match result {
         // A damaged compressed stream stops the run as the reader's fatal batch did,
         // with its own exit status.
         Err(Stop::Input(msg)) if ended == Ended::Damaged => Err(Stop::Damaged(msg)),
         other => other,
     }
+}
+
+/// Reads `reader`'s batches a window of two per thread at a time (`threads` of them),
+/// starts parsing each window with `start`, and collects the windows in order.
+fn drive<T: Send>(
+    reader: Reader,
+    threads: usize,
+    collector: &mut dyn Collector<T>,
+    start: impl FnMut(Vec<Batch>) -> Receiver<Parsed<T>>,
+) -> (Result<(), Stop>, Ended) {
+    let threads = threads.max(1);
+    // Input buffers go back to the reader once their rows are written.
+    let (free_tx, free_rx) = unbounded::<Vec<u8>>();
+    let mut result = Ok(());
+    let mut driver = Driver {
+        collector,
+        free: free_tx,
+        parsing: None,
+        start,
+    };
+    let mut window: Vec<Batch> = Vec::new();
+    let ended = reader.run(
+        &mut |batch: Batch, idle: bool| {
+            // A signal taken while no thread could be started is acted on here, between
+            // batches (`output::file`); with the signal thread, this finds none.
+            crate::output::file::act_on_signal();
+            let last = matches!(batch.data, Data::Fatal(_));
+            window.push(batch);
+            if last || idle || window.len() >= threads * BATCHES_PER_THREAD {
+                result = driver.flush(std::mem::take(&mut window), idle || last);
+            }
+            result.is_ok() && !last
+        },
+        &free_rx,
+    );
+    if result.is_ok() {
+        result = driver.flush(window, true);
+    }
+    (result, ended)
 }
 
 /// The results of a window, parsed and not yet collected.
