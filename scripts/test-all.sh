@@ -115,7 +115,8 @@ env PATH="$no_rust_path" "$polars_venv/bin/python" python/tests/polars_floor.py 
 # file placed after its own site-packages (so its own duckdb is the one imported; each
 # test checks the release with --expect-version). The command-line tool is the
 # duckdb-cli package (DUCKDB_CLI_RELEASE). In each: the sqllogictest files, the catalog
-# test and row-for-row equality with the Rust API.
+# test, row-for-row equality with the Rust API, and the same answers where no thread can
+# be started (test_no_threads.py: scripts/nothreads.c preloaded, built with cc).
 DUCKDB_CLI_RELEASE=1.5.6
 echo "== DuckDB extension: build, and a local extension repository (duckdb/scripts/build.sh)"
 DUCKDB_EXTENSION="$(duckdb/scripts/build.sh --repository target/duckdb-repository)"
@@ -140,13 +141,14 @@ duckdb_suite() { # duckdb_suite PYTHON RELEASE [--cli BINARY]
     "$py" duckdb/test/run_sqllogictest.py "$DUCKDB_EXTENSION" duckdb/test/sql --expect-version "$release" "$@"
     "$py" duckdb/test/test_catalog.py "$DUCKDB_EXTENSION" --expect-version "$release" "$@"
     "$py" duckdb/test/test_equality.py "$DUCKDB_EXTENSION" --expect-version "$release" "$@"
+    "$py" duckdb/test/test_no_threads.py "$DUCKDB_EXTENSION" --expect-version "$release" "$@"
 }
 for release in $(grep -v '^#' duckdb/releases.txt); do
-    echo "== DuckDB extension on duckdb $release (Python): sqllogictest, catalog, equality"
+    echo "== DuckDB extension on duckdb $release (Python): sqllogictest, catalog, equality, no threads"
     duckdb_venv "target/duckdb-$release" "duckdb==$release"
     duckdb_suite "target/duckdb-$release/bin/python" "$release"
 done
-echo "== DuckDB extension on the DuckDB CLI $DUCKDB_CLI_RELEASE (duckdb-cli): sqllogictest, catalog, equality"
+echo "== DuckDB extension on the DuckDB CLI $DUCKDB_CLI_RELEASE (duckdb-cli): sqllogictest, catalog, equality, no threads"
 duckdb_venv target/duckdb-cli "duckdb-cli==$DUCKDB_CLI_RELEASE"
 duckdb_suite target/wheel-venv/bin/python "$DUCKDB_CLI_RELEASE" --cli "$PWD/target/duckdb-cli/bin/duckdb"
 
@@ -160,7 +162,8 @@ target/wheel-venv/bin/python duckdb/test/test_docs.py --cli "$PWD/target/duckdb-
 
 # ---- aarch64 under QEMU (scripts/test-aarch64.sh) -------------------------------------------
 # The library for aarch64-unknown-linux-gnu (its NEON kernels): clippy with warnings denied,
-# and its single-threaded suites run under qemu-aarch64, with Debian's cross toolchain.
+# its suites run under qemu-aarch64 where no thread can start, and the tool's transcripts
+# run with the aarch64 tool, with Debian's cross toolchain.
 # Without the toolchain this block fails: scripts/aarch64-setup.sh installs it (as root;
 # .ci/run runs it before this script).
 echo "== aarch64 under QEMU: clippy, then the suites (scripts/test-aarch64.sh)"
