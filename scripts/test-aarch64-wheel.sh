@@ -15,7 +15,8 @@
 # thread a program starts here), so a thread start fails instead of hanging.
 #
 # `parse_column` is called with `threads=1`, which parses on the calling thread and
-# starts no pool (other thread counts start one, which qemu-user cannot run here). Takes
+# starts no pool (other thread counts try to start one, and fall back to the calling
+# thread when they cannot). Takes
 # about 8 minutes, the cross build of the wheel almost all of it; not part of CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."

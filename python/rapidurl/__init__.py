@@ -64,7 +64,9 @@ def parse_column(
     every row) or a column of the same length (a base per row, ``None`` for none).
     ``threads=None`` (or ``0``, as the tool's ``--threads 0``) uses every core;
     ``threads=1`` parses on the calling thread; ``threads=N`` on a pool of N threads
-    while the calling thread waits. The GIL is released meanwhile.
+    while the calling thread waits. The GIL is released meanwhile. Where no thread can
+    be started (a process or ``pids`` limit, a sandbox), the call parses on the calling
+    thread, with the same result.
     ``routes`` is a route table for the fields ``route`` (the first matching pattern's
     name, else its text; empty when none matches) and ``route_params`` (its groups as a
     JSON object): a list of URL patterns (``rapidurl.URLPattern`` constructor strings) or

@@ -150,7 +150,8 @@ def parse_column(
     output: str = "utf8",
 ) -> ArrowTable:
     """The engine of ``rapidurl.parse_column``. ``threads``: ``None`` or ``0`` every core,
-    ``1`` the calling thread, ``N`` a pool of N threads while the calling thread waits."""
+    ``1`` the calling thread, ``N`` a pool of N threads while the calling thread waits;
+    the calling thread where no thread can be started."""
 def _field_names() -> tuple[list[str], list[str]]: ...
 def surt(url: str) -> str:
     """The Internet Archive's SURT of ``url`` (as ``surt.surt(url)``); ``ParseError`` when it does not parse."""
