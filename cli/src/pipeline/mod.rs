@@ -12,6 +12,10 @@
 //! nothing more for now (a slow pipe), so that rows from a pipe are written as their
 //! lines arrive; the collector is told after each window ([`Collector::idle`]), which is
 //! when the output is flushed.
+//!
+//! Where no thread can be started ([`crate::threads`]), the run has no pool
+//! ([`Workers::Here`]): the calling thread reads a window, parses it, then collects it,
+//! the same windows in the same order, so the output is the same.
 
 pub mod progress;
 
