@@ -92,23 +92,28 @@ impl ErrorKind {
         }
     }
 
-    /// A one-line description of the failure, for people.
+    /// A one-line description of the failure, for people: also the explanation of the
+    /// validation error of the same name
+    /// ([`ValidationErrorKind::description`](crate::ValidationErrorKind::description)), so
+    /// that `rapidurl check` and `rapidurl lint` word an error alike.
     pub const fn description(self) -> &'static str {
         match self {
-            ErrorKind::DomainToAscii => "the domain could not be converted to ASCII (UTS #46)",
-            ErrorKind::DomainInvalidCodePoint => "the domain contains a forbidden code point",
-            ErrorKind::HostInvalidCodePoint => "the host contains a forbidden code point",
+            ErrorKind::DomainToAscii => "the domain is not valid under UTS #46 ToASCII (strict)",
+            ErrorKind::DomainInvalidCodePoint => "the domain holds a forbidden domain code point",
+            ErrorKind::HostInvalidCodePoint => "the host holds a forbidden host code point",
             ErrorKind::Ipv4TooManyParts => "the IPv4 address has more than four parts",
             ErrorKind::Ipv4NonNumericPart => "a part of the IPv4 address is not a number",
-            ErrorKind::Ipv4OutOfRangePart => "a part of the IPv4 address is out of range",
+            ErrorKind::Ipv4OutOfRangePart => "a part of the IPv4 address exceeds 255",
             ErrorKind::Ipv6Unclosed => "the IPv6 address is missing its closing ']'",
             ErrorKind::Ipv6InvalidCompression => "the IPv6 address begins with a single ':'",
             ErrorKind::Ipv6TooManyPieces => "the IPv6 address has more than eight pieces",
             ErrorKind::Ipv6MultipleCompression => "the IPv6 address has more than one '::'",
-            ErrorKind::Ipv6InvalidCodePoint => "the IPv6 address contains an invalid code point",
+            ErrorKind::Ipv6InvalidCodePoint => {
+                "the IPv6 address holds an unexpected code point or ends early"
+            }
             ErrorKind::Ipv6TooFewPieces => "the IPv6 address has fewer than eight pieces",
             ErrorKind::Ipv4InIpv6TooManyPieces => {
-                "the IPv6 address has too many pieces before its embedded IPv4 address"
+                "the IPv6 address has more than six pieces before its embedded IPv4 address"
             }
             ErrorKind::Ipv4InIpv6InvalidCodePoint => {
                 "the IPv4 address embedded in the IPv6 address is malformed"

@@ -138,54 +138,115 @@ impl ValidationErrorKind {
         }
     }
 
-    /// A one-line explanation, for people.
+    /// A one-line explanation, for people. A validation error that can make parsing fail
+    /// is explained as that failure is ([`ErrorKind::description`]): one text for both.
     pub const fn description(self) -> &'static str {
         use ValidationErrorKind as K;
+        if let Some(failure) = self.failure_kind() {
+            return failure.description();
+        }
         match self {
-            K::DomainToAscii => "the domain is not valid under UTS #46 ToASCII (strict)",
-            K::DomainInvalidCodePoint => "the domain holds a forbidden domain code point",
             K::DomainToUnicode => "UTS #46 ToUnicode recorded an error for the domain",
             K::DomainPercentEncoded => "the host holds percent-encoded bytes",
-            K::HostInvalidCodePoint => "the host holds a forbidden host code point",
             K::Ipv4EmptyPart => "the IPv4 address ends with a dot",
-            K::Ipv4TooManyParts => "the IPv4 address has more than four parts",
             K::Ipv4TooFewParts => "the IPv4 address has fewer than four parts",
-            K::Ipv4NonNumericPart => "a part of the IPv4 address is not a number",
             K::Ipv4NonDecimalPart => "a part of the IPv4 address is hexadecimal or octal",
-            K::Ipv4OutOfRangePart => "a part of the IPv4 address exceeds 255",
             K::Ipv4NonAsciiInput => "the IPv4 address was written with non-ASCII code points",
-            K::Ipv6Unclosed => "the IPv6 address has no closing bracket",
-            K::Ipv6InvalidCompression => "the IPv6 address begins with a single colon",
-            K::Ipv6TooManyPieces => "the IPv6 address has more than eight pieces",
-            K::Ipv6MultipleCompression => "the IPv6 address has more than one '::'",
-            K::Ipv6InvalidCodePoint => {
-                "the IPv6 address holds an unexpected code point or ends early"
-            }
-            K::Ipv6TooFewPieces => "the IPv6 address has fewer than eight pieces",
             K::Ipv6PieceLeadingZero => "a piece of the IPv6 address has a leading zero",
-            K::Ipv4InIpv6TooManyPieces => "the embedded IPv4 address follows more than six pieces",
-            K::Ipv4InIpv6InvalidCodePoint => "the embedded IPv4 address is malformed",
-            K::Ipv4InIpv6OutOfRangePart => "a part of the embedded IPv4 address exceeds 255",
-            K::Ipv4InIpv6TooFewParts => "the embedded IPv4 address has too few parts",
             K::InvalidUrlUnit => {
                 "a code point that is not a URL unit, or a '%' not followed by two hex digits"
             }
             K::SpecialSchemeMissingFollowingSolidus => "the special scheme is not followed by '//'",
-            K::MissingSchemeNonRelativeUrl => {
-                "there is no scheme and no base URL (or one with an opaque path) to resolve against"
-            }
             K::InvalidReverseSolidus => "a backslash is used where a slash belongs",
             K::InvalidCredentials => "the input includes credentials (a username or password)",
-            K::HostMissing => "the URL has no host",
-            K::PortOutOfRange => "the port exceeds 65535",
-            K::PortInvalid => "the port holds something other than digits",
             K::FileInvalidWindowsDriveLetter => {
                 "a relative URL starting with a Windows drive letter, against a file: base"
             }
             K::FileInvalidWindowsDriveLetterHost => {
                 "the file: URL's host is a Windows drive letter"
             }
+            // The kinds of a failure, explained above.
+            _ => "",
         }
+    }
+
+    /// The failure ([`ErrorKind`]) of the same name, for the validation errors that can
+    /// make parsing fail.
+    pub const fn failure_kind(self) -> Option<ErrorKind> {
+        use ValidationErrorKind as K;
+        Some(match self {
+            K::DomainToAscii => ErrorKind::DomainToAscii,
+            K::DomainInvalidCodePoint => ErrorKind::DomainInvalidCodePoint,
+            K::HostInvalidCodePoint => ErrorKind::HostInvalidCodePoint,
+            K::Ipv4TooManyParts => ErrorKind::Ipv4TooManyParts,
+            K::Ipv4NonNumericPart => ErrorKind::Ipv4NonNumericPart,
+            K::Ipv4OutOfRangePart => ErrorKind::Ipv4OutOfRangePart,
+            K::Ipv6Unclosed => ErrorKind::Ipv6Unclosed,
+            K::Ipv6InvalidCompression => ErrorKind::Ipv6InvalidCompression,
+            K::Ipv6TooManyPieces => ErrorKind::Ipv6TooManyPieces,
+            K::Ipv6MultipleCompression => ErrorKind::Ipv6MultipleCompression,
+            K::Ipv6InvalidCodePoint => ErrorKind::Ipv6InvalidCodePoint,
+            K::Ipv6TooFewPieces => ErrorKind::Ipv6TooFewPieces,
+            K::Ipv4InIpv6TooManyPieces => ErrorKind::Ipv4InIpv6TooManyPieces,
+            K::Ipv4InIpv6InvalidCodePoint => ErrorKind::Ipv4InIpv6InvalidCodePoint,
+            K::Ipv4InIpv6OutOfRangePart => ErrorKind::Ipv4InIpv6OutOfRangePart,
+            K::Ipv4InIpv6TooFewParts => ErrorKind::Ipv4InIpv6TooFewParts,
+            K::MissingSchemeNonRelativeUrl => ErrorKind::MissingSchemeNonRelativeUrl,
+            K::HostMissing => ErrorKind::HostMissing,
+            K::PortOutOfRange => ErrorKind::PortOutOfRange,
+            K::PortInvalid => ErrorKind::PortInvalid,
+            K::DomainToUnicode
+            | K::DomainPercentEncoded
+            | K::Ipv4EmptyPart
+            | K::Ipv4TooFewParts
+            | K::Ipv4NonDecimalPart
+            | K::Ipv4NonAsciiInput
+            | K::Ipv6PieceLeadingZero
+            | K::InvalidUrlUnit
+            | K::SpecialSchemeMissingFollowingSolidus
+            | K::InvalidReverseSolidus
+            | K::InvalidCredentials
+            | K::FileInvalidWindowsDriveLetter
+            | K::FileInvalidWindowsDriveLetterHost => return None,
+        })
+    }
+}
+
+impl ErrorKind {
+    /// The validation error (URL Standard §1.1) of the same name, whose explanation this
+    /// failure shares ([`ValidationErrorKind::failure_kind`] the other way). `None` for
+    /// `base-URL-invalid` and this library's own limits, which are no validation errors.
+    ///
+    /// ```
+    /// use rapidurl::{ErrorKind, ValidationErrorKind};
+    /// assert_eq!(ErrorKind::PortInvalid.validation_error(), Some(ValidationErrorKind::PortInvalid));
+    /// assert_eq!(ErrorKind::InvalidBase.validation_error(), None);
+    /// ```
+    pub const fn validation_error(self) -> Option<ValidationErrorKind> {
+        use ValidationErrorKind as V;
+        Some(match self {
+            ErrorKind::DomainToAscii => V::DomainToAscii,
+            ErrorKind::DomainInvalidCodePoint => V::DomainInvalidCodePoint,
+            ErrorKind::HostInvalidCodePoint => V::HostInvalidCodePoint,
+            ErrorKind::Ipv4TooManyParts => V::Ipv4TooManyParts,
+            ErrorKind::Ipv4NonNumericPart => V::Ipv4NonNumericPart,
+            ErrorKind::Ipv4OutOfRangePart => V::Ipv4OutOfRangePart,
+            ErrorKind::Ipv6Unclosed => V::Ipv6Unclosed,
+            ErrorKind::Ipv6InvalidCompression => V::Ipv6InvalidCompression,
+            ErrorKind::Ipv6TooManyPieces => V::Ipv6TooManyPieces,
+            ErrorKind::Ipv6MultipleCompression => V::Ipv6MultipleCompression,
+            ErrorKind::Ipv6InvalidCodePoint => V::Ipv6InvalidCodePoint,
+            ErrorKind::Ipv6TooFewPieces => V::Ipv6TooFewPieces,
+            ErrorKind::Ipv4InIpv6TooManyPieces => V::Ipv4InIpv6TooManyPieces,
+            ErrorKind::Ipv4InIpv6InvalidCodePoint => V::Ipv4InIpv6InvalidCodePoint,
+            ErrorKind::Ipv4InIpv6OutOfRangePart => V::Ipv4InIpv6OutOfRangePart,
+            ErrorKind::Ipv4InIpv6TooFewParts => V::Ipv4InIpv6TooFewParts,
+            ErrorKind::MissingSchemeNonRelativeUrl => V::MissingSchemeNonRelativeUrl,
+            ErrorKind::HostMissing => V::HostMissing,
+            ErrorKind::PortOutOfRange => V::PortOutOfRange,
+            ErrorKind::PortInvalid => V::PortInvalid,
+            ErrorKind::InvalidBase | ErrorKind::InputTooLong => return None,
+        })
     }
 }
 
@@ -439,31 +500,12 @@ impl<R: Report> Report for &mut R {
 /// before the failure is decided). None too for this library's own limits, which are no
 /// validation errors.
 pub(crate) fn failure_report(kind: ErrorKind) -> Option<ValidationErrorKind> {
-    use ValidationErrorKind as V;
-    Some(match kind {
+    match kind {
         ErrorKind::DomainToAscii
         | ErrorKind::DomainInvalidCodePoint
-        | ErrorKind::Ipv4OutOfRangePart
-        | ErrorKind::InvalidBase
-        | ErrorKind::InputTooLong => return None,
-        ErrorKind::HostInvalidCodePoint => V::HostInvalidCodePoint,
-        ErrorKind::Ipv4TooManyParts => V::Ipv4TooManyParts,
-        ErrorKind::Ipv4NonNumericPart => V::Ipv4NonNumericPart,
-        ErrorKind::Ipv6Unclosed => V::Ipv6Unclosed,
-        ErrorKind::Ipv6InvalidCompression => V::Ipv6InvalidCompression,
-        ErrorKind::Ipv6TooManyPieces => V::Ipv6TooManyPieces,
-        ErrorKind::Ipv6MultipleCompression => V::Ipv6MultipleCompression,
-        ErrorKind::Ipv6InvalidCodePoint => V::Ipv6InvalidCodePoint,
-        ErrorKind::Ipv6TooFewPieces => V::Ipv6TooFewPieces,
-        ErrorKind::Ipv4InIpv6TooManyPieces => V::Ipv4InIpv6TooManyPieces,
-        ErrorKind::Ipv4InIpv6InvalidCodePoint => V::Ipv4InIpv6InvalidCodePoint,
-        ErrorKind::Ipv4InIpv6OutOfRangePart => V::Ipv4InIpv6OutOfRangePart,
-        ErrorKind::Ipv4InIpv6TooFewParts => V::Ipv4InIpv6TooFewParts,
-        ErrorKind::MissingSchemeNonRelativeUrl => V::MissingSchemeNonRelativeUrl,
-        ErrorKind::HostMissing => V::HostMissing,
-        ErrorKind::PortOutOfRange => V::PortOutOfRange,
-        ErrorKind::PortInvalid => V::PortInvalid,
-    })
+        | ErrorKind::Ipv4OutOfRangePart => None,
+        _ => kind.validation_error(),
+    }
 }
 
 #[cfg(test)]

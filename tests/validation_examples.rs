@@ -252,7 +252,7 @@ fn offsets_point_into_the_input_as_given() {
     let e = parse_with_validation_errors("https://example.org:7z").1[0];
     assert_eq!(
         e.to_string(),
-        "port-invalid at byte 21: the port holds something other than digits"
+        "port-invalid at byte 21: the port contains a character that is not a digit"
     );
 }
 
@@ -304,4 +304,74 @@ fn the_failure_entry_follows_the_reference_the_error_our_text() {
     );
     assert_eq!(errors.len(), 1);
     assert!(errors[0].is_failure() && errors[0].name() == "missing-scheme-non-relative-URL");
+}
+
+/// Every failure the parser can end with, by its kind.
+const FAILURES: [rapidurl::ErrorKind; 22] = {
+    use rapidurl::ErrorKind as E;
+    [
+        E::DomainToAscii,
+        E::DomainInvalidCodePoint,
+        E::HostInvalidCodePoint,
+        E::Ipv4TooManyParts,
+        E::Ipv4NonNumericPart,
+        E::Ipv4OutOfRangePart,
+        E::Ipv6Unclosed,
+        E::Ipv6InvalidCompression,
+        E::Ipv6TooManyPieces,
+        E::Ipv6MultipleCompression,
+        E::Ipv6InvalidCodePoint,
+        E::Ipv6TooFewPieces,
+        E::Ipv4InIpv6TooManyPieces,
+        E::Ipv4InIpv6InvalidCodePoint,
+        E::Ipv4InIpv6OutOfRangePart,
+        E::Ipv4InIpv6TooFewParts,
+        E::MissingSchemeNonRelativeUrl,
+        E::HostMissing,
+        E::PortOutOfRange,
+        E::PortInvalid,
+        E::InvalidBase,
+        E::InputTooLong,
+    ]
+};
+
+/// A failure ([`rapidurl::ParseError`], what `rapidurl check` and `parse` print) and the
+/// validation error of the same name (what `rapidurl lint` prints) are explained in the
+/// same words: one text, not two.
+#[test]
+fn a_failure_and_its_validation_error_share_one_explanation() {
+    for kind in FAILURES {
+        assert!(
+            !kind.description().is_empty(),
+            "{kind:?} has no explanation"
+        );
+        match kind.validation_error() {
+            Some(v) => {
+                assert_eq!(v.name(), kind.name(), "{kind:?}");
+                assert_eq!(v.failure_kind(), Some(kind), "{kind:?}");
+                assert_eq!(v.description(), kind.description(), "{kind:?}");
+            }
+            None => assert!(
+                matches!(
+                    kind,
+                    rapidurl::ErrorKind::InvalidBase | rapidurl::ErrorKind::InputTooLong
+                ),
+                "{kind:?} has a validation error of its name"
+            ),
+        }
+    }
+    // And as printed: the failing entry of the list, and the error.
+    for input in [
+        "http://[::1",
+        "https://example.org:7z",
+        "http://h:99999/",
+        "nope",
+        "http:",
+    ] {
+        let (url, errors) = parse_with_validation_errors(input);
+        let err = url.unwrap_err();
+        let last = errors.last().unwrap();
+        assert_eq!(last.name(), err.name(), "{input}");
+        assert_eq!(last.to_string(), err.to_string(), "{input}");
+    }
 }

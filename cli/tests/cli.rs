@@ -1184,11 +1184,85 @@ fn lint_lists_each_validation_error_with_line_and_character_column() {
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         "{\"file\":\"<stdin>\",\"line\":2,\"column\":22,\"byte\":21,\"name\":\"port-invalid\",\
-         \"failure\":true,\"explanation\":\"the port holds something other than digits\"}\n"
+         \"failure\":true,\"explanation\":\"the port contains a character that is not a digit\"}\n"
     );
     let clean = run(&["lint"], b"https://example.org/a?b#c\n");
     assert_eq!(clean.status.code(), Some(0));
     assert!(clean.stdout.is_empty());
+}
+
+/// `check` and `lint` word an error alike: for each line that fails to parse, check's
+/// explanation (after `NAME at byte B: `) is lint's (after `NAME: `) for the failing
+/// error, written here by hand.
+#[test]
+fn check_and_lint_explain_a_failure_in_the_same_words() {
+    let cases = [
+        (
+            "http://[::1",
+            "IPv6-unclosed",
+            "the IPv6 address is missing its closing ']'",
+        ),
+        (
+            "https://example.org:7z",
+            "port-invalid",
+            "the port contains a character that is not a digit",
+        ),
+        (
+            "http://h:99999/",
+            "port-out-of-range",
+            "the port is greater than 65535",
+        ),
+        (
+            "nope",
+            "missing-scheme-non-relative-URL",
+            "the input has no scheme and there is no usable base URL",
+        ),
+        (
+            "http://",
+            "host-missing",
+            "the URL requires a host but has none",
+        ),
+        (
+            "http://[1::2::3]/",
+            "IPv6-multiple-compression",
+            "the IPv6 address has more than one '::'",
+        ),
+        (
+            "http://[::1.2.3.]/",
+            "IPv4-in-IPv6-invalid-code-point",
+            "the IPv4 address embedded in the IPv6 address is malformed",
+        ),
+        (
+            "http://1.2.3.4.5/",
+            "IPv4-too-many-parts",
+            "the IPv4 address has more than four parts",
+        ),
+    ];
+    let text: String = cases.iter().map(|(url, _, _)| format!("{url}\n")).collect();
+    let file = TempFile::new(text.as_bytes());
+    let check = stdout(&run(&["check", file.path()], b""));
+    let lint = stdout(&run(&["lint", file.path()], b""));
+    for (line, (url, name, explanation)) in cases.iter().enumerate() {
+        let prefix = format!("{}:{}:", file.path(), line + 1);
+        let checked = check
+            .lines()
+            .find(|l| l.trim_start().starts_with(&prefix))
+            .unwrap_or_else(|| panic!("check has no line {}: {check}", line + 1));
+        assert!(
+            checked.contains(&format!(": {name} at byte "))
+                && checked.ends_with(&format!(": {explanation} \u{2014} {url}")),
+            "check: {checked}"
+        );
+        let linted = lint
+            .lines()
+            .filter(|l| l.starts_with(&prefix))
+            .last()
+            .unwrap_or_else(|| panic!("lint has no line {}: {lint}", line + 1));
+        assert!(
+            linted.ends_with(&format!(": {name}: {explanation}")),
+            "lint: {linted}"
+        );
+    }
 }
 
 #[test]

@@ -33,8 +33,8 @@ fn lines_keep_the_first_of_each_key_in_order() {
     );
     assert_eq!(
         text(&out.stderr),
-        "<stdin>:4:11: domain-invalid-code-point at byte 10: the domain contains a forbidden \
-         code point\n\
+        "<stdin>:4:11: domain-invalid-code-point at byte 10: the domain holds a forbidden \
+         domain code point\n\
          rapidurl dedup: read 7 rows, kept 3 (3 duplicates, 1 invalid; 3 distinct keys of 16 \
          bytes)\n"
     );

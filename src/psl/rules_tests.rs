@@ -128,7 +128,7 @@ fn malformed_rules_name_their_line() {
     assert_eq!(
         err.to_string(),
         "line 3: rule \"bad<host.com\" is not a domain: domain-invalid-code-point at byte 3: \
-         the domain contains a forbidden code point"
+         the domain holds a forbidden domain code point"
     );
 }
 
