@@ -86,9 +86,11 @@ pub enum Field {
     /// The input is judged on its own, as an absolute-URL-with-fragment string, even where
     /// the front end parsed it against a base (`--base`): a relative reference is `false`.
     Valid,
-    /// The names of the input's validation errors in order, separated by spaces (empty
-    /// when none). A value of the input: absent unless the [`FieldContext`] has it. Like
-    /// [`Field::Valid`], the input is parsed without a base.
+    /// The names of the validation errors that parsing the input reported, in order,
+    /// separated by spaces (empty when none): the parse against the base the URL was
+    /// parsed against, when the [`FieldContext`] has it ([`FieldContext::base`]), as
+    /// [`crate::parse_with_validation_errors_with_base`] reports them. A value of the
+    /// input: absent unless the [`FieldContext`] has it.
     ValidationErrors,
     /// The SURT key ([`crate::canon::surt()`], the `surt` package's defaults):
     /// `com,example)/a?a=1&b=2`.
@@ -336,7 +338,10 @@ impl Field {
                 "false"
             }),
             Field::ValidationErrors => {
-                let (_, errors) = crate::parse_with_validation_errors(cx.input?);
+                let (_, errors) = match cx.base {
+                    Some(base) => crate::parse_with_validation_errors_with_base(cx.input?, base),
+                    None => crate::parse_with_validation_errors(cx.input?),
+                };
                 let names: Vec<&str> = errors.iter().map(|e| e.name()).collect();
                 Cow::Owned(names.join(" "))
             }
@@ -461,7 +466,8 @@ fn route_params(result: &crate::pattern::UrlPatternResult) -> String {
 /// What the host analytics fields are computed against: a Public Suffix List (the
 /// built-in one by default) and its sections (both by default, as §3.2 says); and, for
 /// the fields of the input text (`valid`, `validation_errors`), the input the URL was
-/// parsed from (without a base); for `route` and `route_params`, a route table.
+/// parsed from and the base it was parsed against ([`FieldContext::base`]); for `route`
+/// and `route_params`, a route table.
 ///
 /// ```
 /// use rapidurl::field::{Field, FieldContext};
@@ -475,12 +481,22 @@ fn route_params(result: &crate::pattern::UrlPatternResult) -> String {
 /// assert_eq!(Field::Valid.value_with(&url, &cx).as_deref(), Some("false"));
 /// assert_eq!(Field::Valid.value(&url), None); // no input given
 /// assert_eq!(Field::Display.value(&url).as_deref(), Some("https://example.com/a%20b"));
+///
+/// // Against a base: the errors of that parse (`\` for `/`), while `valid` judges the
+/// // input alone.
+/// let base = rapidurl::Url::parse("https://example.com/a/").unwrap();
+/// let url = rapidurl::parse_ref_with_base("b\\c", &base, &arena).unwrap();
+/// let cx = FieldContext::new().input("b\\c").base(Some((&base).into()));
+/// let errors = Field::ValidationErrors.value_with(&url, &cx);
+/// assert_eq!(errors.as_deref(), Some("invalid-reverse-solidus"));
+/// assert_eq!(Field::Valid.value_with(&url, &cx).as_deref(), Some("false"));
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct FieldContext<'l> {
     list: &'l SuffixList,
     sections: Sections,
     input: Option<&'l str>,
+    base: Option<crate::Base<'l>>,
     routes: Option<&'l crate::pattern::PatternSet>,
     answer: Option<&'l RouteAnswer<'l>>,
 }
@@ -530,6 +546,7 @@ impl<'l> FieldContext<'l> {
             list: SuffixList::builtin(),
             sections: Sections::All,
             input: None,
+            base: None,
             routes: None,
             answer: None,
         }
@@ -554,6 +571,16 @@ impl<'l> FieldContext<'l> {
             input: Some(input),
             ..this
         }
+    }
+
+    /// The base URL the input was parsed against (`None`: none), for
+    /// `validation_errors`, which then lists the errors of that parse.
+    pub fn base<'m>(self, base: Option<crate::Base<'m>>) -> FieldContext<'m>
+    where
+        'l: 'm,
+    {
+        let this: FieldContext<'m> = self;
+        FieldContext { base, ..this }
     }
 
     /// The route table for `route` and `route_params`.

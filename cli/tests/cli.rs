@@ -1283,6 +1283,87 @@ fn parse_writes_display_valid_and_validation_errors() {
     );
 }
 
+/// With a base (`--base`, a base column), `validation_errors` is what the parse against
+/// that base reported (`b\c` against `https://example.com/a/`: a backslash for a
+/// slash), not what the input alone would give (`missing-scheme-non-relative-URL`);
+/// `valid` judges the input alone. Lines, CSV and Parquet, which reach the fields by
+/// different paths.
+#[test]
+fn validation_errors_are_those_of_the_parse_against_the_base() {
+    let args = ["--fields", "href,valid,validation_errors", "--no-header"];
+    let want = "https://example.com/a/b/c\tfalse\tinvalid-reverse-solidus\t\n\
+                https://example.com/x\ttrue\t\t\n";
+    let mut with_base = vec!["parse", "--base", "https://example.com/a/"];
+    with_base.extend(args);
+    let out = run(&with_base, b"b\\c\nhttps://example.com/x\n");
+    assert_eq!(stdout(&out), want, "{}", stderr(&out));
+
+    let mut with_column = vec!["parse", "--base-column", "2"];
+    with_column.extend(args);
+    let out = run(
+        &with_column,
+        b"b\\c\thttps://example.com/a/\nhttps://example.com/x\thttp://other.example/\n",
+    );
+    assert_eq!(stdout(&out), want, "{}", stderr(&out));
+
+    let csv = TempFile::with_extension(
+        b"url,page\nb\\c,https://example.com/a/\nhttps://example.com/x,\n",
+        "csv",
+    );
+    let out = run(
+        &[
+            "parse",
+            csv.path(),
+            "--base-column",
+            "page",
+            "--drop-columns",
+            "--fields",
+            "href,valid,validation_errors",
+            "--no-header",
+        ],
+        b"",
+    );
+    assert_eq!(stdout(&out), want, "{}", stderr(&out));
+
+    // As Parquet (the Arrow rows), read back as TSV.
+    let parquet = TempFile::with_extension(b"", "parquet");
+    let out = run(
+        &[
+            "parse",
+            csv.path(),
+            "--base-column",
+            "page",
+            "--drop-columns",
+            "--fields",
+            "href,valid,validation_errors",
+            "-o",
+            parquet.path(),
+        ],
+        b"",
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // The validation_errors column read back as the URL column: each cell as read.
+    let out = run(
+        &[
+            "parse",
+            parquet.path(),
+            "--column",
+            "validation_errors",
+            "--fields",
+            "input",
+            "--drop-columns",
+            "--no-header",
+        ],
+        b"",
+    );
+    let text = stdout(&out);
+    let cells: Vec<&str> = text
+        .lines()
+        .map(|l| l.split('\t').next().unwrap_or(""))
+        .collect();
+    assert_eq!(cells, ["invalid-reverse-solidus", ""], "{}", stderr(&out));
+}
+
 /// The direct path of plain lines checks for the table's special bytes only in the fields
 /// whose values may hold them: a host may hold `,` and `"` (an opaque host keeps both) but
 /// never `\`; a username keeps `,` (the userinfo set encodes `"` and `\`); a protocol or

@@ -74,6 +74,19 @@ fn for_each_row<'v>(
     arena: &mut Bump,
     mut each: impl FnMut(usize, Option<(&str, Result<UrlRef<'_>, ParseError>)>),
 ) {
+    for_each_based_row(urls, bases, arena, |i, row| {
+        each(i, row.map(|(input, url, _)| (input, url)))
+    });
+}
+
+/// [`for_each_row`], with the base each row was parsed against (`None` without one).
+#[inline(always)]
+fn for_each_based_row<'v>(
+    urls: StrVector<'v>,
+    bases: Option<StrVector<'v>>,
+    arena: &mut Bump,
+    mut each: impl FnMut(usize, Option<(&str, Result<UrlRef<'_>, ParseError>, Option<&Url>)>),
+) {
     let mut cache = BaseCache::default();
     for i in 0..urls.len() {
         if arena.allocated_bytes() > ARENA_RESET_BYTES {
@@ -84,20 +97,23 @@ fn for_each_row<'v>(
             continue;
         };
         let input = text(bytes);
-        let url = match bases {
-            None => rapidurl::parse_ref(&input, arena),
+        let (url, base) = match bases {
+            None => (rapidurl::parse_ref(&input, arena), None),
             Some(bases) => match bases.get(i) {
                 None => {
                     each(i, None);
                     continue;
                 }
                 Some(b) => match cache.get(b) {
-                    Ok(base) => rapidurl::parse_ref_with_base(&input, base, arena),
-                    Err(_) => Err(rapidurl::ErrorKind::InvalidBase.into()),
+                    Ok(base) => (
+                        rapidurl::parse_ref_with_base(&input, base, arena),
+                        Some(base),
+                    ),
+                    Err(_) => (Err(rapidurl::ErrorKind::InvalidBase.into()), None),
                 },
             },
         };
-        each(i, Some((&input, url)));
+        each(i, Some((&input, url, base)));
     }
 }
 
@@ -137,9 +153,9 @@ pub fn field(field: &Field, urls: StrVector, bases: Option<StrVector>, out: &mut
         }
         return;
     }
-    for_each_row(urls, bases, &mut arena, |i, row| match row {
-        Some((input, Ok(url))) => {
-            let cx = FieldContext::new().input(input);
+    for_each_based_row(urls, bases, &mut arena, |i, row| match row {
+        Some((input, Ok(url), base)) => {
+            let cx = FieldContext::new().input(input).base(base.map(Into::into));
             match field.value_with(&url, &cx) {
                 Some(v) => out.put(i, &v),
                 None => out.null(i),

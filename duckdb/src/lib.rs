@@ -100,7 +100,8 @@ fn describe(field: &Field) -> &'static str {
         Field::Subdomain => "the labels before the registrable domain (empty when none)",
         Field::Display => "the URL for people: no credentials, Unicode host, safe percent-decoding",
         Field::ValidationErrors => {
-            "the names of the input's validation errors, space-separated (empty when none)"
+            "the names of the input's validation errors, space-separated (empty when none); \
+             url_validation_errors(url, base): those of the parse against base"
         }
         Field::Surt => "the SURT key (com,example)/a?b=1)",
         Field::Canonical => "the dedup key (url_canonicalize(url, 'dedup'))",

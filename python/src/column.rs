@@ -332,7 +332,7 @@ impl Call<'_> {
             ($($field:ident => $get:ident),*) => {
                 match fields {
                     $([Field::$field] => {
-                        let write = |out: &mut Output<L::Col>, url: &UrlRef<'_>, _: &str| {
+                        let write = |out: &mut Output<L::Col>, url: &UrlRef<'_>, _: &str, _: Option<&Url>| {
                             out.push_one(url.$get())
                         };
                         return self.run(&|a| ArrowSink { n_fields: 1, write, columns: layout(a) });
@@ -346,9 +346,10 @@ impl Call<'_> {
         match fields.iter().map(getter).collect::<Option<Vec<Getter>>>() {
             // Every field a plain getter: one indirect call each.
             Some(getters) => {
-                let write = |out: &mut Output<L::Col>, url: &UrlRef<'_>, _: &str| {
-                    out.push_plain(url, &getters)
-                };
+                let write =
+                    |out: &mut Output<L::Col>, url: &UrlRef<'_>, _: &str, _: Option<&Url>| {
+                        out.push_plain(url, &getters)
+                    };
                 self.run(&|a| ArrowSink {
                     n_fields,
                     write,
@@ -357,9 +358,10 @@ impl Call<'_> {
             }
             None => {
                 let routes = self.routes;
-                let write = |out: &mut Output<L::Col>, url: &UrlRef<'_>, text: &str| {
-                    out.push_url(url, text, fields, routes)
-                };
+                let write =
+                    |out: &mut Output<L::Col>, url: &UrlRef<'_>, text: &str, base: Option<&Url>| {
+                        out.push_url(url, (text, base), fields, routes)
+                    };
                 self.run(&|a| ArrowSink {
                     n_fields,
                     write,
@@ -388,7 +390,7 @@ impl Call<'_> {
 }
 
 /// The sink of a call whose fields are read off the parsed URL by `write` (given the
-/// URL and the row's input text).
+/// URL, the row's input text and the base it was parsed against).
 struct ArrowSink<W, L> {
     n_fields: usize,
     write: W,
@@ -397,7 +399,7 @@ struct ArrowSink<W, L> {
 
 impl<'s, W, L> Sink<'s> for ArrowSink<W, L>
 where
-    W: Fn(&mut Output<L::Col>, &UrlRef<'_>, &str) + Sync,
+    W: Fn(&mut Output<L::Col>, &UrlRef<'_>, &str, Option<&Url>) + Sync,
     L: Columns,
 {
     type Part = Output<L::Col>;
@@ -412,7 +414,7 @@ where
             return out.push_missing(None);
         }
         match row.url() {
-            Ok(url) => (self.write)(out, &url, row.input()),
+            Ok(url) => (self.write)(out, &url, row.input(), row.base()),
             Err(err) => out.push_missing(Some(&err)),
         }
     }
@@ -803,17 +805,17 @@ impl<C: Col> Output<C> {
         self.rows += 1;
     }
 
-    /// A parsed row, any fields; `input` is its text, for the fields that are values of
-    /// the input (`valid`, `validation_errors`), `routes` the route table (`route`,
-    /// `route_params`).
+    /// A parsed row, any fields; `input` is its text and the base it was parsed against,
+    /// for the fields that are values of the input (`valid`, `validation_errors`),
+    /// `routes` the route table (`route`, `route_params`).
     fn push_url(
         &mut self,
         url: &UrlRef<'_>,
-        input: &str,
+        (input, base): (&str, Option<&Url>),
         fields: &[Field],
         routes: Option<&rapidurl::pattern::PatternSet>,
     ) {
-        let cx = FieldContext::new().input(input);
+        let cx = FieldContext::new().input(input).base(base.map(Into::into));
         let cx = match routes {
             Some(set) => cx.routes(set),
             None => cx,

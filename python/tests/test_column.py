@@ -246,6 +246,23 @@ def test_fields_of_the_input_valid_and_validation_errors():
     ]
 
 
+def test_validation_errors_are_those_of_the_parse_against_the_base():
+    # Against https://example.com/a/, "b\\c" parses with one error, its backslash
+    # (invalid-reverse-solidus); alone it would not parse (missing-scheme-non-relative-URL).
+    # `valid` judges the input alone: a relative reference is not a valid URL string.
+    urls = ["b\\c", "https://example.com/x", "../y"]
+    want = {
+        "href": ["https://example.com/a/b/c", "https://example.com/x", "https://example.com/y"],
+        "valid": ["false", "true", "false"],
+        "validation_errors": ["invalid-reverse-solidus", "", ""],
+        "error": [None, None, None],
+    }
+    fields = ["href", "valid", "validation_errors"]
+    base = "https://example.com/a/"
+    assert rapidurl.parse_column(urls, fields, base=base).to_pydict() == want
+    assert rapidurl.parse_column(urls, fields, base=[base] * 3).to_pydict() == want
+
+
 @pytest.mark.parametrize("typ", [pa.string(), pa.large_string(), pa.string_view()])
 def test_view_output_equals_the_url_objects(typ):
     """output="view": string_view columns, row for row the URL objects' values, on WPT

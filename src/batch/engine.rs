@@ -136,6 +136,11 @@ impl<'a, 'r> Row<'a, 'r> {
         self.input.text
     }
 
+    /// The base URL the row was parsed against, if any.
+    pub fn base(&self) -> Option<&'r Url> {
+        self.input.base
+    }
+
     /// Whether the row is a null ([`Input::null`]): its input is then empty and its
     /// result the error an empty input gives.
     pub fn is_null(&self) -> bool {

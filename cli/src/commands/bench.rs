@@ -873,7 +873,7 @@ impl RowSink for Checked {
         &mut self,
         _: u64,
         _: usize,
-        _: &str,
+        _: (&str, Option<&rapidurl::Url>),
         _: &rapidurl::UrlRef<'_>,
         _: Option<&rapidurl::field::RouteAnswer<'static>>,
     ) -> Flow {
@@ -1054,9 +1054,10 @@ impl<'a> engine::Sink<'a> for Tsv<'_> {
     #[inline]
     fn row(&self, rows: &mut RowText, row: engine::Row<'a, '_>) {
         match row.url_ref() {
-            Ok(url) => self
-                .format
-                .url_line_into(rows, self.block, row.input(), url, None),
+            Ok(url) => {
+                self.format
+                    .url_line_into(rows, self.block, (row.input(), row.base()), url, None)
+            }
             Err(_) => {
                 let from = rows.side.len();
                 rows.side.push('\n');

@@ -103,7 +103,7 @@ impl RowSink for CheckPart<'_> {
         &mut self,
         _: u64,
         _: usize,
-        _: &str,
+        _: (&str, Option<&rapidurl::Url>),
         _: &rapidurl::UrlRef<'_>,
         _: Option<&rapidurl::field::RouteAnswer<'static>>,
     ) -> Flow {

@@ -314,8 +314,14 @@ impl RowSink for KeyPart<'_> {
                     k.text.push_str(row.input);
                     k.text.push('\n');
                 } else {
-                    work.row_format
-                        .url_row(&mut k.text, row.cells, row.input, url, row.route);
+                    work.row_format.url_row(
+                        &mut k.text,
+                        row.cells,
+                        row.input,
+                        (row.text, row.base),
+                        url,
+                        row.route,
+                    );
                 }
                 k.rows.push((hash, k.text.len()));
             }

@@ -378,7 +378,7 @@ impl RowSink for LintPart<'_> {
         &mut self,
         line: u64,
         _: usize,
-        input: &str,
+        (input, _): (&str, Option<&rapidurl::Url>),
         url: &UrlRef<'_>,
         _: Option<&rapidurl::field::RouteAnswer<'static>>,
     ) -> Flow {

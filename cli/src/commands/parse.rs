@@ -412,7 +412,7 @@ impl RowSink for ParsePart<'_> {
         &mut self,
         line: u64,
         index: usize,
-        input: &str,
+        (input, base): (&str, Option<&rapidurl::Url>),
         url: &rapidurl::UrlRef<'_>,
         route: Option<&rapidurl::field::RouteAnswer<'static>>,
     ) -> Flow {
@@ -421,6 +421,8 @@ impl RowSink for ParsePart<'_> {
                 line,
                 index,
                 input,
+                text: input,
+                base,
                 url: Ok(*url),
                 cells: &[],
                 route,
@@ -428,7 +430,7 @@ impl RowSink for ParsePart<'_> {
         }
         self.work
             .format
-            .url_line_into(&mut self.text, self.block, input, url, route);
+            .url_line_into(&mut self.text, self.block, (input, base), url, route);
         Flow::Go
     }
 
@@ -464,7 +466,8 @@ impl RowSink for ParsePart<'_> {
                         row.input,
                         url,
                         &output::field_context(work.suffix_list)
-                            .input(row.input)
+                            .input(row.text)
+                            .base(row.base.map(Into::into))
                             .answered(row.route),
                     );
                     Flow::Go
@@ -479,6 +482,7 @@ impl RowSink for ParsePart<'_> {
                             &mut self.text.side,
                             row.cells,
                             row.input,
+                            (row.text, row.base),
                             url,
                             row.route,
                         );

@@ -448,7 +448,8 @@ impl RowSink for CountPart<'_> {
             (Column::Error, Err(e)) => table.add(Some(e.name())),
             (Column::Field(f), Ok(url)) => {
                 let cx = crate::output::field_context(self.work.suffix_list)
-                    .input(row.input)
+                    .input(row.text)
+                    .base(row.base.map(Into::into))
                     .answered(row.route);
                 table.add(f.value_with(url, &cx).as_deref());
             }

@@ -127,6 +127,11 @@ pub struct Row<'r> {
     pub index: usize,
     /// The URL cell as read.
     pub input: &'r str,
+    /// The text parsed: the URL cell (of a tab-separated line with a base field, the
+    /// URL's field, while [`Row::input`] is the whole line).
+    pub text: &'r str,
+    /// The base URL it was parsed against (`--base`, or its base cell), if any.
+    pub base: Option<&'r Url>,
     /// The URL, or why there is none.
     pub url: Result<UrlRef<'r>, RowError>,
     /// The passed-through cells (when [`Plan::cells`]).
@@ -147,15 +152,15 @@ pub enum Flow {
 
 /// What a command does with rows.
 pub trait RowSink {
-    /// A row of plain lines whose URL parsed (the hot path, inlined into the line loop:
-    /// no [`Row`] is built unless the sink builds one), with the route table's answer
-    /// ([`Row::route`]): by default, [`Self::row`].
+    /// A row of plain lines whose URL parsed against `base` (`--base`) (the hot path,
+    /// inlined into the line loop: no [`Row`] is built unless the sink builds one), with
+    /// the route table's answer ([`Row::route`]): by default, [`Self::row`].
     #[inline(always)]
     fn line_url(
         &mut self,
         line: u64,
         index: usize,
-        input: &str,
+        (input, base): (&str, Option<&Url>),
         url: &UrlRef<'_>,
         route: Option<&RouteAnswer<'static>>,
     ) -> Flow {
@@ -163,6 +168,8 @@ pub trait RowSink {
             line,
             index,
             input,
+            text: input,
+            base,
             url: Ok(*url),
             cells: &[],
             route,

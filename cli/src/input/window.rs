@@ -162,10 +162,13 @@ impl<'w, W: Work> engine::Sink<'w> for Rows<'w, W> {
                 let line = slot.first_line + index as u64;
                 match row.url_ref() {
                     Ok(url) => match self.window.plan.look_up(url) {
-                        Ok(route) => {
-                            slot.part
-                                .line_url(line, index, row.input(), url, route.as_ref())
-                        }
+                        Ok(route) => slot.part.line_url(
+                            line,
+                            index,
+                            (row.input(), row.base()),
+                            url,
+                            route.as_ref(),
+                        ),
                         Err(e) => bad_line(&mut slot.part, line, index, row.input(), e),
                     },
                     Err(e) => bad_line(
@@ -177,7 +180,14 @@ impl<'w, W: Work> engine::Sink<'w> for Rows<'w, W> {
                     ),
                 }
             }
-            Some(records) => record_row(slot, self.window.plan, records, index, row.url()),
+            Some(records) => record_row(
+                slot,
+                self.window.plan,
+                records,
+                index,
+                row.url(),
+                (row.input(), row.base()),
+            ),
         };
         if flow == Flow::Stop {
             slot.stopped = true;
@@ -194,6 +204,8 @@ fn bad_line<S: RowSink>(sink: &mut S, line: u64, index: usize, input: &str, e: R
         line,
         index,
         input,
+        text: input,
+        base: None,
         url: Err(e),
         cells: &[],
         route: None,
@@ -207,6 +219,7 @@ fn record_row<'w, P: RowSink>(
     records: &'w Records<'w>,
     index: usize,
     url: Result<UrlRef<'_>, ParseError>,
+    (text, base): (&str, Option<&Url>),
 ) -> Flow {
     let Some(rec) = records.rows().get(index) else {
         return Flow::Stop;
@@ -227,6 +240,8 @@ fn record_row<'w, P: RowSink>(
         line: rec.line,
         index,
         input: records.shown(rec),
+        text,
+        base,
         url,
         cells: &slot.cells,
         route: route.as_ref(),

@@ -2,9 +2,9 @@
 //! [`super::parquet`]).
 
 use clap::ValueEnum;
-use rapidurl::UrlRef;
 use rapidurl::field::{Field, FieldContext, RouteAnswer};
 use rapidurl::psl::SuffixList;
+use rapidurl::{Url, UrlRef};
 
 use crate::input::rows::RowError;
 use crate::input::table::Cell;
@@ -509,12 +509,12 @@ impl RowFormat {
     pub fn url_line(
         &self,
         out: &mut String,
-        input: &str,
+        (input, base): (&str, Option<&Url>),
         url: &UrlRef<'_>,
         route: Option<&RouteAnswer<'_>>,
     ) {
         if self.direct.is_empty() {
-            return self.url_row_general(out, &[], input, url, route);
+            return self.url_row_general(out, &[], input, (input, base), url, route);
         }
         let start = out.len();
         let mut special = false;
@@ -533,7 +533,7 @@ impl RowFormat {
         if special {
             // Rare: write the row again, with escaping (or an origin to build).
             out.truncate(start);
-            return self.url_row_general(out, &[], input, url, route);
+            return self.url_row_general(out, &[], input, (input, base), url, route);
         }
         // Each a constant: a store of one to three bytes, no call.
         match self.row_end {
@@ -553,7 +553,7 @@ impl RowFormat {
         &self,
         rows: &mut RowText,
         block: &[u8],
-        input: &str,
+        (input, base): (&str, Option<&Url>),
         url: &UrlRef<'_>,
         route: Option<&RouteAnswer<'_>>,
     ) {
@@ -610,7 +610,7 @@ impl RowFormat {
             }
         }
         let from = rows.side.len();
-        self.url_line(&mut rows.side, input, url, route);
+        self.url_line(&mut rows.side, (input, base), url, route);
         rows.rows_from(from);
     }
 
@@ -704,20 +704,23 @@ impl RowFormat {
         false
     }
 
-    /// Appends the row of a parsed URL, with its passed-through cells.
+    /// Appends the row of a parsed URL, with its passed-through cells; `input` is the URL
+    /// cell as read (the `input` field), `parsed` the text parsed and the base it was
+    /// parsed against (for `valid` and `validation_errors`).
     #[inline(never)]
     pub fn url_row(
         &self,
         out: &mut String,
         cells: &[Cell<'_>],
         input: &str,
+        parsed: (&str, Option<&Url>),
         url: &UrlRef<'_>,
         route: Option<&RouteAnswer<'_>>,
     ) {
-        if cells.is_empty() {
-            self.url_line(out, input, url, route);
+        if cells.is_empty() && input == parsed.0 {
+            self.url_line(out, parsed, url, route);
         } else {
-            self.url_row_general(out, cells, input, url, route);
+            self.url_row_general(out, cells, input, parsed, url, route);
         }
     }
 
@@ -728,6 +731,7 @@ impl RowFormat {
         out: &mut String,
         cells: &[Cell<'_>],
         input: &str,
+        (text, base): (&str, Option<&Url>),
         url: &UrlRef<'_>,
         route: Option<&RouteAnswer<'_>>,
     ) {
@@ -736,7 +740,8 @@ impl RowFormat {
         // neither do they, and one scan per row replaces one per field.
         let plain = !self.href_needs_escaping(url.href());
         let cx = field_context(self.suffix_list.as_ref())
-            .input(input)
+            .input(text)
+            .base(base.map(Into::into))
             .answered(route);
         if plain && cells.is_empty() && !self.fields_only.is_empty() {
             // The common case: a table of URL fields that need no escaping.
@@ -982,7 +987,7 @@ mod tests {
                         // its `href`, or written as text.
                         let arena = rapidurl::bumpalo::Bump::new();
                         let view = rapidurl::parse_ref(line, &arena).unwrap();
-                        rf.url_line_into(&mut rows, &block, line, &view, None);
+                        rf.url_line_into(&mut rows, &block, (line, None), &view, None);
                         let values: Vec<String> = columns
                             .iter()
                             .map(|f| {
