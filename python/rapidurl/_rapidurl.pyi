@@ -94,6 +94,14 @@ class URL:
     @property
     def subdomain(self) -> Optional[str]:
         """The host's labels before its registrable domain, or None."""
+    @property
+    def valid(self) -> str:
+        """'true' when the input the URL was parsed from is a valid URL string (judged on
+        its own, even with a base), else 'false': ``parse_column``'s ``valid``."""
+    @property
+    def validation_errors(self) -> str:
+        """The names of the validation errors that parsing the input (against the base)
+        reported, space-separated: ``parse_column``'s ``validation_errors``."""
     def to_json(self) -> str: ...
     def __getattr__(self, name: str) -> Optional[str]: ...
     def __eq__(self, other: object) -> bool: ...

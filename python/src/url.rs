@@ -8,7 +8,7 @@ use std::hash::{Hash, Hasher};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyIterator, PyList, PyMapping, PyString, PyTuple};
-use rapidurl::field::Field;
+use rapidurl::field::{Field, FieldContext};
 use rapidurl::{SearchParams, Url};
 
 use crate::{guard, parse_error, usv};
@@ -36,7 +36,7 @@ fn base_url(base: &Bound<'_, PyAny>) -> PyResult<Url> {
 }
 
 /// `url` parsed against `base`: the URL constructor's steps.
-fn parse(url: &Bound<'_, PyString>, base: Option<&Bound<'_, PyAny>>) -> PyResult<Url> {
+fn parse(url: &Bound<'_, PyString>, base: Option<&Bound<'_, PyAny>>) -> PyResult<PyUrl> {
     let input = usv(url)?;
     let base = match base {
         Some(b) if !b.is_none() => Some(base_url(b)?),
@@ -46,7 +46,18 @@ fn parse(url: &Bound<'_, PyString>, base: Option<&Bound<'_, PyAny>>) -> PyResult
         Some(b) => Url::parse_with_base(&input, b),
         None => Url::parse(&input),
     };
-    result.map_err(|e| parse_error(&e, &input))
+    let inner = result.map_err(|e| parse_error(&e, &input))?;
+    Ok(PyUrl::parsed(inner, input.into_owned(), base))
+}
+
+/// The text a URL was parsed from and the base it was parsed against, for the fields
+/// of the input (`valid`, `validation_errors`), with the href the parse gave: they hold
+/// while the URL's href is still that one.
+#[derive(Clone)]
+struct Source {
+    input: String,
+    base: Option<Url>,
+    href: String,
 }
 
 /// A URL, parsed as the WHATWG URL Standard says (what `new URL(url, base)` gives in a
@@ -59,9 +70,41 @@ fn parse(url: &Bound<'_, PyString>, base: Option<&Bound<'_, PyAny>>) -> PyResult
 #[pyclass(module = "rapidurl", name = "URL")]
 pub struct PyUrl {
     pub(crate) inner: Url,
+    /// Where the URL came from, when that is not its own href without a base.
+    source: Option<Box<Source>>,
 }
 
 impl PyUrl {
+    /// The URL `inner`, parsed from `input` against `base`.
+    fn parsed(inner: Url, input: String, base: Option<Url>) -> PyUrl {
+        let source = (base.is_some() || input != inner.href()).then(|| {
+            Box::new(Source {
+                href: inner.href().to_owned(),
+                input,
+                base,
+            })
+        });
+        PyUrl { inner, source }
+    }
+
+    /// The input and base of the fields of the input: those the URL was parsed from while
+    /// its href is the one that parse gave, else (a setter changed it) its href alone.
+    fn input(&self) -> (&str, Option<&Url>) {
+        match &self.source {
+            Some(s) if s.href == self.inner.href() => (&s.input, s.base.as_ref()),
+            _ => (self.inner.href(), None),
+        }
+    }
+
+    /// A field of `parse_column` for this URL (`None` where it is absent).
+    fn field(&self, field: &Field) -> Option<String> {
+        let (input, base) = self.input();
+        let cx = FieldContext::new().input(input).base(base.map(Into::into));
+        field
+            .value_with(&self.inner.as_ref_view(), &cx)
+            .map(|v| v.into_owned())
+    }
+
     /// Runs one of the URL API's setters (they never fail: a value they cannot use leaves
     /// the URL as it was).
     fn set(&mut self, setter: fn(&mut Url, &str), value: &Bound<'_, PyString>) -> PyResult<()> {
@@ -127,11 +170,7 @@ url_methods! {
         #[new]
         #[pyo3(signature = (url, base=None))]
         fn new(url: &Bound<'_, PyString>, base: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-            guard(|| {
-                Ok(PyUrl {
-                    inner: parse(url, base)?,
-                })
-            })
+            guard(|| parse(url, base))
         }
 
         /// `URL.parse(url, base=None)`: the URL, or `None` when it does not parse.
@@ -139,7 +178,7 @@ url_methods! {
         #[pyo3(signature = (url, base=None))]
         fn parse(url: &Bound<'_, PyString>, base: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Self>> {
             guard(|| match parse(url, base) {
-                Ok(inner) => Ok(Some(PyUrl { inner })),
+                Ok(url) => Ok(Some(url)),
                 Err(err) if err.is_instance_of::<crate::ParseError>(url.py()) => Ok(None),
                 Err(err) => Err(err),
             })
@@ -164,7 +203,9 @@ url_methods! {
                 let text = usv(value)?;
                 self.inner
                     .set_href(&text)
-                    .map_err(|e| parse_error(&e, &text))
+                    .map_err(|e| parse_error(&e, &text))?;
+                *self = PyUrl::parsed(self.inner.clone(), text.into_owned(), None);
+                Ok(())
             })
         }
 
@@ -206,15 +247,31 @@ url_methods! {
             }
         }
 
+        /// `'true'` when the input the URL was parsed from is a valid URL string (URL
+        /// Standard §4.3), else `'false'`: `parse_column`'s `valid`. The input is judged on
+        /// its own, even when a base was given; once a setter has changed the URL, its
+        /// href is judged.
+        #[getter]
+        fn valid(&self) -> String {
+            self.field(&Field::Valid).unwrap_or_default()
+        }
+
+        /// The names of the validation errors that parsing the input (against the base,
+        /// when one was given) reported, separated by spaces, `''` when none:
+        /// `parse_column`'s `validation_errors`. Once a setter has changed the URL, those
+        /// of its href.
+        #[getter]
+        fn validation_errors(&self) -> String {
+            self.field(&Field::ValidationErrors).unwrap_or_default()
+        }
+
         /// Any other field the library defines (`rapidurl.parse_column`'s field names that
         /// are identifiers, e.g. `public_suffix` where the library has it).
         fn __getattr__(&self, name: &str) -> PyResult<Option<String>> {
             let field: Field = name.parse().map_err(|_| {
                 PyAttributeError::new_err(format!("'URL' object has no attribute '{name}'"))
             })?;
-            Ok(field
-                .value(&self.inner.as_ref_view())
-                .map(|v| v.into_owned()))
+            Ok(self.field(&field))
         }
 
         /// The URL API's `toJSON()`: the href.
@@ -252,21 +309,23 @@ url_methods! {
             h.finish()
         }
 
+        /// `URL(input, base)` again: the input and base it was parsed from (so that a
+        /// copy has the same `valid` and `validation_errors`), or its href once a setter
+        /// has changed it.
         fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
             let py = slf.py();
-            let href = slf.borrow().inner.href().to_owned();
-            PyTuple::new(
-                py,
-                [
-                    slf.get_type().into_any(),
-                    PyTuple::new(py, [href])?.into_any(),
-                ],
-            )
+            let this = slf.borrow();
+            let args = match this.input() {
+                (input, Some(base)) => PyTuple::new(py, [input, base.href()])?,
+                (input, None) => PyTuple::new(py, [input])?,
+            };
+            PyTuple::new(py, [slf.get_type().into_any(), args.into_any()])
         }
 
         fn __copy__(&self) -> Self {
             PyUrl {
                 inner: self.inner.clone(),
+                source: self.source.clone(),
             }
         }
 

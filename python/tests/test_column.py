@@ -2,6 +2,7 @@
 bad input."""
 
 import array
+import pickle
 
 import pyarrow as pa
 import pytest
@@ -261,6 +262,42 @@ def test_validation_errors_are_those_of_the_parse_against_the_base():
     base = "https://example.com/a/"
     assert rapidurl.parse_column(urls, fields, base=base).to_pydict() == want
     assert rapidurl.parse_column(urls, fields, base=[base] * 3).to_pydict() == want
+
+
+def test_url_objects_have_parse_columns_valid_and_validation_errors():
+    """URL(input, base).valid and .validation_errors are parse_column's values for the
+    same input and base, with and without validation errors; a setter's change makes
+    them those of the new href."""
+    cases = [
+        ("https://example.com/a", None),
+        ("HTTPS://Example.com/a/../b", None),
+        ("https://user@example.com/", None),
+        ("http://example.com\\x", None),
+        (" https://example.com/\t", None),
+        ("b\\c", "https://example.com/a/"),
+        ("../y?q=1#f", "https://example.com/a/b"),
+        ("https://example.com/z", "https://example.com/a/"),
+    ] + [(c["input"], c.get("base")) for c in wpt_cases("urltestdata.json") if not c.get("failure")]
+    fields = ["valid", "validation_errors"]
+    bases = [b for _, b in cases]
+    table = rapidurl.parse_column([u for u, _ in cases], fields, base=bases).to_pydict()
+    for i, (url, base) in enumerate(cases):
+        u = URL(url, base=base)
+        assert (u.valid, u.validation_errors) == (
+            table["valid"][i], table["validation_errors"][i]
+        ), (url, base)
+        again = pickle.loads(pickle.dumps(u))
+        assert (again.valid, again.validation_errors) == (u.valid, u.validation_errors), (url, base)
+        assert again == u
+    # Written by hand: credentials make a URL string invalid and are reported.
+    u = URL("https://user@example.com/")
+    assert (u.valid, u.validation_errors) == ("false", "invalid-credentials")
+    u.username = ""
+    assert (u.valid, u.validation_errors) == ("true", "")
+    u = URL("b\\c", base="https://example.com/a/")
+    assert (u.valid, u.validation_errors) == ("false", "invalid-reverse-solidus")
+    u.href = "https://example.com/a b"
+    assert (u.valid, u.validation_errors) == ("false", "invalid-URL-unit")
 
 
 @pytest.mark.parametrize("typ", [pa.string(), pa.large_string(), pa.string_view()])
