@@ -13,7 +13,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use rapidurl::bumpalo::Bump;
-use rapidurl::canon::Preset;
+use rapidurl::canon::{Preset, safe_browsing};
 use rapidurl::field::{Field, FieldContext};
 use rapidurl::pattern::UrlPattern;
 use rapidurl::{ParseError, Url, UrlRef};
@@ -262,7 +262,10 @@ pub fn join(bases: StrVector, relatives: StrVector, out: &mut impl StrSink) {
 pub struct Failure(pub String);
 
 /// `url_canonicalize(url, preset)`: the URL's key under the preset (`dedup`, `scrapy`,
-/// `safe_browsing`, `surt`); NULL when the URL does not parse. An unknown preset fails
+/// `safe_browsing`, `surt`); NULL when the URL does not parse, but for `safe_browsing`,
+/// which takes any input as Google's rules do and as `rapidurl::canon::canonicalize`
+/// (and Python's `canonicalize`) does: the input's key, whether it parses or not (`http://`
+/// before an input without a scheme). An unknown preset fails
 /// the query, unless the row's URL is NULL: a NULL argument gives NULL before anything
 /// else is looked at, so that the answer does not depend on whether DuckDB hands the
 /// NULL as a constant vector (which it answers itself, without calling the function).
@@ -295,7 +298,13 @@ pub fn canonicalize(
                 }
             },
         };
-        let Some((_, Ok(url))) = row else {
+        let Some((input, url)) = row else {
+            return out.null(i);
+        };
+        if preset == Preset::SafeBrowsing {
+            return out.put(i, &safe_browsing::canonicalize_input(input.as_bytes()));
+        }
+        let Ok(url) = url else {
             return out.null(i);
         };
         key.clear();

@@ -204,7 +204,9 @@ fn functions() -> Vec<Function> {
         "url_canonicalize",
         Op::Canonicalize,
         "the URL's key under preset: 'dedup', 'scrapy', 'safe_browsing' (URLs) or 'surt'; \
-         an unknown preset is an error",
+         an unknown preset is an error; NULL when the URL does not parse, but \
+         'safe_browsing' takes any input, as Google's rules and Python's \
+         rapidurl.canonicalize do (no scheme means http://)",
         format!("url_canonicalize('{EXAMPLE_URL}', 'scrapy')"),
         ("url", "preset"),
         Varchar,

@@ -3,7 +3,8 @@
 package's `rapidurl.parse_column`, which computes each field with `rapidurl::field`):
 every WPT urltestdata.json input (against its base) and every line of every corpus
 (/work/shared/corpora or RAPIDURL_CORPORA_DIR), every field of `url_<field>`, plus
-`url_error`.
+`url_error`; and `url_canonicalize(url, 'safe_browsing')` against `rapidurl.canonicalize(url,
+"safe_browsing")`, which takes any input (one that does not parse too).
 
     test_equality.py EXTENSION [--cli DUCKDB] [--expect-version X.Y.Z]
 
@@ -80,6 +81,7 @@ def compare(con, name: str, urls: list[str], bases: list[str | None] | None) -> 
         fn = "url_valid" if f == "valid" else f"url_{f}"
         return f"CASE WHEN b IS NULL THEN {fn}(u) ELSE {fn}(u, b) END AS {f}"
     cols = ", ".join(call(f) for f in FIELDS + ["error"])
+    cols += ", url_canonicalize(u, 'safe_browsing') AS safe_browsing"
     with tempfile.TemporaryDirectory(prefix="rapidurl-equality-") as tmp:
         rows_in, rows_out = pathlib.Path(tmp, "in.parquet"), pathlib.Path(tmp, "out.parquet")
         pq.write_table(table, rows_in)
@@ -89,8 +91,9 @@ def compare(con, name: str, urls: list[str], bases: list[str | None] | None) -> 
     want = rapidurl.parse_column(pa.array(urls, pa.string()), FIELDS,
                                  base=pa.array(bases, pa.string()) if bases is not None else None)
     want = want.to_pydict() if hasattr(want, "to_pydict") else want
+    want["safe_browsing"] = [rapidurl.canonicalize(u, "safe_browsing") for u in urls]
     bad = 0
-    for f in FIELDS + ["error"]:
+    for f in FIELDS + ["error", "safe_browsing"]:
         g, w = got[f], want[f]
         for r in range(n):
             gv, wv = g[r], w[r]
@@ -103,7 +106,7 @@ def compare(con, name: str, urls: list[str], bases: list[str | None] | None) -> 
                 if bad <= 10:
                     print(f"  {name} row {r} {f}: {urls[r]!r} base {bases[r] if bases else None!r}:"
                           f" extension {gv!r}, Rust API {wv!r}")
-    print(f"{con.name}, {name}: {n} rows x {len(FIELDS) + 1} columns, {bad} differences")
+    print(f"{con.name}, {name}: {n} rows x {len(FIELDS) + 2} columns, {bad} differences")
     return bad
 
 
