@@ -1255,8 +1255,7 @@ fn check_and_lint_explain_a_failure_in_the_same_words() {
         );
         let linted = lint
             .lines()
-            .filter(|l| l.starts_with(&prefix))
-            .last()
+            .rfind(|l| l.starts_with(&prefix))
             .unwrap_or_else(|| panic!("lint has no line {}: {lint}", line + 1));
         assert!(
             linted.ends_with(&format!(": {name}: {explanation}")),
