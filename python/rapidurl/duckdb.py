@@ -9,17 +9,22 @@
 Each function is registered with ``type="arrow"``: DuckDB hands it a whole vector as an
 Arrow array and ``rapidurl.parse_column`` parses it in Rust. Invalid URLs give NULL;
 ``url_error(u)`` gives the validation-error name.
+
+``register`` needs pyarrow (DuckDB hands an Arrow function pyarrow arrays) and numpy
+(DuckDB's ``create_function`` imports it): ``pip install "rapidurl[duckdb]"`` installs
+both with DuckDB. Importing this module needs neither.
 """
 
 from __future__ import annotations
 
 from typing import Iterable, Optional
 
-import pyarrow as pa
-
 from . import URL_API_FIELDS, parse_column
 
 __all__ = ["register"]
+
+#: What ``register`` needs besides DuckDB, by module name.
+NEEDS = ("pyarrow", "numpy")
 
 
 def _function(field: Optional[str]):
@@ -32,14 +37,36 @@ def _function(field: Optional[str]):
     return run
 
 
+def _missing() -> list[str]:
+    """The modules of ``NEEDS`` that cannot be imported."""
+    missing = []
+    for name in NEEDS:
+        try:
+            __import__(name)
+        except ImportError:
+            missing.append(name)
+    return missing
+
+
 def register(con, fields: Optional[Iterable[str]] = None, *, prefix: str = "url_") -> None:
     """Registers ``{prefix}{field}`` for each field (default: every URL API attribute)
-    and ``{prefix}error`` on the DuckDB connection ``con``."""
-    import duckdb
+    and ``{prefix}error`` on the DuckDB connection ``con``.
+
+    Raises ``ImportError`` naming what is missing when pyarrow or numpy is not installed
+    (``pip install "rapidurl[duckdb]"``); nothing is registered then.
+    """
+    missing = _missing()
+    if missing:
+        raise ImportError(
+            "rapidurl.duckdb.register needs " + " and ".join(missing)
+            + " (DuckDB's Arrow functions use them): pip install \"rapidurl[duckdb]\""
+            + " (or pip install " + " ".join(missing) + ")"
+        )
     from duckdb.sqltypes import VARCHAR
 
-    for field in list(URL_API_FIELDS if fields is None else fields) + [None]:
-        name = prefix + ("error" if field is None else field)
+    wanted = list(URL_API_FIELDS if fields is None else fields) + [None]
+    names = [prefix + ("error" if field is None else field) for field in wanted]
+    for name, field in zip(names, wanted):
         con.create_function(
             name, _function(field), [VARCHAR], VARCHAR, type="arrow", null_handling="special"
         )

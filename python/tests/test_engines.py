@@ -1,5 +1,10 @@
 """Each engine's adapter: pandas, Polars, DuckDB, DataFusion (Spark: test_spark.py)."""
 
+import re
+import subprocess
+import sys
+import textwrap
+
 import pandas as pd
 import polars as pl
 import pyarrow as pa
@@ -8,7 +13,7 @@ import pytest
 import rapidurl
 from rapidurl import parse_column
 
-from conftest import field_of
+from conftest import REPO, field_of
 
 INPUTS = ["https://a.example:8080/x?q=1#f", None, "nope", "HTTP://B.example/./y", "http://[::1]/"]
 
@@ -64,6 +69,83 @@ def test_duckdb_arrow_udf():
         "where h = 'h' || i || '.example'"
     ).fetchone()[0]
     assert n == 5000
+
+
+def _run(code: str) -> subprocess.CompletedProcess:
+    """``code`` in a new interpreter, this one's, with this process's path."""
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)],
+                          capture_output=True, text=True)
+
+
+def test_duckdb_register_names_numpy_when_it_is_missing():
+    """DuckDB's create_function needs numpy, even for an Arrow function: without it (an
+    interpreter where `import numpy` fails, as in an environment without it),
+    rapidurl.duckdb imports, and register raises ImportError naming numpy and the
+    `duckdb` extra that installs it, registering nothing."""
+    run = _run("""
+        import sys
+        sys.modules["numpy"] = None  # import numpy raises ImportError
+        import duckdb
+        from duckdb.sqltypes import VARCHAR
+        con = duckdb.connect()
+        # DuckDB itself refuses an Arrow function without numpy: what a user would meet.
+        try:
+            con.create_function("f", lambda a: a, [VARCHAR], VARCHAR, type="arrow")
+        except Exception as err:
+            assert "numpy" in str(err), err
+        else:
+            raise AssertionError("DuckDB registered a function without numpy")
+        import rapidurl.duckdb
+        count = "select count(*) from duckdb_functions()"
+        before = con.execute(count).fetchone()[0]
+        try:
+            rapidurl.duckdb.register(con)
+        except ImportError as err:
+            print(err)
+        assert con.execute(count).fetchone()[0] == before
+    """)
+    assert run.returncode == 0, run.stderr
+    assert "needs numpy" in run.stdout and 'pip install "rapidurl[duckdb]"' in run.stdout, run.stdout
+
+
+def test_duckdb_extra_declares_what_register_needs():
+    """The `duckdb` extra of python/pyproject.toml (what `pip install "rapidurl[duckdb]"`
+    installs) holds DuckDB and every module rapidurl.duckdb.NEEDS, and python/README.md's
+    install lines name it."""
+    import tomllib
+
+    import rapidurl.duckdb
+
+    project = tomllib.loads((REPO / "python/pyproject.toml").read_text(encoding="utf-8"))
+    extra = project["project"]["optional-dependencies"]["duckdb"]
+    names = {re.split(r"[<>=!~ \[]", req, maxsplit=1)[0] for req in extra}
+    assert names == {"duckdb", *rapidurl.duckdb.NEEDS}, extra
+    assert set(rapidurl.duckdb.NEEDS) == {"pyarrow", "numpy"}
+    readme = (REPO / "python/README.md").read_text(encoding="utf-8")
+    install = readme.split("## Install", 1)[1].split("\n## ", 1)[0]
+    assert 'pip install "rapidurl[duckdb]"' in install and 'pip install "./python[duckdb]"' in install
+
+
+def test_without_pyarrow_parse_column_gives_an_arrow_table_and_duckdb_imports():
+    """python/README.md: without pyarrow (an interpreter where `import pyarrow` fails),
+    parse_column returns a rapidurl.ArrowTable, `import rapidurl.duckdb` works, and its
+    register raises ImportError naming pyarrow."""
+    run = _run("""
+        import sys
+        sys.modules["pyarrow"] = None
+        import rapidurl, rapidurl.duckdb
+        t = rapidurl.parse_column(["https://a.example:8080/x", "nope"], ["hostname"])
+        assert type(t) is rapidurl.ArrowTable, type(t)
+        assert t.to_pydict() == {"hostname": ["a.example", None],
+                                 "error": [None, "missing-scheme-non-relative-URL"]}
+        import duckdb
+        try:
+            rapidurl.duckdb.register(duckdb.connect())
+        except ImportError as err:
+            print(err)
+    """)
+    assert run.returncode == 0, run.stderr
+    assert "needs pyarrow" in run.stdout, run.stdout
 
 
 def test_datafusion_udf():
