@@ -148,6 +148,29 @@ def test_without_pyarrow_parse_column_gives_an_arrow_table_and_duckdb_imports():
     assert "needs pyarrow" in run.stdout, run.stdout
 
 
+def test_duckdb_register_beside_the_extensions_functions():
+    """A connection where `url_href` and the others exist already (as they do once the
+    DuckDB extension is loaded; here Python functions of those names): register raises
+    ValueError naming them and the way out, prefix=, and registers nothing; with another
+    prefix it registers beside them."""
+    import duckdb
+
+    import rapidurl.duckdb
+
+    con = duckdb.connect()
+    rapidurl.duckdb.register(con, ["href", "hostname"])
+    with pytest.raises(ValueError, match=r"url_error, url_hostname.*prefix=") as err:
+        rapidurl.duckdb.register(con)
+    assert "url_href" in str(err.value)
+    n = con.execute("select count(*) from duckdb_functions() where function_name = 'url_port'").fetchone()[0]
+    assert n == 0
+    rapidurl.duckdb.register(con, prefix="py_url_")
+    assert con.execute("select py_url_port('https://a.example:81/'), url_hostname('https://b.example/')").fetchone() == (
+        "81",
+        "b.example",
+    )
+
+
 def test_datafusion_udf():
     import datafusion
 
