@@ -19,7 +19,7 @@
 # `--all` writes the summary table (target, executions, coverage, findings) to
 # $SUMMARY (default docs/fuzz-summary.md), which docs/robustness.md refers to. The
 # `python` target needs an interpreter ($PYTHON, default .venv/bin/python of the
-# repository) with the package and atheris installed; `readers` builds with
+# repository) with the package and atheris installed; `readers` and `warc` build with
 # `--features readers` (the tool's readers, Arrow and Parquet). `duckdb` and `polars`
 # (fuzz/host_fuzz.py: the host in a child process; a crash, a hang or a difference from
 # the Rust API is saved as fuzz/artifacts/TARGET/{crash,timeout,diff}-*.json) need the
@@ -87,7 +87,7 @@ artifacts="$here/artifacts/$target"
 mkdir -p "$artifacts"
 log="$artifacts/run.log"
 features=()
-if [[ $target == readers ]]; then features=(--features readers); fi
+if [[ $target == readers || $target == warc ]]; then features=(--features readers); fi
 
 # -rss_limit_mb: a URL parser has no business near 2 GB; -max_len: room for long URLs
 # (the robustness tests cover megabyte inputs; the fuzzer looks for structure).

@@ -39,6 +39,7 @@ TARGETS = [
     "render",
     "parse_hostname",
     "readers",
+    "warc",
     "python",
     "pattern_parse",
     "pattern_exec",
@@ -115,6 +116,21 @@ def corpus_lines():
     return out
 
 
+def warc_inputs():
+    """The records of docs/examples/crawl.warc, alone and together, with CRLF and LF
+    lines, each followed by the target's three parameter bytes."""
+    path = REPO / "docs" / "examples" / "crawl.warc"
+    if not path.is_file():
+        print(f"seed.py: {path} not found, skipped", file=sys.stderr)
+        return []
+    whole = path.read_bytes()
+    starts = [i for i in range(len(whole)) if whole.startswith(b"WARC/1.1\r\n", i)]
+    records = [whole[a:b] for a, b in zip(starts, starts[1:] + [len(whole)])]
+    files = records + [whole] + [records[i] + records[i + 1] for i in range(len(records) - 1)]
+    params = [b"\x00\xff\xff", b"\x03\x00\x80", b"\xff\x40\xc0"]
+    return [f + p for f in files for p in params]
+
+
 def form_inputs():
     out = []
     for case in load("urlencoded-parser-data.json") or []:
@@ -162,6 +178,8 @@ def main():
             # Structured input (`arbitrary`): whole files of lines give the raw cases
             # text to start from.
             seeds = [b"\n".join(lines[i : i + 16]) for i in range(0, len(lines), 16)]
+        elif target == "warc":
+            seeds = warc_inputs()
         elif target == "python":
             # The harness' first byte picks the check; URLs follow.
             seeds = [bytes([k]) + u.encode("utf-8", "surrogatepass") for k in range(6) for u in urls[::7]]
