@@ -16,11 +16,6 @@
 //! missing or invalid `Content-Length`, a header block longer than [`HEADER_BYTES`]. Every
 //! row of the whole records before it is read first; a record cut short gives no row.
 
-// The tool's binary does not open WARC inputs yet (only the library and the tests use
-// this module); `source` will.
-#![allow(dead_code)]
-
-use std::borrow::Cow;
 use std::io::{self, Read};
 
 use super::compressed::Damaged;
@@ -432,7 +427,7 @@ fn parse_length(value: &[u8]) -> Option<u64> {
 
 /// Appends `text` to `out` in the TSV escapes: tab, line feed, carriage return and
 /// backslash as `\t`, `\n`, `\r`, `\\`.
-fn escape(text: &Cow<'_, str>, out: &mut Vec<u8>) {
+fn escape(text: &str, out: &mut Vec<u8>) {
     for &b in text.as_bytes() {
         match b {
             b'\t' => out.extend_from_slice(b"\\t"),
@@ -972,7 +967,7 @@ mod tests {
                 (0..n)
                     .map(|_| {
                         let r = random(&mut state);
-                        if r % 4 == 0 {
+                        if r.is_multiple_of(4) {
                             r as u8
                         } else {
                             alphabet[(r >> 8) as usize % alphabet.len()]
