@@ -157,7 +157,8 @@ docs_pythons=()
 for release in $(grep -v '^#' duckdb/releases.txt); do
     docs_pythons+=(--python "target/duckdb-$release/bin/python")
 done
-target/wheel-venv/bin/python duckdb/test/test_docs.py --cli "$PWD/target/duckdb-cli/bin/duckdb" "${docs_pythons[@]}"
+target/wheel-venv/bin/python duckdb/test/test_docs.py --cli "$PWD/target/duckdb-cli/bin/duckdb" \
+    --extension "$DUCKDB_EXTENSION" "${docs_pythons[@]}"
 # ---- end of the DuckDB extension ----------------------------------------------------------
 
 # ---- aarch64 under QEMU (scripts/test-aarch64.sh) -------------------------------------------
