@@ -120,16 +120,19 @@ fn lossy(b: &[u8]) -> String {
 fn expected(field: &Field, input: &[u8], base: Option<&[u8]>) -> Option<String> {
     let arena = Bump::new();
     let text = lossy(input);
-    let url = match base {
-        None => rapidurl::parse_ref(&text, &arena).ok()?,
-        Some(b) => {
-            let base = rapidurl::Url::parse(&lossy(b)).ok()?;
-            rapidurl::parse_ref_with_base(&text, &base, &arena).ok()?
-        }
+    let base = match base {
+        None => None,
+        Some(b) => Some(rapidurl::Url::parse(&lossy(b)).ok()?),
     };
-    field
-        .value_with(&url, &FieldContext::new().input(&text))
-        .map(|v| v.into_owned())
+    let url = match &base {
+        None => rapidurl::parse_ref(&text, &arena).ok()?,
+        Some(base) => rapidurl::parse_ref_with_base(&text, base, &arena).ok()?,
+    };
+    // validation_errors is that of the parse against the base.
+    let cx = FieldContext::new()
+        .input(&text)
+        .base(base.as_ref().map(Into::into));
+    field.value_with(&url, &cx).map(|v| v.into_owned())
 }
 
 /// Inputs: URL-shaped text from pieces (schemes, hosts, paths, escapes, odd bytes),
