@@ -1128,7 +1128,12 @@ fn bench_reports_throughput() {
         "{text}"
     );
     assert!(rows[4].starts_with("parse_ref loop"), "{text}");
-    assert!(rows[4].ends_with(" 1.00x"), "{text}");
+    // The loop against itself: 1.00x, or `-` when its CPU time is too short to tell
+    // (a loaded machine can leave it so on this small a file).
+    assert!(
+        rows[4].ends_with(" 1.00x") || rows[4].ends_with(" -"),
+        "{text}"
+    );
     assert!(rows[5].starts_with("one memchr pass"), "{text}");
     // Each row ends with its speed against the loop in CPU time, or `-` where the CPU
     // time is too short to tell (the memchr pass, on so small a file).

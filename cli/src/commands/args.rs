@@ -232,7 +232,7 @@ fn table_columns(
         .transpose()?
         .or_else(|| {
             // A log's request target is resolved against the host the log names.
-            (crate::input::logs::url_is_target(first.format) && columns[url] == "url")
+            (first.format.log().is_some_and(|l| l.url_is_target()) && columns[url] == "url")
                 .then(|| columns.iter().position(|c| c == "request_origin"))
                 .flatten()
         });

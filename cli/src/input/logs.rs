@@ -18,7 +18,6 @@
 
 use std::borrow::Cow;
 
-use super::source::InputFormat;
 use super::table::{self, Cell};
 
 /// The error name of a line that does not have its format's shape.
@@ -57,27 +56,47 @@ impl std::fmt::Display for Fault {
     }
 }
 
-/// Whether `format` is one of this module's.
-pub fn is_log(format: InputFormat) -> bool {
-    matches!(
-        format,
-        InputFormat::Common
-            | InputFormat::Combined
-            | InputFormat::VhostCombined
-            | InputFormat::W3c
-            | InputFormat::Alb
-            | InputFormat::Cdx
-            | InputFormat::Cdxj
-    )
+/// The formats this module reads (`--input-format`'s names in [`LogFormat::name`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogFormat {
+    /// NCSA common.
+    Common,
+    /// NCSA combined.
+    Combined,
+    /// Apache's `vhost_combined`.
+    VhostCombined,
+    /// W3C extended.
+    W3c,
+    /// AWS Application Load Balancer.
+    Alb,
+    /// Classic CDX.
+    Cdx,
+    /// CDXJ.
+    Cdxj,
 }
 
-/// Whether the `url` column of `format` is a request target (resolved against the
-/// `origin` column or `--base` when it is a path).
-pub fn url_is_target(format: InputFormat) -> bool {
-    matches!(
-        format,
-        InputFormat::Common | InputFormat::Combined | InputFormat::VhostCombined | InputFormat::W3c
-    )
+impl LogFormat {
+    /// The format's name as `--input-format` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            LogFormat::Common => "common",
+            LogFormat::Combined => "combined",
+            LogFormat::VhostCombined => "vhost_combined",
+            LogFormat::W3c => "w3c",
+            LogFormat::Alb => "alb",
+            LogFormat::Cdx => "cdx",
+            LogFormat::Cdxj => "cdxj",
+        }
+    }
+
+    /// Whether the `url` column is a request target (resolved against the
+    /// `request_origin` column or `--base` when it is a path).
+    pub fn url_is_target(self) -> bool {
+        matches!(
+            self,
+            LogFormat::Common | LogFormat::Combined | LogFormat::VhostCombined | LogFormat::W3c
+        )
+    }
 }
 
 /// The kinds of field of an NCSA line, in order.
@@ -194,13 +213,13 @@ const CDX_DEFAULT: &str = "N b a m s k r M S V g";
 const CDX_NINE: &str = "N b a m s k r V g";
 
 /// The NCSA fields of `format`.
-fn ncsa_fields(format: InputFormat) -> Vec<(Kind, &'static str)> {
+fn ncsa_fields(format: LogFormat) -> Vec<(Kind, &'static str)> {
     let mut fields = Vec::new();
-    if format == InputFormat::VhostCombined {
+    if format == LogFormat::VhostCombined {
         fields.push((Kind::HostPort, "vhost"));
     }
     fields.extend_from_slice(COMMON);
-    if format != InputFormat::Common {
+    if format != LogFormat::Common {
         fields.extend_from_slice(REFERRER_AGENT);
     }
     fields
@@ -218,10 +237,10 @@ fn columns_of(kind: Kind, name: &'static str) -> Vec<&'static str> {
 /// The columns of an input of `format` whose first lines are `head` (the header or
 /// directives, for CDX and W3C), and how many bytes of `head` are a header line to skip
 /// (CDX's ` CDX …` line).
-pub fn header(format: InputFormat, head: &str) -> Result<(Vec<String>, usize), String> {
+pub fn header(format: LogFormat, head: &str) -> Result<(Vec<String>, usize), String> {
     let owned = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
     Ok(match format {
-        InputFormat::Common | InputFormat::Combined | InputFormat::VhostCombined => {
+        LogFormat::Common | LogFormat::Combined | LogFormat::VhostCombined => {
             let mut columns = Vec::new();
             for (kind, name) in ncsa_fields(format) {
                 columns.extend(columns_of(kind, name).iter().map(|s| (*s).to_owned()));
@@ -229,7 +248,7 @@ pub fn header(format: InputFormat, head: &str) -> Result<(Vec<String>, usize), S
             columns.push("extra".to_owned());
             (columns, 0)
         }
-        InputFormat::Alb => {
+        LogFormat::Alb => {
             let mut columns = Vec::new();
             for name in ALB {
                 match *name {
@@ -240,8 +259,8 @@ pub fn header(format: InputFormat, head: &str) -> Result<(Vec<String>, usize), S
             columns.push("extra".to_owned());
             (columns, 0)
         }
-        InputFormat::Cdxj => (owned(CDXJ), 0),
-        InputFormat::Cdx => {
+        LogFormat::Cdxj => (owned(CDXJ), 0),
+        LogFormat::Cdx => {
             let first = head.split('\n').next().unwrap_or("");
             let trimmed = first.trim_start_matches(' ');
             if let Some(letters) = trimmed.strip_prefix("CDX ") {
@@ -254,7 +273,7 @@ pub fn header(format: InputFormat, head: &str) -> Result<(Vec<String>, usize), S
                 (cdx_columns(letters)?, 0)
             }
         }
-        InputFormat::W3c => {
+        LogFormat::W3c => {
             let fields = w3c_fields(head).ok_or_else(|| {
                 "no #Fields: directive before the first entry: a W3C extended log names \
                  its fields first (#Fields: date time cs-uri-stem …)"
@@ -262,7 +281,6 @@ pub fn header(format: InputFormat, head: &str) -> Result<(Vec<String>, usize), S
             })?;
             (W3c::new(&fields).columns(), 0)
         }
-        _ => (Vec::new(), 0),
     })
 }
 
@@ -353,7 +371,7 @@ impl W3c {
 
 /// Reads the lines of one batch of an input of one format.
 pub struct LineReader {
-    format: InputFormat,
+    format: LogFormat,
     /// The table's columns.
     columns: usize,
     /// NCSA: the fields.
@@ -379,7 +397,7 @@ impl LineReader {
     /// A reader for a batch of an input of `format` whose table has `columns`; for W3C,
     /// `directive` is the `#Fields:` line in effect at the batch's start when it is not
     /// the one the columns come from.
-    pub fn new(format: InputFormat, columns: &[String], directive: Option<&str>) -> LineReader {
+    pub fn new(format: LogFormat, columns: &[String], directive: Option<&str>) -> LineReader {
         let mut reader = LineReader {
             format,
             columns: columns.len(),
@@ -387,7 +405,7 @@ impl LineReader {
             w3c: None,
             names: columns.to_vec(),
         };
-        if format == InputFormat::W3c {
+        if format == LogFormat::W3c {
             let fields = directive
                 .and_then(w3c_fields)
                 .unwrap_or_else(|| columns[..columns.len().saturating_sub(2)].to_vec());
@@ -416,10 +434,10 @@ impl LineReader {
             return Ok(Line::Skip);
         }
         match self.format {
-            InputFormat::W3c => self.w3c_line(line, cells),
-            InputFormat::Alb => alb_line(line, cells).map(|()| Line::Row),
-            InputFormat::Cdxj => cdxj_line(line, cells).map(|()| Line::Row),
-            InputFormat::Cdx => cdx_line(line, cells).map(|()| Line::Row),
+            LogFormat::W3c => self.w3c_line(line, cells),
+            LogFormat::Alb => alb_line(line, cells).map(|()| Line::Row),
+            LogFormat::Cdxj => cdxj_line(line, cells).map(|()| Line::Row),
+            LogFormat::Cdx => cdx_line(line, cells).map(|()| Line::Row),
             _ => ncsa_line(&self.ncsa, self.format, line, cells).map(|()| Line::Row),
         }
     }
@@ -654,7 +672,7 @@ fn token_text<'a>(token: &Token<'a>) -> Cow<'a, str> {
 /// An NCSA line (common, combined, vhost_combined).
 fn ncsa_line<'a>(
     fields: &[(Kind, &'static str)],
-    format: InputFormat,
+    format: LogFormat,
     line: &'a str,
     cells: &mut [Cell<'a>],
 ) -> Result<(), Fault> {
@@ -666,7 +684,7 @@ fn ncsa_line<'a>(
         let (start, tok) = match token(line, &mut pos) {
             Ok(Some(t)) => t,
             Ok(None) => {
-                let hint = if format == InputFormat::Combined && n == COMMON.len() {
+                let hint = if format == LogFormat::Combined && n == COMMON.len() {
                     ": is it a common log? (--input-format common)"
                 } else {
                     ""
@@ -1020,7 +1038,7 @@ mod tests {
     /// The cells of `line` read as `format` (columns from [`header`] over `head`), as
     /// text (`None`: null), or the fault's name and column.
     fn read(
-        format: InputFormat,
+        format: LogFormat,
         head: &str,
         line: &str,
     ) -> Result<Vec<Option<String>>, (&'static str, usize)> {
@@ -1071,7 +1089,7 @@ mod tests {
     fn requests() {
         let common = |request: &str| {
             read(
-                InputFormat::Common,
+                LogFormat::Common,
                 "",
                 &format!("h - - [t] \"{request}\" 200 1"),
             )
@@ -1116,7 +1134,7 @@ mod tests {
 
     #[test]
     fn ncsa_shapes() {
-        let common = |line: &str| read(InputFormat::Common, "", line);
+        let common = |line: &str| read(LogFormat::Common, "", line);
         assert_eq!(
             common("h - - [t] \"GET / HTTP/1.1\" 2000 1"),
             Err((NOT_A_LOG_LINE, 28))
@@ -1141,45 +1159,42 @@ mod tests {
         assert_eq!(row[8], None, "- bytes");
         assert_eq!(row[9], Some("more  fields".into()));
         // A blank line is not a row.
-        let (columns, _) = header(InputFormat::Common, "").expect("columns");
+        let (columns, _) = header(LogFormat::Common, "").expect("columns");
         let mut cells = Vec::new();
-        let mut reader = LineReader::new(InputFormat::Common, &columns, None);
+        let mut reader = LineReader::new(LogFormat::Common, &columns, None);
         assert_eq!(reader.read(" \r", &mut cells), Ok(Line::Skip));
     }
 
     #[test]
     fn headers() {
-        let (columns, consumed) = header(InputFormat::Cdx, " CDX a b\nx y\n").expect("cdx");
+        let (columns, consumed) = header(LogFormat::Cdx, " CDX a b\nx y\n").expect("cdx");
         assert_eq!(
             (columns, consumed),
             (vec!["url".to_owned(), "timestamp".to_owned()], 9)
         );
-        let (columns, consumed) = header(InputFormat::Cdx, "x y\n").expect("cdx");
+        let (columns, consumed) = header(LogFormat::Cdx, "x y\n").expect("cdx");
         assert_eq!((columns.len(), consumed), (11, 0));
         let nine = "k 2026 https://a/ text/html 200 D - 0 f\n";
-        let (columns, _) = header(InputFormat::Cdx, nine).expect("cdx");
+        let (columns, _) = header(LogFormat::Cdx, nine).expect("cdx");
         assert_eq!(columns[7..], ["offset", "filename"]);
-        assert_eq!(
-            header(InputFormat::Cdx, "CDX Z\n").expect("cdx").0,
-            ["cdx_Z"]
-        );
-        assert!(header(InputFormat::Cdx, " CDX ab\n").is_err());
-        assert!(header(InputFormat::Cdx, " CDX \n").is_err());
+        assert_eq!(header(LogFormat::Cdx, "CDX Z\n").expect("cdx").0, ["cdx_Z"]);
+        assert!(header(LogFormat::Cdx, " CDX ab\n").is_err());
+        assert!(header(LogFormat::Cdx, " CDX \n").is_err());
         let (columns, _) = header(
-            InputFormat::W3c,
+            LogFormat::W3c,
             "#Version: 1.0\r\n#Fields: date cs-uri-stem\r\nd /a\r\n",
         )
         .expect("w3c");
         assert_eq!(columns, ["date", "cs-uri-stem", "url", "request_origin"]);
-        assert!(header(InputFormat::W3c, "#Version: 1.0\nd /a\n#Fields: x\n").is_err());
-        assert_eq!(header(InputFormat::Alb, "").expect("alb").0.len(), 33);
+        assert!(header(LogFormat::W3c, "#Version: 1.0\nd /a\n#Fields: x\n").is_err());
+        assert_eq!(header(LogFormat::Alb, "").expect("alb").0.len(), 33);
     }
 
     #[test]
     fn w3c_origins() {
         let head = "#Fields: cs-uri-stem cs-uri-query s-port cs-host cs-protocol\n";
         let origin =
-            |line: &str| read(InputFormat::W3c, head, line).map(|r| (r[5].clone(), r[6].clone()));
+            |line: &str| read(LogFormat::W3c, head, line).map(|r| (r[5].clone(), r[6].clone()));
         assert_eq!(
             origin("/a q=1 443 h.example -"),
             Ok((Some("/a?q=1".into()), Some("https://h.example".into())))
@@ -1196,7 +1211,7 @@ mod tests {
         // Quoted strings (a `""` inside), runs of spaces, an IPv6 address.
         let head = "#Fields: cs-uri-stem cs(User-Agent) c-ip\n";
         assert_eq!(
-            read(InputFormat::W3c, head, r#"/a  "Mozilla 5 ""x""" [::1] "#),
+            read(LogFormat::W3c, head, r#"/a  "Mozilla 5 ""x""" [::1] "#),
             Ok(vec![
                 Some("/a".into()),
                 Some(r#"Mozilla 5 "x""#.into()),
@@ -1206,7 +1221,7 @@ mod tests {
             ])
         );
         assert_eq!(
-            read(InputFormat::W3c, head, r#"/a "cut"#),
+            read(LogFormat::W3c, head, r#"/a "cut"#),
             Err((NOT_A_LOG_LINE, 4))
         );
         assert_eq!(origin("/a - 80"), Err((NOT_A_LOG_LINE, 1)));

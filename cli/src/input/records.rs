@@ -314,8 +314,10 @@ fn decode_with<'b>(plan: &Plan, batch: &'b Batch, tables: TableReader) -> Record
             InputFormat::Csv | InputFormat::Tsv | InputFormat::Warc => {
                 tables(&mut records, plan, name, first, bytes)
             }
-            _ => {
-                log_rows(&mut records, plan, batch, bytes);
+            other => {
+                if let Some(log) = other.log() {
+                    log_rows(&mut records, plan, log, batch, bytes);
+                }
                 Ok(())
             }
         },
@@ -608,14 +610,20 @@ fn table_rows_by_record(
 /// The lines of a log or crawl index ([`logs`]): each line's cells by column, a line that
 /// is not one of its format's an error row with its fault; cells not decoded stay in the
 /// block.
-fn log_rows<'b>(records: &mut Records<'b>, plan: &Plan, batch: &Batch, bytes: &'b [u8]) {
+fn log_rows<'b>(
+    records: &mut Records<'b>,
+    plan: &Plan,
+    log: logs::LogFormat,
+    batch: &Batch,
+    bytes: &'b [u8],
+) {
     let block: Cow<'b, str> = match simdutf8::basic::from_utf8(bytes) {
         Ok(text) => Cow::Borrowed(text),
         Err(_) => Cow::Owned(String::from_utf8_lossy(bytes).into_owned()),
     };
-    let mut reader = LineReader::new(plan.format, &plan.columns, batch.directive.as_deref());
+    let mut reader = LineReader::new(log, &plan.columns, batch.directive.as_deref());
     let mut cells: Vec<Cell<'_>> = Vec::new();
-    let target = logs::url_is_target(plan.format) && plan.columns[plan.url] == "url";
+    let target = log.url_is_target() && plan.columns[plan.url] == "url";
     let text = &mut records.text;
     let mut from = 0;
     let ends = memchr::memchr_iter(b'\n', block.as_bytes())

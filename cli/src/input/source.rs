@@ -99,6 +99,20 @@ impl InputFormat {
         })
     }
 
+    /// The log or crawl index format this is ([`logs`]), if it is one.
+    pub fn log(self) -> Option<logs::LogFormat> {
+        Some(match self {
+            InputFormat::Common => logs::LogFormat::Common,
+            InputFormat::Combined => logs::LogFormat::Combined,
+            InputFormat::VhostCombined => logs::LogFormat::VhostCombined,
+            InputFormat::W3c => logs::LogFormat::W3c,
+            InputFormat::Alb => logs::LogFormat::Alb,
+            InputFormat::Cdx => logs::LogFormat::Cdx,
+            InputFormat::Cdxj => logs::LogFormat::Cdxj,
+            _ => return None,
+        })
+    }
+
     /// The format's name as `--input-format` spells it.
     pub fn name(self) -> &'static str {
         match self {
@@ -882,8 +896,8 @@ impl TextReader {
         if self.format == InputFormat::Lines {
             return Ok(Vec::new());
         }
-        if logs::is_log(self.format) {
-            return self.log_header(name);
+        if let Some(log) = self.format.log() {
+            return self.log_header(name, log);
         }
         self.wait_for_record().map_err(|e| e.message(name))?;
         if self.end == 0 {
@@ -939,7 +953,7 @@ impl TextReader {
 
     /// The columns of a log or crawl index ([`logs::header`]): fixed, or named by a CDX
     /// header line (consumed) or the W3C `#Fields:` directive (left, as a line to skip).
-    fn log_header(&mut self, name: &str) -> Result<Vec<String>, String> {
+    fn log_header(&mut self, name: &str, log: logs::LogFormat) -> Result<Vec<String>, String> {
         let needs_head = matches!(self.format, InputFormat::Cdx | InputFormat::W3c);
         if needs_head {
             self.wait_for_record().map_err(|e| e.message(name))?;
@@ -960,7 +974,7 @@ impl TextReader {
         }
         let text = String::from_utf8_lossy(&self.buf[..self.end]);
         let (columns, consumed) =
-            logs::header(self.format, &text).map_err(|e| format!("{name}:{}: {e}", self.line))?;
+            logs::header(log, &text).map_err(|e| format!("{name}:{}: {e}", self.line))?;
         if consumed > 0 {
             let consumed = consumed.min(self.end);
             let lines = memchr::memchr_iter(b'\n', &self.buf[..consumed]).count() as u64;
