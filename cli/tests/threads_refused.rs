@@ -335,12 +335,13 @@ fn parse_writes_every_row_under_a_process_limit() {
     command.arg("--nproc=1:1");
     if root {
         // Root is not bound by RLIMIT_NPROC: the tool runs as a user that runs nothing
-        // else, with no capabilities.
+        // else (a number of its own for each run of this test), with no capabilities.
+        let id = 200_000 + std::process::id() % 100_000;
         command.args([
-            "setpriv",
-            "--reuid=47121",
-            "--regid=47121",
-            "--clear-groups",
+            "setpriv".to_owned(),
+            format!("--reuid={id}"),
+            format!("--regid={id}"),
+            "--clear-groups".to_owned(),
         ]);
     }
     command.arg(&tool).args(["parse", input]);
