@@ -16,7 +16,7 @@
 //! missing or invalid `Content-Length`, a header block longer than [`HEADER_BYTES`]. Every
 //! row of the whole records before it is read first; a record cut short gives no row.
 
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 
 use super::compressed::Damaged;
 
@@ -77,8 +77,9 @@ pub struct WarcRows<R: Read> {
     out_pos: usize,
     /// Records begun so far.
     records: u64,
-    /// The values of [`HEADERS`] in the record being read (`None`: absent).
-    values: [Option<Vec<u8>>; 8],
+    /// The values of [`HEADERS`] in the record being read, those `present` says are.
+    values: [Vec<u8>; 8],
+    present: [bool; 8],
     state: State,
 }
 
@@ -116,6 +117,7 @@ impl<R: Read> WarcRows<R> {
             out_pos: 0,
             records: 0,
             values: Default::default(),
+            present: [false; 8],
             state: State::Start,
         }
     }
@@ -192,21 +194,17 @@ impl<R: Read> WarcRows<R> {
         let offset = self.at();
         let header = self.header(offset)?;
         self.parse_header(header);
-        let length = match &self.values[CONTENT_LENGTH] {
-            None => return Err(self.damage(offset, "has no Content-Length header".to_owned())),
-            Some(v) => match parse_length(v) {
-                Some(n) => n,
-                None => {
-                    return Err(self.damage(
-                        offset,
-                        format!("has an invalid Content-Length: \"{}\"", v.escape_ascii()),
-                    ));
-                }
-            },
+        if !self.present[CONTENT_LENGTH] {
+            return Err(self.damage(offset, "has no Content-Length header".to_owned()));
+        }
+        let v = &self.values[CONTENT_LENGTH];
+        let Some(length) = parse_length(v) else {
+            let what = format!("has an invalid Content-Length: \"{}\"", v.escape_ascii());
+            return Err(self.damage(offset, what));
         };
         self.start += header;
         self.skip(offset, length)?;
-        if self.values[0].is_some() {
+        if self.present[0] {
             self.row(offset, length);
         }
         Ok(Next::Record)
@@ -261,21 +259,26 @@ impl<R: Read> WarcRows<R> {
 
     /// Keeps the values of [`HEADERS`] from the header block `buf[start..start + len]`.
     fn parse_header(&mut self, len: usize) {
+        self.present = [false; 8];
         for v in &mut self.values {
-            *v = None;
+            v.clear();
         }
         let block = &self.buf[self.start..self.start + len];
         // The header a continuation line adds to (`None`: one not kept).
         let mut current: Option<usize> = None;
         // Past the version line.
-        let mut lines = block.split(|&b| b == b'\n').skip(1);
-        for line in &mut lines {
+        let body = &block[memchr::memchr(b'\n', block).map_or(len, |lf| lf + 1)..];
+        let mut at = 0;
+        for lf in memchr::memchr_iter(b'\n', body) {
+            let line = &body[at..lf];
+            at = lf + 1;
             let line = line.strip_suffix(b"\r").unwrap_or(line);
             if line.is_empty() {
                 break;
             }
             if line[0] == b' ' || line[0] == b'\t' {
-                if let Some(value) = current.and_then(|i| self.values[i].as_mut()) {
+                if let Some(i) = current {
+                    let value = &mut self.values[i];
                     let more = trim(line);
                     if !more.is_empty() {
                         if !value.is_empty() {
@@ -296,8 +299,9 @@ impl<R: Read> WarcRows<R> {
                 .position(|h| h.as_bytes().eq_ignore_ascii_case(name))
             {
                 // The first of a repeated header counts.
-                if self.values[i].is_none() {
-                    self.values[i] = Some(trim(&line[colon + 1..]).to_vec());
+                if !self.present[i] {
+                    self.present[i] = true;
+                    self.values[i].extend_from_slice(trim(&line[colon + 1..]));
                     current = Some(i);
                 }
             }
@@ -331,10 +335,10 @@ impl<R: Read> WarcRows<R> {
     /// Appends the row of the record at `offset` (its values in `values`).
     fn row(&mut self, offset: u64, length: u64) {
         for (i, value) in self.values.iter().enumerate() {
-            if let Some(v) = value {
-                let mut v = v.as_slice();
+            if self.present[i] {
+                let mut v = value.as_slice();
                 if i == CONTENT_LENGTH {
-                    self.out.extend_from_slice(length.to_string().as_bytes());
+                    let _ = write!(self.out, "{length}");
                 } else {
                     if i == 0 && v.len() >= 2 && v[0] == b'<' && v[v.len() - 1] == b'>' {
                         v = &v[1..v.len() - 1];
@@ -344,8 +348,7 @@ impl<R: Read> WarcRows<R> {
             }
             self.out.push(b'\t');
         }
-        self.out.extend_from_slice(offset.to_string().as_bytes());
-        self.out.push(b'\n');
+        let _ = writeln!(self.out, "{offset}");
     }
 
     /// Makes text into `out`: the header line first, then rows until [`OUT_BYTES`] of
@@ -428,7 +431,15 @@ fn parse_length(value: &[u8]) -> Option<u64> {
 /// Appends `text` to `out` in the TSV escapes: tab, line feed, carriage return and
 /// backslash as `\t`, `\n`, `\r`, `\\`.
 fn escape(text: &str, out: &mut Vec<u8>) {
-    for &b in text.as_bytes() {
+    let text = text.as_bytes();
+    if !text
+        .iter()
+        .any(|&b| matches!(b, b'\t' | b'\n' | b'\r' | b'\\'))
+    {
+        out.extend_from_slice(text);
+        return;
+    }
+    for &b in text {
         match b {
             b'\t' => out.extend_from_slice(b"\\t"),
             b'\n' => out.extend_from_slice(b"\\n"),
@@ -960,8 +971,8 @@ mod tests {
     fn random_bytes_never_panic() {
         let (good, _, _) = five("\r\n", "\r\n\r\n");
         let mut state = 0x9E37_79B9_7F4A_7C15;
-        for round in 0..3000 {
-            let mut bytes = if round % 2 == 0 {
+        for round in 0..3000u32 {
+            let mut bytes = if round.is_multiple_of(2) {
                 let n = (random(&mut state) % 600) as usize;
                 let alphabet = b"WARC/1.0\r\n:- Content-Length: 12 WARC-Target-URI: <> \t";
                 (0..n)
