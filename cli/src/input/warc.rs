@@ -10,7 +10,7 @@
 //! CRLF that ends a record may be missing or written as LFs.
 //!
 //! A damaged file ends the rows with an [`io::Error`] carrying a
-//! [`Damaged`](super::compressed::Damaged) message that names the input, the
+//! [`Damaged`] message that names the input, the
 //! record (1-based), its byte in the decompressed stream and what is wrong: a record cut
 //! short (in its header or its payload), a record that does not start with `WARC/`, a
 //! missing or invalid `Content-Length`, a header block longer than [`HEADER_BYTES`]. Every
