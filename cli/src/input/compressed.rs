@@ -12,7 +12,48 @@ use std::io::{self, BufReader, Read};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use crossbeam_channel::{Receiver, bounded};
+use crossbeam_channel::{Receiver, Sender, bounded};
+
+/// A reader that appends what it reads to the end of a buffer: a reader that holds its
+/// bytes already (the decoding thread's chunks) copies them once, with no zeroed staging
+/// buffer between.
+pub trait Append: Read + Send {
+    /// Appends at most `max` bytes to `buf` (at least one unless the input has ended) and
+    /// says how many; `scratch` is a buffer to read through, kept by the caller between
+    /// calls. On an error, what was appended before it stays in `buf`.
+    fn append(
+        &mut self,
+        buf: &mut Vec<u8>,
+        max: usize,
+        scratch: &mut Vec<u8>,
+    ) -> io::Result<usize> {
+        if scratch.len() < max {
+            scratch.resize(max, 0);
+        }
+        loop {
+            match self.read(&mut scratch[..max]) {
+                Ok(n) => {
+                    buf.extend_from_slice(&scratch[..n]);
+                    return Ok(n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}
+
+impl Append for std::fs::File {
+    /// Straight into the buffer's spare capacity (a file's read fills memory that was
+    /// never initialized), until `max` bytes or the end.
+    fn append(&mut self, buf: &mut Vec<u8>, max: usize, _: &mut Vec<u8>) -> io::Result<usize> {
+        self.take(max as u64).read_to_end(buf)
+    }
+}
+
+impl Append for io::Stdin {}
+impl Append for io::Empty {}
+impl<R: Read + Send> Append for io::Chain<io::Cursor<Vec<u8>>, R> {}
 
 /// A compression the first bytes of an input show.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,7 +153,7 @@ impl Magic {
 /// Reads the first bytes of `reader` until they show a compression or cannot (at most
 /// [`MAGIC_BYTES`]; a pipe is not waited on for more than the first read of ordinary
 /// text gives), and gives them back in front of the rest.
-fn peek(mut reader: Box<dyn Read + Send>) -> io::Result<(Vec<u8>, Box<dyn Read + Send>)> {
+fn peek(mut reader: Box<dyn Read + Send>) -> io::Result<(Vec<u8>, Box<dyn Append>)> {
     let mut head = Vec::with_capacity(MAGIC_BYTES);
     let mut byte = [0u8; MAGIC_BYTES];
     while head.len() < MAGIC_BYTES && (head.is_empty() || may_be_magic(&head)) {
@@ -124,7 +165,7 @@ fn peek(mut reader: Box<dyn Read + Send>) -> io::Result<(Vec<u8>, Box<dyn Read +
             Err(e) => return Err(e),
         }
     }
-    let rest: Box<dyn Read + Send> = Box::new(io::Cursor::new(head.clone()).chain(reader));
+    let rest: Box<dyn Append> = Box::new(io::Cursor::new(head.clone()).chain(reader));
     Ok((head, rest))
 }
 
@@ -136,7 +177,7 @@ pub struct Sniffing {
     /// The input before its first read.
     raw: Option<Box<dyn Read + Send>>,
     /// What is read after the first read.
-    ready: Option<Box<dyn Read + Send>>,
+    ready: Option<Box<dyn Append>>,
 }
 
 impl Sniffing {
@@ -150,8 +191,9 @@ impl Sniffing {
     }
 }
 
-impl Read for Sniffing {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+impl Sniffing {
+    /// What is read: at the first call, the input's first bytes are read and tell it.
+    fn ready(&mut self) -> io::Result<Option<&mut Box<dyn Append>>> {
         if let Some(raw) = self.raw.take() {
             let (head, rest) = peek(raw)?;
             self.ready = Some(match Codec::sniff(&head) {
@@ -160,8 +202,28 @@ impl Read for Sniffing {
                     .map_err(|msg| io::Error::new(io::ErrorKind::InvalidData, Damaged(msg)))?,
             });
         }
-        match &mut self.ready {
+        Ok(self.ready.as_mut())
+    }
+}
+
+impl Read for Sniffing {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.ready()? {
             Some(reader) => reader.read(buf),
+            None => Ok(0),
+        }
+    }
+}
+
+impl Append for Sniffing {
+    fn append(
+        &mut self,
+        buf: &mut Vec<u8>,
+        max: usize,
+        scratch: &mut Vec<u8>,
+    ) -> io::Result<usize> {
+        match self.ready()? {
+            Some(reader) => reader.append(buf, max, scratch),
             None => Ok(0),
         }
     }
@@ -202,7 +264,7 @@ impl<R: Read> Read for Counting<R> {
 }
 
 /// The compressed file, counted and buffered.
-type Source = BufReader<Counting<Box<dyn Read + Send>>>;
+type Source = BufReader<Counting<Box<dyn Append>>>;
 
 /// A decoder of one of the codecs read.
 enum Inner {
@@ -241,8 +303,8 @@ const AHEAD: usize = 4;
 pub fn decompressed(
     name: &str,
     codec: Codec,
-    raw: Box<dyn Read + Send>,
-) -> Result<Box<dyn Read + Send>, String> {
+    raw: Box<dyn Append>,
+) -> Result<Box<dyn Append>, String> {
     let read = Arc::new(AtomicU64::new(0));
     let source = BufReader::with_capacity(
         64 * 1024,
@@ -273,6 +335,8 @@ pub fn decompressed(
         name: name.to_owned(),
     }))
 }
+
+impl Append for Decoder {}
 
 impl Read for Decoder {
     /// The decoder's read; an error becomes a [`Damaged`] naming the file, the codec and
@@ -322,11 +386,13 @@ pub fn decode_on_reading_thread() {
 
 /// Runs `decoder` on a thread of its own, [`AHEAD`] chunks ahead of the reader; on the
 /// calling thread when no thread can be started (the same bytes, the same errors).
-fn threaded(decoder: Decoder) -> Box<dyn Read + Send> {
+fn threaded(decoder: Decoder) -> Box<dyn Append> {
     if !THREADS.load(Ordering::Relaxed) {
         return Box::new(decoder);
     }
     let (tx, rx) = bounded::<io::Result<Vec<u8>>>(AHEAD);
+    // The chunks the reader is done with, back to be decoded into again.
+    let (back, returned) = bounded::<Vec<u8>>(AHEAD + 1);
     // The thread takes the decoder from here; when it cannot start, the reader does.
     let slot = Arc::new(std::sync::Mutex::new(Some(decoder)));
     let theirs = slot.clone();
@@ -337,7 +403,9 @@ fn threaded(decoder: Decoder) -> Box<dyn Read + Send> {
                 return;
             };
             loop {
-                let mut chunk = vec![0u8; CHUNK];
+                let mut chunk = returned.try_recv().unwrap_or_default();
+                // Only a new chunk is zeroed: a returned one keeps its bytes.
+                chunk.resize(CHUNK, 0);
                 let mut filled = 0;
                 let result = loop {
                     match decoder.read(&mut chunk[filled..]) {
@@ -372,6 +440,7 @@ fn threaded(decoder: Decoder) -> Box<dyn Read + Send> {
     match spawned {
         Ok(_) => Box::new(Chunks {
             rx,
+            back,
             chunk: Vec::new(),
             at: 0,
             ended: false,
@@ -389,26 +458,26 @@ fn threaded(decoder: Decoder) -> Box<dyn Read + Send> {
 /// The decoding thread's chunks, as a reader.
 struct Chunks {
     rx: Receiver<io::Result<Vec<u8>>>,
+    /// Where a chunk read to its end goes back to the decoding thread.
+    back: Sender<Vec<u8>>,
     chunk: Vec<u8>,
     at: usize,
     /// The thread said the stream ended.
     ended: bool,
 }
 
-impl Read for Chunks {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.ended {
-            return Ok(0);
-        }
-        if self.at == self.chunk.len() {
+impl Chunks {
+    /// The bytes of the current chunk not read yet: the next chunk's when it is read to
+    /// its end (the one read goes back to the thread); empty at the end of the stream.
+    fn unread(&mut self) -> io::Result<&[u8]> {
+        if !self.ended && self.at == self.chunk.len() {
             match self.rx.recv() {
-                Ok(Ok(chunk)) if chunk.is_empty() => {
-                    self.ended = true;
-                    return Ok(0);
-                }
+                Ok(Ok(chunk)) if chunk.is_empty() => self.ended = true,
                 Ok(Ok(chunk)) => {
-                    self.chunk = chunk;
+                    let done = std::mem::replace(&mut self.chunk, chunk);
                     self.at = 0;
+                    // The thread may have ended (or have enough): then it is dropped.
+                    let _ = self.back.try_send(done);
                 }
                 Ok(Err(e)) => return Err(e),
                 Err(_) => {
@@ -418,8 +487,29 @@ impl Read for Chunks {
                 }
             }
         }
-        let n = buf.len().min(self.chunk.len() - self.at);
-        buf[..n].copy_from_slice(&self.chunk[self.at..self.at + n]);
+        if self.ended {
+            return Ok(&[]);
+        }
+        Ok(&self.chunk[self.at..])
+    }
+}
+
+impl Read for Chunks {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let unread = self.unread()?;
+        let n = buf.len().min(unread.len());
+        buf[..n].copy_from_slice(&unread[..n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+impl Append for Chunks {
+    /// The chunk's bytes, copied once.
+    fn append(&mut self, buf: &mut Vec<u8>, max: usize, _: &mut Vec<u8>) -> io::Result<usize> {
+        let unread = self.unread()?;
+        let n = max.min(unread.len());
+        buf.extend_from_slice(&unread[..n]);
         self.at += n;
         Ok(n)
     }

@@ -21,7 +21,7 @@ use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
 };
 
-use super::compressed::{self, Codec};
+use super::compressed::{self, Append, Codec};
 use super::logs;
 use super::table;
 use super::warc;
@@ -154,17 +154,13 @@ enum Body {
 
 /// The text of an input: its bytes, or, when its first bytes show a compression, what
 /// they decompress to (told at the first read: [`compressed::Sniffing`]).
-fn text_source(name: &str, reader: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
+fn text_source(name: &str, reader: Box<dyn Read + Send>) -> Box<dyn Append> {
     Box::new(compressed::Sniffing::new(name, reader))
 }
 
 /// A WARC input's records as the TSV rows the reader reads ([`warc::WarcRows`]); any
 /// other input as it is.
-fn warc_rows(
-    name: &str,
-    format: InputFormat,
-    reader: Box<dyn Read + Send>,
-) -> Box<dyn Read + Send> {
+fn warc_rows(name: &str, format: InputFormat, reader: Box<dyn Append>) -> Box<dyn Append> {
     if format == InputFormat::Warc {
         Box::new(warc::WarcRows::new(name, reader))
     } else {
@@ -241,7 +237,7 @@ impl Input {
                 io::Seek::rewind(&mut file).map_err(|e| io_message(&name, &e))?;
                 let plain = Codec::sniff(&head[..n]).is_none()
                     && (n == head.len() || !compressed::may_be_magic(&head[..n]));
-                let reader = if plain {
+                let reader: Box<dyn Append> = if plain {
                     Box::new(file)
                 } else {
                     text_source(&name, Box::new(file))
@@ -630,7 +626,7 @@ impl From<io::Error> for ReadError {
 
 /// A text input read in blocks of whole records.
 pub struct TextReader {
-    reader: Box<dyn Read + Send>,
+    reader: Box<dyn Append>,
     /// A regular file: a read returns all that is asked for until the end.
     regular: bool,
     /// For pipes and terminals: what one read returns, before it joins `buf`.
@@ -666,7 +662,7 @@ pub struct TextReader {
 
 impl TextReader {
     fn new(
-        reader: Box<dyn Read + Send>,
+        reader: Box<dyn Append>,
         regular: bool,
         format: InputFormat,
         block: usize,
@@ -705,41 +701,35 @@ impl TextReader {
         } else {
             self.block - len
         };
-        let read = if self.regular {
-            self.buf.try_reserve_exact(want).map_err(io::Error::other)?;
-            // On an error, what was read before it is in `buf` all the same.
-            let before = self.buf.len();
-            (&mut self.reader)
-                .take(want as u64)
-                .read_to_end(&mut self.buf)
-                .map_err(|e| (e, self.buf.len() - before))
+        let size = if self.regular {
+            want
         } else {
-            let size = want.min(PIPE_READ);
-            if self.scratch.len() < size {
-                self.scratch.resize(size, 0);
-            }
-            let n = loop {
-                match self.reader.read(&mut self.scratch[..size]) {
-                    Ok(n) => break Ok(n),
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => break Err((e, 0)),
+            want.min(PIPE_READ)
+        };
+        self.buf.try_reserve_exact(size).map_err(io::Error::other)?;
+        // On an error, what was read before it is in `buf` all the same.
+        let before = self.buf.len();
+        let mut error = None;
+        loop {
+            let got = self.buf.len() - before;
+            match self
+                .reader
+                .append(&mut self.buf, size - got, &mut self.scratch)
+            {
+                // A regular file's reads go on to `size` or the end; anything else's
+                // first read is what it has now.
+                Ok(n) if n > 0 && self.regular && got + n < size => {}
+                Ok(_) => break,
+                Err(e) => {
+                    error = Some(e);
+                    break;
                 }
-            };
-            if let Ok(n) = n {
-                self.buf.extend_from_slice(&self.scratch[..n]);
-                // A full scratch buffer: there may be more waiting.
-                self.short = n < size;
             }
-            n
-        };
-        let (n, error) = match read {
-            Ok(n) => (n, None),
-            Err((e, n)) => (n, Some(e)),
-        };
-        self.eof = n == 0 && error.is_none();
-        if self.regular {
-            self.short = n < want;
         }
+        let n = self.buf.len() - before;
+        self.eof = n == 0 && error.is_none();
+        // Less than asked: for anything but a regular file, nothing more is there now.
+        self.short = n < size;
         if !self.started && (self.buf.len() >= 3 || self.eof) {
             self.started = true;
             if self.buf.starts_with(b"\xEF\xBB\xBF") {

@@ -383,6 +383,8 @@ impl<R: Read> WarcRows<R> {
     }
 }
 
+impl<R: Read + Send> super::compressed::Append for WarcRows<R> {}
+
 impl<R: Read> Read for WarcRows<R> {
     fn read(&mut self, into: &mut [u8]) -> io::Result<usize> {
         if into.is_empty() {
