@@ -691,9 +691,11 @@ impl TextReader {
     }
 
     /// One read into the buffer: at least enough to fill a block, twice the buffer when
-    /// one record is longer than a block. A regular file is read straight into the
-    /// buffer's spare capacity (`read_to_end` stops at `want` bytes or the end); anything
-    /// else with one `read` (which returns what a pipe has now) into a scratch buffer.
+    /// one record is longer than a block, appended by the reader ([`Append`]: a file
+    /// reads into the buffer's spare capacity, decoded chunks are copied in once, other
+    /// readers go through a scratch buffer). A regular file (also a compressed one) is
+    /// read until `want` bytes or the end; anything else once (which returns what a pipe
+    /// has now).
     fn fill(&mut self) -> io::Result<()> {
         let len = self.buf.len();
         let want = if len >= self.block {
