@@ -15,9 +15,9 @@
 //! directive, nor a CDX header) is one row, an error row when it is not its format's
 //! (with one of the formats' error names); the rows are the same in blocks of any size.
 //!
-//! Compressed raw text (gzip or zstd, perhaps cut short) reads as the same text does
-//! uncompressed: the same rows and failure when whole; when cut, a prefix of those rows,
-//! then a failure naming the stream.
+//! Compressed raw text (gzip, zstd, bzip2 or xz, perhaps cut short) reads as the same
+//! text does uncompressed: the same rows and failure when whole; when cut, a prefix of
+//! those rows, then a failure naming the stream.
 //!
 //! Invariants: no panic; CSV and TSV batches decode to the same rows and error by the
 //! block reader (`records::decode`) as by the record reader
@@ -155,7 +155,8 @@ enum Case {
         format: Format,
         block: u8,
         bytes: Vec<u8>,
-        zstd: bool,
+        /// gzip, zstd, bzip2, xz: this modulo 4.
+        codec: u8,
         /// Bytes cut off the end of the compressed stream.
         cut: u16,
     },
@@ -590,17 +591,28 @@ fn table(
 }
 
 /// `bytes` compressed and cut, read against `bytes` read as they are.
-fn compressed(format: Format, block: usize, bytes: &[u8], zstd: bool, cut: usize) {
+fn compressed(format: Format, block: usize, bytes: &[u8], codec: u8, cut: usize) {
+    use std::io::Write;
     if format == Format::Parquet {
         return;
     }
-    let packed = if zstd {
-        zstd::encode_all(bytes, 1).expect("zstd")
-    } else {
-        use std::io::Write;
-        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        e.write_all(bytes).expect("gzip");
-        e.finish().expect("gzip")
+    let packed = match codec % 4 {
+        0 => {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(bytes).expect("gzip");
+            e.finish().expect("gzip")
+        }
+        1 => zstd::encode_all(bytes, 1).expect("zstd"),
+        2 => {
+            let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+            e.write_all(bytes).expect("bzip2");
+            e.finish().expect("bzip2")
+        }
+        _ => {
+            let mut e = liblzma::write::XzEncoder::new(Vec::new(), 0);
+            e.write_all(bytes).expect("xz");
+            e.finish().expect("xz")
+        }
     };
     let cut = cut.min(packed.len());
     let plain = read(format, bytes, block, None);
@@ -681,9 +693,9 @@ fuzz_target!(|case: Case| {
             format,
             block,
             bytes,
-            zstd,
+            codec,
             cut,
-        } => compressed(format, block as usize + 1, &bytes, zstd, cut as usize),
+        } => compressed(format, block as usize + 1, &bytes, codec, cut as usize),
         Case::Raw {
             format,
             block,

@@ -2,9 +2,9 @@
 //! thread of their own while the rows before are parsed (on the reading thread when no
 //! thread can be started: the same bytes and errors).
 //!
-//! gzip (also several members one after the other, as `cat a.gz b.gz` and BGZF make) and
-//! zstd (also several frames) are read; bzip2 and xz are recognized and refused with a
-//! message. A stream that is cut short or damaged ends the input with a message naming
+//! gzip (also several members one after the other, as `cat a.gz b.gz` and BGZF make),
+//! zstd (also several frames), bzip2 and xz (also several streams, as `pbzip2` and `xz
+//! -T` make) are read. A stream that is cut short or damaged ends the input with a message naming
 //! the file and the byte of the compressed file where the decoder stopped
 //! ([`Damaged`]); every whole record decoded before it is read.
 
@@ -62,9 +62,9 @@ pub enum Codec {
     Gzip,
     /// Zstandard: `28 B5 2F FD`.
     Zstd,
-    /// bzip2: `BZh` and a digit (recognized, not read).
+    /// bzip2: `BZh` and a block-size digit.
     Bzip2,
-    /// xz: `FD 37 7A 58 5A 00` (recognized, not read).
+    /// xz: `FD 37 7A 58 5A 00`.
     Xz,
 }
 
@@ -270,6 +270,8 @@ type Source = BufReader<Counting<Box<dyn Append>>>;
 enum Inner {
     Gzip(Box<flate2::bufread::MultiGzDecoder<Source>>),
     Zstd(zstd::stream::read::Decoder<'static, Source>),
+    Bzip2(Box<bzip2::bufread::MultiBzDecoder<Source>>),
+    Xz(Box<liblzma::bufread::XzDecoder<Source>>),
 }
 
 impl Inner {
@@ -277,6 +279,8 @@ impl Inner {
         match self {
             Inner::Gzip(d) => d.get_ref(),
             Inner::Zstd(d) => d.get_ref(),
+            Inner::Bzip2(d) => d.get_ref(),
+            Inner::Xz(d) => d.get_ref(),
         }
     }
 }
@@ -299,7 +303,6 @@ const AHEAD: usize = 4;
 
 /// The decompressed bytes of `raw` (compressed with `codec`, a file named `name`), decoded
 /// on a thread of its own (or on the reading thread when no thread can be started).
-/// Refuses the codecs it cannot read.
 pub fn decompressed(
     name: &str,
     codec: Codec,
@@ -319,13 +322,10 @@ pub fn decompressed(
             zstd::stream::read::Decoder::with_buffer(source)
                 .map_err(|e| format!("{name}: cannot start the zstd decoder: {e}"))?,
         ),
-        Codec::Bzip2 | Codec::Xz => {
-            return Err(format!(
-                "{name}: the input is {}-compressed, which this tool does not read; \
-                 decompress it first (or recompress it with gzip or zstd)",
-                codec.name()
-            ));
-        }
+        Codec::Bzip2 => Inner::Bzip2(Box::new(bzip2::bufread::MultiBzDecoder::new(source))),
+        Codec::Xz => Inner::Xz(Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(
+            source,
+        ))),
     };
     Ok(threaded(Decoder {
         inner,
@@ -345,6 +345,8 @@ impl Read for Decoder {
         let result = match &mut self.inner {
             Inner::Gzip(d) => d.read(buf),
             Inner::Zstd(d) => d.read(buf),
+            Inner::Bzip2(d) => d.read(buf),
+            Inner::Xz(d) => d.read(buf),
         };
         if let Ok(n) = result {
             self.decoded += n as u64;
