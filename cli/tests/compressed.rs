@@ -173,6 +173,13 @@ fn a_damaged_stream_ends_with_status_2_after_the_rows_before_it() {
     let all = parsed(&["parse", "--fields", "hostname", plain.path()]);
     let gz = gzip(&plain_bytes);
     let cut_gz = gz[..gz.len() * 2 / 3].to_vec();
+    // A member whose trailer lies about its size (ISIZE, the last 4 bytes, one more than
+    // the data), then one that does not: the decoder stops at the first member's end.
+    let mut lying = gzip(&plain_bytes);
+    let n = lying.len();
+    let size = u32::from_le_bytes(lying[n - 4..].try_into().expect("4 bytes"));
+    lying[n - 4..].copy_from_slice(&(size + 1).to_le_bytes());
+    lying.extend(gzip(b"https://after.example/\n"));
     // Eight zstd frames, the fifth one's header overwritten: the decoder stops there.
     let mut zst = Vec::new();
     let mut fifth = 0;
@@ -207,6 +214,11 @@ fn a_damaged_stream_ends_with_status_2_after_the_rows_before_it() {
             "gzip cut short",
             cut_gz,
             "the gzip stream is cut short at byte",
+        ),
+        (
+            "gzip lying about its size",
+            lying,
+            "the gzip stream is damaged after byte",
         ),
         ("zstd damaged", zst, "the zstd stream is damaged after byte"),
         (

@@ -17,7 +17,8 @@
 //!
 //! Compressed raw text (gzip, zstd, bzip2 or xz, perhaps cut short) reads as the same
 //! text does uncompressed: the same rows and failure when whole; when cut, a prefix of
-//! those rows, then a failure naming the stream.
+//! those rows, then a failure naming the stream; with bits flipped anywhere in it (a
+//! lying size or checksum, a bad code), any rows and no panic.
 //!
 //! Invariants: no panic; CSV and TSV batches decode to the same rows and error by the
 //! block reader (`records::decode`) as by the record reader
@@ -103,7 +104,9 @@ impl LogFormat {
                 "https 2026-11-28T00:00:00Z app/lb 1.2.3.4:5 10.0.0.1:80 0.0 0.0 0.0 200 200 \
                  1 2 \"GET https://h.example:443/{path} HTTP/1.1\" \"{quoted}\" - - arn \"x\""
             ),
-            LogFormat::Cdx => format!("com,h)/{path} 20261128 https://h.example/{path} - 200 D - - 1 0 f"),
+            LogFormat::Cdx => {
+                format!("com,h)/{path} 20261128 https://h.example/{path} - 200 D - - 1 0 f")
+            }
             LogFormat::Cdxj => format!(
                 "com,h)/{path} 20261128 {}",
                 serde_json::json!({"url": format!("https://h.example/{text}"), "status": 200})
@@ -114,7 +117,9 @@ impl LogFormat {
     /// The header the format's files start with (W3C's directive, sometimes CDX's).
     fn header(self, with: bool) -> &'static str {
         match self {
-            LogFormat::W3c => "#Version: 1.0\n#Fields: date time cs-method cs-uri-stem cs-uri-query cs-host s-port\n",
+            LogFormat::W3c => {
+                "#Version: 1.0\n#Fields: date time cs-method cs-uri-stem cs-uri-query cs-host s-port\n"
+            }
             LogFormat::Cdx if with => " CDX N b a m s k r M S V g\n",
             _ => "",
         }
@@ -159,6 +164,9 @@ enum Case {
         codec: u8,
         /// Bytes cut off the end of the compressed stream.
         cut: u16,
+        /// Bits flipped in the compressed stream (none when 0), at this byte (modulo its
+        /// length): a lying size or checksum, a bad code.
+        flip: (u16, u8),
     },
     Table {
         format: Format,
@@ -331,7 +339,11 @@ impl RowSink for Kept {
                     .contains(&f.name),
                     "{f:?}"
                 );
-                assert!(f.column >= 1 && f.column <= row.input.len() + 1, "{f:?} {:?}", row.input);
+                assert!(
+                    f.column >= 1 && f.column <= row.input.len() + 1,
+                    "{f:?} {:?}",
+                    row.input
+                );
                 Err(f.name.to_owned())
             }
         };
@@ -591,7 +603,7 @@ fn table(
 }
 
 /// `bytes` compressed and cut, read against `bytes` read as they are.
-fn compressed(format: Format, block: usize, bytes: &[u8], codec: u8, cut: usize) {
+fn compressed(format: Format, block: usize, bytes: &[u8], codec: u8, cut: usize, flip: (u16, u8)) {
     use std::io::Write;
     if format == Format::Parquet {
         return;
@@ -614,6 +626,16 @@ fn compressed(format: Format, block: usize, bytes: &[u8], codec: u8, cut: usize)
             e.finish().expect("xz")
         }
     };
+    if flip.1 != 0 {
+        // Damaged: anything may be read until the decoder finds the damage (a checksum
+        // at the end of a member or block), never a panic, and a failure has its place
+        // (`read` checks it).
+        let mut damaged = packed;
+        let at = flip.0 as usize % damaged.len();
+        damaged[at] ^= flip.1;
+        read(format, &damaged, block, None);
+        return;
+    }
     let cut = cut.min(packed.len());
     let plain = read(format, bytes, block, None);
     let got = read(format, &packed[..packed.len() - cut], block, None);
@@ -629,7 +651,10 @@ fn compressed(format: Format, block: usize, bytes: &[u8], codec: u8, cut: usize)
     // The stream's end is gone: the run fails (on the stream, or on a table cut in the
     // middle of a record or header), unless what was cut off decodes to nothing.
     if got.failure.is_none() {
-        assert_eq!(got.rows, plain.rows, "a cut stream read as a whole one, with fewer rows");
+        assert_eq!(
+            got.rows, plain.rows,
+            "a cut stream read as a whole one, with fewer rows"
+        );
     }
 }
 
@@ -658,7 +683,8 @@ fn log(format: LogFormat, block: usize, header: bool, lines: &[LogLine]) {
         line_no += 1;
         let shown = String::from_utf8_lossy(&bytes);
         let shown = shown.strip_suffix('\r').unwrap_or(&shown);
-        let skipped = shown.trim().is_empty() || (format == LogFormat::W3c && shown.starts_with('#'));
+        let skipped =
+            shown.trim().is_empty() || (format == LogFormat::W3c && shown.starts_with('#'));
         // A first line that looks like a CDX header is one.
         let header_line = format == LogFormat::Cdx
             && line_no == 1
@@ -669,7 +695,11 @@ fn log(format: LogFormat, block: usize, header: bool, lines: &[LogLine]) {
         text.extend_from_slice(&bytes);
         text.push(b'\n');
     }
-    let ext = if format == LogFormat::Cdxj { "cdxj" } else { "log" };
+    let ext = if format == LogFormat::Cdxj {
+        "cdxj"
+    } else {
+        "log"
+    };
     let small = read_as(format.input(), temp_path(ext), &text, block, None);
     let whole = read_as(format.input(), temp_path(ext), &text, 1 << 20, None);
     assert_eq!(small.rows, whole.rows, "rows by block size");
@@ -678,7 +708,12 @@ fn log(format: LogFormat, block: usize, header: bool, lines: &[LogLine]) {
         return;
     }
     let got: Vec<u64> = whole.rows.iter().map(|r| r.0).collect();
-    assert_eq!(got, rows, "one row per line of {:?}", String::from_utf8_lossy(&text));
+    assert_eq!(
+        got,
+        rows,
+        "one row per line of {:?}",
+        String::from_utf8_lossy(&text)
+    );
 }
 
 fuzz_target!(|case: Case| {
@@ -695,7 +730,15 @@ fuzz_target!(|case: Case| {
             bytes,
             codec,
             cut,
-        } => compressed(format, block as usize + 1, &bytes, codec, cut as usize),
+            flip,
+        } => compressed(
+            format,
+            block as usize + 1,
+            &bytes,
+            codec,
+            cut as usize,
+            flip,
+        ),
         Case::Raw {
             format,
             block,
