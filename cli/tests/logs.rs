@@ -6,7 +6,7 @@
 
 mod support;
 
-use std::io::Write;
+use std::io::{Read, Write};
 
 use support::{TempFile, code, run, stderr, stdout};
 
@@ -597,15 +597,67 @@ fn warc_records_with_a_target_are_rows_and_payloads_are_skipped() {
         "https://www.example.com/articles/url-parsing?utm_source=newsletter"
     );
     assert_eq!(column(&rows, "hostname"), ["www.example.com"; 4]);
-    // The .warc.gz (one gzip member a record) gives the same rows.
-    assert_eq!(
-        table(&["--fields", "hostname", &example("crawl.warc.gz")]),
-        rows
-    );
-    // A file cut inside a record: exit status 2, the file and the record named, after
-    // the rows of the whole records before it.
+    // Each offset is where the record starts in the file.
     let whole = std::fs::read(example("crawl.warc")).expect("read");
     let offsets = column(&rows, "offset");
+    for (o, kind) in offsets.iter().zip(column(&rows, "type")) {
+        let record = &whole[o.parse::<usize>().expect("an offset")..];
+        assert!(record.starts_with(b"WARC/1."), "offset {o}");
+        let head = String::from_utf8_lossy(&record[..200]);
+        assert!(head.contains(&format!("WARC-Type: {kind}")), "offset {o}");
+    }
+    // The .warc.gz (one gzip member a record) gives the same rows, each offset the start
+    // of the record's gzip member in the compressed file (what a CDX index stores):
+    // one member decoded from there is the record.
+    let gz = std::fs::read(example("crawl.warc.gz")).expect("read");
+    let gz_rows = table(&["--fields", "hostname", &example("crawl.warc.gz")]);
+    let at = rows[0].iter().position(|c| c == "offset").expect("offset");
+    let without_offset = |rows: &[Vec<String>]| -> Vec<Vec<String>> {
+        rows.iter()
+            .map(|r| [&r[..at], &r[at + 1..]].concat())
+            .collect()
+    };
+    assert_eq!(without_offset(&gz_rows), without_offset(&rows));
+    let gz_offsets = column(&gz_rows, "offset");
+    for (o, kind) in gz_offsets.iter().zip(column(&rows, "type")) {
+        let start: usize = o.parse().expect("an offset");
+        let mut record = String::new();
+        flate2::read::GzDecoder::new(&gz[start..])
+            .read_to_string(&mut record)
+            .expect("a gzip member starts at the offset");
+        assert!(record.starts_with("WARC/1."), "offset {o}");
+        assert!(record.contains(&format!("WARC-Type: {kind}")), "offset {o}");
+    }
+    assert!(gz_offsets[0] != offsets[0], "{gz_offsets:?}");
+    // The same from standard input.
+    let out = run(
+        &[
+            "parse",
+            "--format",
+            "tsv",
+            "--input-format",
+            "warc",
+            "--fields",
+            "hostname",
+        ],
+        &gz,
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let piped: Vec<Vec<String>> = stdout(&out)
+        .lines()
+        .map(|l| l.split('\t').map(str::to_owned).collect())
+        .collect();
+    assert_eq!(piped, gz_rows);
+    // One gzip member for the whole file: no record starts a member, so none has an
+    // offset to seek to (the cells are empty); the rows are the same otherwise.
+    let mut one = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    one.write_all(&whole).expect("gzip");
+    let one = TempFile::with_extension(&one.finish().expect("gzip"), "warc.gz");
+    let one_rows = table(&["--fields", "hostname", one.path()]);
+    assert_eq!(column(&one_rows, "offset"), [""; 4]);
+    assert_eq!(without_offset(&one_rows), without_offset(&rows));
+    // A file cut inside a record: exit status 2, the file and the record named, after
+    // the rows of the whole records before it.
     let last: usize = offsets[3].parse().expect("an offset");
     let cut = TempFile::with_extension(&whole[..last + 40], "warc");
     let out = run(

@@ -8,7 +8,7 @@
 //! the file and the byte of the compressed file where the decoder stopped
 //! ([`Damaged`]); every whole record decoded before it is read.
 
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -178,6 +178,8 @@ pub struct Sniffing {
     raw: Option<Box<dyn Read + Send>>,
     /// What is read after the first read.
     ready: Option<Box<dyn Append>>,
+    /// Where the gzip members start, when asked for.
+    members: Option<Members>,
 }
 
 impl Sniffing {
@@ -187,6 +189,69 @@ impl Sniffing {
             name: name.to_owned(),
             raw: Some(reader),
             ready: None,
+            members: None,
+        }
+    }
+
+    /// The same, noting in `members` whether the input is compressed and where its gzip
+    /// members start.
+    pub fn with_members(name: &str, reader: Box<dyn Read + Send>, members: Members) -> Sniffing {
+        Sniffing {
+            members: Some(members),
+            ..Sniffing::new(name, reader)
+        }
+    }
+}
+
+/// Where the members of a compressed input start, in the decompressed stream and in the
+/// file, for offsets in the file as stored: shared by the decoder, which notes each start
+/// before it decodes the member's bytes, and the reader, which asks about the bytes it has
+/// read (so that every start it asks about is noted) and forgets the starts before them.
+/// Only gzip's members are noted (a `.warc.gz` is one member a record).
+#[derive(Clone, Default)]
+pub struct Members(Arc<std::sync::Mutex<MemberStarts>>);
+
+#[derive(Default)]
+struct MemberStarts {
+    /// The input is compressed (set before its first byte is decoded).
+    compressed: bool,
+    /// (decompressed offset, file offset) of the members not asked about yet.
+    starts: std::collections::VecDeque<(u64, u64)>,
+}
+
+impl Members {
+    /// The offset in the file of the byte at `decoded` in the decompressed stream, when
+    /// the file can be read from there: the byte itself in an input that is not
+    /// compressed, else the start of the gzip member that starts at that byte (the last
+    /// one, after empty members); `None` for a byte inside a member. Asked in increasing
+    /// order: the starts before `decoded` are forgotten.
+    pub fn file_offset(&self, decoded: u64) -> Option<u64> {
+        let mut state = self.0.lock().ok()?;
+        if !state.compressed {
+            return Some(decoded);
+        }
+        let mut found = None;
+        while let Some(&(at, file)) = state.starts.front() {
+            if at > decoded {
+                break;
+            }
+            if at == decoded {
+                found = Some(file);
+            }
+            state.starts.pop_front();
+        }
+        found
+    }
+
+    fn set_compressed(&self) {
+        if let Ok(mut state) = self.0.lock() {
+            state.compressed = true;
+        }
+    }
+
+    fn note(&self, decoded: u64, file: u64) {
+        if let Ok(mut state) = self.0.lock() {
+            state.starts.push_back((decoded, file));
         }
     }
 }
@@ -198,7 +263,7 @@ impl Sniffing {
             let (head, rest) = peek(raw)?;
             self.ready = Some(match Codec::sniff(&head) {
                 None => rest,
-                Some(codec) => decompressed(&self.name, codec, rest)
+                Some(codec) => decompressed(&self.name, codec, rest, self.members.clone())
                     .map_err(|msg| io::Error::new(io::ErrorKind::InvalidData, Damaged(msg)))?,
             });
         }
@@ -268,19 +333,22 @@ type Source = BufReader<Counting<Box<dyn Append>>>;
 
 /// A decoder of one of the codecs read.
 enum Inner {
-    Gzip(Box<flate2::bufread::MultiGzDecoder<Source>>),
+    /// gzip, one member at a time (each a new decoder on the same buffered source);
+    /// `None` once the last member has ended.
+    Gzip(Option<Box<flate2::bufread::GzDecoder<Source>>>),
     Zstd(zstd::stream::read::Decoder<'static, Source>),
     Bzip2(Box<bzip2::bufread::MultiBzDecoder<Source>>),
     Xz(Box<liblzma::bufread::XzDecoder<Source>>),
 }
 
 impl Inner {
-    fn source(&self) -> &Source {
+    /// The compressed bytes read into the buffer and not decoded yet.
+    fn buffered(&self) -> usize {
         match self {
-            Inner::Gzip(d) => d.get_ref(),
-            Inner::Zstd(d) => d.get_ref(),
-            Inner::Bzip2(d) => d.get_ref(),
-            Inner::Xz(d) => d.get_ref(),
+            Inner::Gzip(d) => d.as_ref().map_or(0, |d| d.get_ref().buffer().len()),
+            Inner::Zstd(d) => d.get_ref().buffer().len(),
+            Inner::Bzip2(d) => d.get_ref().buffer().len(),
+            Inner::Xz(d) => d.get_ref().buffer().len(),
         }
     }
 }
@@ -294,6 +362,8 @@ struct Decoder {
     decoded: u64,
     codec: Codec,
     name: String,
+    /// Where the gzip members start, when asked for.
+    members: Option<Members>,
 }
 
 /// Chunks the decoding thread hands on.
@@ -303,10 +373,12 @@ const AHEAD: usize = 4;
 
 /// The decompressed bytes of `raw` (compressed with `codec`, a file named `name`), decoded
 /// on a thread of its own (or on the reading thread when no thread can be started).
+/// With `members`, notes that the input is compressed and where its gzip members start.
 pub fn decompressed(
     name: &str,
     codec: Codec,
     raw: Box<dyn Append>,
+    members: Option<Members>,
 ) -> Result<Box<dyn Append>, String> {
     let read = Arc::new(AtomicU64::new(0));
     let source = BufReader::with_capacity(
@@ -317,7 +389,7 @@ pub fn decompressed(
         },
     );
     let inner = match codec {
-        Codec::Gzip => Inner::Gzip(Box::new(flate2::bufread::MultiGzDecoder::new(source))),
+        Codec::Gzip => Inner::Gzip(Some(Box::new(flate2::bufread::GzDecoder::new(source)))),
         Codec::Zstd => Inner::Zstd(
             zstd::stream::read::Decoder::with_buffer(source)
                 .map_err(|e| format!("{name}: cannot start the zstd decoder: {e}"))?,
@@ -327,13 +399,49 @@ pub fn decompressed(
             source,
         ))),
     };
+    if let Some(members) = &members {
+        members.set_compressed();
+        if codec == Codec::Gzip {
+            members.note(0, 0);
+        }
+    }
     Ok(threaded(Decoder {
         inner,
         read,
         decoded: 0,
         codec,
         name: name.to_owned(),
+        members,
     }))
+}
+
+impl Decoder {
+    /// gzip: the member's bytes; at its end, the next member's (its start noted in
+    /// `members`), if the file goes on.
+    fn read_gzip(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let Inner::Gzip(slot) = &mut self.inner else {
+            unreachable!("read_gzip on another codec")
+        };
+        while let Some(d) = slot {
+            let n = d.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            let source = d.get_mut();
+            if source.fill_buf()?.is_empty() {
+                break;
+            }
+            let at = self.read.load(Ordering::Relaxed) - source.buffer().len() as u64;
+            if let Some(members) = &self.members {
+                members.note(self.decoded, at);
+            }
+            *slot = slot
+                .take()
+                .map(|d| Box::new(flate2::bufread::GzDecoder::new(d.into_inner())));
+        }
+        *slot = None;
+        Ok(0)
+    }
 }
 
 impl Append for Decoder {}
@@ -343,7 +451,7 @@ impl Read for Decoder {
     /// the byte of the compressed file the decoder had reached.
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let result = match &mut self.inner {
-            Inner::Gzip(d) => d.read(buf),
+            Inner::Gzip(_) => self.read_gzip(buf),
             Inner::Zstd(d) => d.read(buf),
             Inner::Bzip2(d) => d.read(buf),
             Inner::Xz(d) => d.read(buf),
@@ -353,7 +461,7 @@ impl Read for Decoder {
         }
         match result {
             Err(e) if e.kind() != io::ErrorKind::Interrupted && damaged(&e).is_none() => {
-                let buffered = self.inner.source().buffer().len() as u64;
+                let buffered = self.inner.buffered() as u64;
                 let at = self.read.load(Ordering::Relaxed).saturating_sub(buffered);
                 let what = if e.kind() == io::ErrorKind::UnexpectedEof {
                     format!("is cut short at byte {at} of the file")

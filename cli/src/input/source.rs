@@ -153,18 +153,30 @@ enum Body {
 }
 
 /// The text of an input: its bytes, or, when its first bytes show a compression, what
-/// they decompress to (told at the first read: [`compressed::Sniffing`]).
-fn text_source(name: &str, reader: Box<dyn Read + Send>) -> Box<dyn Append> {
-    Box::new(compressed::Sniffing::new(name, reader))
+/// they decompress to (told at the first read: [`compressed::Sniffing`]); a WARC input's
+/// records as the TSV rows the reader reads ([`warc::WarcRows`], their offsets in the file
+/// as stored: [`compressed::Members`]).
+fn text_source(name: &str, format: InputFormat, reader: Box<dyn Read + Send>) -> Box<dyn Append> {
+    if format == InputFormat::Warc {
+        let members = compressed::Members::default();
+        let bytes: Box<dyn Append> = Box::new(compressed::Sniffing::with_members(
+            name,
+            reader,
+            members.clone(),
+        ));
+        Box::new(warc::WarcRows::new(name, bytes).with_members(members))
+    } else {
+        Box::new(compressed::Sniffing::new(name, reader))
+    }
 }
 
-/// A WARC input's records as the TSV rows the reader reads ([`warc::WarcRows`]); any
-/// other input as it is.
-fn warc_rows(name: &str, format: InputFormat, reader: Box<dyn Append>) -> Box<dyn Append> {
+/// The text of a regular file that is not compressed: its bytes, or a WARC input's
+/// records as the TSV rows the reader reads.
+fn plain_source(name: &str, format: InputFormat, file: File) -> Box<dyn Append> {
     if format == InputFormat::Warc {
-        Box::new(warc::WarcRows::new(name, reader))
+        Box::new(warc::WarcRows::new(name, file))
     } else {
-        reader
+        Box::new(file)
     }
 }
 
@@ -237,12 +249,11 @@ impl Input {
                 io::Seek::rewind(&mut file).map_err(|e| io_message(&name, &e))?;
                 let plain = Codec::sniff(&head[..n]).is_none()
                     && (n == head.len() || !compressed::may_be_magic(&head[..n]));
-                let reader: Box<dyn Append> = if plain {
-                    Box::new(file)
+                let reader = if plain {
+                    plain_source(&name, format, file)
                 } else {
-                    text_source(&name, Box::new(file))
+                    text_source(&name, format, Box::new(file))
                 };
-                let reader = warc_rows(&name, format, reader);
                 return Ok(Input {
                     name,
                     format,
@@ -252,7 +263,7 @@ impl Input {
             }
             Box::new(file)
         };
-        let reader = warc_rows(&name, format, text_source(&name, reader));
+        let reader = text_source(&name, format, reader);
         Ok(Input {
             name,
             format,

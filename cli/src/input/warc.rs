@@ -18,10 +18,10 @@
 
 use std::io::{self, Read, Write};
 
-use super::compressed::Damaged;
+use super::compressed::{Damaged, Members};
 
 /// The columns of the rows, in order: seven WARC headers, `Content-Length`, and the
-/// record's byte offset in the decompressed stream.
+/// record's offset in the file ([`WarcRows::with_members`]).
 pub const COLUMNS: [&str; 9] = [
     "url",
     "type",
@@ -81,6 +81,8 @@ pub struct WarcRows<R: Read> {
     values: [Vec<u8>; 8],
     present: [bool; 8],
     state: State,
+    /// Where the input's gzip members start, for the offsets in the file.
+    members: Option<Members>,
 }
 
 enum State {
@@ -119,6 +121,19 @@ impl<R: Read> WarcRows<R> {
             values: Default::default(),
             present: [false; 8],
             state: State::Start,
+            members: None,
+        }
+    }
+
+    /// The rows' `offset` is then where the record starts in the file as stored (what a
+    /// CDX index records, to seek to): in a file that is not compressed, its byte; in a
+    /// compressed one, the start of the gzip member the record starts (`.warc.gz` is one
+    /// member a record), null for a record that starts inside a member. Without members,
+    /// it is the record's byte in the bytes read.
+    pub fn with_members(self, members: Members) -> WarcRows<R> {
+        WarcRows {
+            members: Some(members),
+            ..self
         }
     }
 
@@ -192,6 +207,11 @@ impl<R: Read> WarcRows<R> {
         }
         self.records += 1;
         let offset = self.at();
+        // Asked of every record, in order (the member starts before it are forgotten).
+        let file_offset = match &self.members {
+            Some(members) => members.file_offset(offset),
+            None => Some(offset),
+        };
         let header = self.header(offset)?;
         self.parse_header(header);
         if !self.present[CONTENT_LENGTH] {
@@ -205,7 +225,7 @@ impl<R: Read> WarcRows<R> {
         self.start += header;
         self.skip(offset, length)?;
         if self.present[0] {
-            self.row(offset, length);
+            self.row(file_offset, length);
         }
         Ok(Next::Record)
     }
@@ -332,8 +352,9 @@ impl<R: Read> WarcRows<R> {
         }
     }
 
-    /// Appends the row of the record at `offset` (its values in `values`).
-    fn row(&mut self, offset: u64, length: u64) {
+    /// Appends the row of a record (its values in `values`), at `offset` in the file (an
+    /// empty cell when it has none).
+    fn row(&mut self, offset: Option<u64>, length: u64) {
         for (i, value) in self.values.iter().enumerate() {
             if self.present[i] {
                 let mut v = value.as_slice();
@@ -348,7 +369,10 @@ impl<R: Read> WarcRows<R> {
             }
             self.out.push(b'\t');
         }
-        let _ = writeln!(self.out, "{offset}");
+        if let Some(offset) = offset {
+            let _ = write!(self.out, "{offset}");
+        }
+        self.out.push(b'\n');
     }
 
     /// Makes text into `out`: the header line first, then rows until [`OUT_BYTES`] of
