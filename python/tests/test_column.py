@@ -343,8 +343,9 @@ def test_view_output_default_fields_single_fields_and_bad_output():
 
 
 def test_view_output_in_polars_and_duckdb():
-    pl = pytest.importorskip("polars")
-    duckdb = pytest.importorskip("duckdb")
+    import duckdb
+    import polars as pl
+
     lines = corpus("kasztp.txt")[:3000] + ["nope", None]
     table = parse_column(pa.array(lines), rapidurl.URL_API_FIELDS, output="view")
     expected = expected_rows(lines, fields=rapidurl.URL_API_FIELDS)
