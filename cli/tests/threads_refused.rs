@@ -367,3 +367,75 @@ fn parse_writes_every_row_under_a_process_limit() {
     assert!(note.contains("(os error 11)"), "EAGAIN: {note}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A `pids` cgroup of its own, limited to one task: the cgroup v1 controller's hierarchy
+/// (`/sys/fs/cgroup/pids`) or cgroup v2's unified one with the controller enabled. Made
+/// for the test, removed after it.
+struct PidsCgroup(PathBuf);
+
+impl PidsCgroup {
+    fn new() -> PidsCgroup {
+        let v1 = Path::new("/sys/fs/cgroup/pids");
+        let v2 = Path::new("/sys/fs/cgroup");
+        let parent = if v1.join("tasks").exists() {
+            v1
+        } else if std::fs::read_to_string(v2.join("cgroup.subtree_control"))
+            .is_ok_and(|c| c.split_whitespace().any(|c| c == "pids"))
+        {
+            v2
+        } else {
+            panic!(
+                "no pids cgroup controller to limit the tool with: mount cgroup v1's at \
+                 /sys/fs/cgroup/pids, or enable it in cgroup v2's /sys/fs/cgroup/cgroup.subtree_control"
+            )
+        };
+        let dir = parent.join(format!("rapidurl-test-{}", std::process::id()));
+        std::fs::create_dir(&dir).unwrap_or_else(|e| {
+            panic!(
+                "cannot make the cgroup {} ({e}): this test needs a writable pids \
+                 controller (root, or a delegated cgroup)",
+                dir.display()
+            )
+        });
+        PidsCgroup(dir)
+    }
+}
+
+impl Drop for PidsCgroup {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+#[test]
+fn parse_writes_every_row_in_a_pids_cgroup_of_one_task() {
+    let input = TempFile::new(&sample(8));
+    let normal = run(&["parse", input.path()], b"", false);
+    assert_eq!(normal.status.code(), Some(0));
+    let cgroup = PidsCgroup::new();
+    // The shell joins the cgroup, limits it to one task (itself) and becomes the tool:
+    // every thread the tool tries to start is refused by the kernel.
+    let script = r#"echo $$ > "$1/cgroup.procs" && echo 1 > "$1/pids.max" && exec "$2" parse "$3""#;
+    let mut command = Command::new("sh");
+    command.args(["-c", script, "sh"]);
+    command.arg(&cgroup.0).args([BIN, input.path()]);
+    let limited = output(command, b"");
+    let stderr = String::from_utf8_lossy(&limited.stderr).into_owned();
+    assert_eq!(limited.status.code(), Some(0), "{stderr}");
+    assert!(
+        limited.stdout == normal.stdout,
+        "the rows differ in the cgroup:\n{stderr}"
+    );
+    assert_eq!(
+        without_note(&limited, "in the cgroup"),
+        String::from_utf8_lossy(&normal.stderr)
+    );
+    let note = stderr.lines().find(|l| is_note(l)).unwrap_or_default();
+    assert!(note.contains("(os error 11)"), "EAGAIN: {note}");
+    // The kernel counted the refusals.
+    let events = std::fs::read_to_string(cgroup.0.join("pids.events")).expect("pids.events");
+    assert!(
+        events.trim().strip_prefix("max ").is_some_and(|n| n != "0"),
+        "pids.events: {events}"
+    );
+}
