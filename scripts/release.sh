@@ -102,9 +102,14 @@ DIST="$(cd "$DIST" && pwd)"
 # Each step's wall time, and its CPU time (user and system, of the commands it ran): on a
 # shared machine the second tells what the step costs.
 timings=()
-cpu_seconds() { times | awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); t += p[1] * 60 + p[2] } printf "%d", t }'; }
-step_start() { step_name=$1; step_t0=$SECONDS; step_cpu0=$(cpu_seconds); echo "== release: $1" >&2; }
+# `times` runs in this shell (in a command substitution it would see the subshell's
+# children, none), into a file the figure is read from.
+times_file=$(mktemp)
+trap 'rm -f "$times_file"' EXIT
+cpu_seconds() { awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); t += p[1] * 60 + p[2] } printf "%d", t }' "$times_file"; }
+step_start() { step_name=$1; step_t0=$SECONDS; times >"$times_file"; step_cpu0=$(cpu_seconds); echo "== release: $1" >&2; }
 step_end() {
+    times >"$times_file"
     timings+=("$(printf '%-16s %5d s wall, %5d s CPU' "$step_name" $((SECONDS - step_t0)) $(($(cpu_seconds) - step_cpu0)))")
 }
 
