@@ -8,8 +8,9 @@
 #     or rustc on PATH: `ldd` shows only glibc's libraries, `objdump -T` no symbol version
 #     above GLIBC_2.17, `--version` from an empty directory, then the archive README's
 #     transcripts from the unpacked archive (scripts/transcripts.py);
-#   - the aarch64 tool: an AArch64 binary needing no symbol above GLIBC_2.17, and
-#     `--version` under qemu-aarch64 (Debian's aarch64 C library as its root);
+#   - the aarch64 tool: an AArch64 binary needing no symbol above GLIBC_2.17,
+#     `--version` under qemu-aarch64 (Debian's aarch64 C library as its root), then the
+#     archive README's transcripts under it, threads refused (scripts/nothreads.c);
 #   - the x86_64 wheel installed into a fresh virtual environment (no cargo on PATH,
 #     nothing from an index) and imported; the aarch64 wheel's extension an AArch64 file
 #     needing no symbol above GLIBC_2.17 (scripts/test-aarch64-wheel.sh installs it under
@@ -136,6 +137,20 @@ if want tool-aarch64; then
     got=$(cd "$work/empty" 2>/dev/null || cd "$work"; timeout 120 qemu-aarch64 -L /usr/aarch64-linux-gnu "$bin" --version)
     [ "$got" = "rapidurl $version" ] || fail "rapidurl --version under qemu-aarch64 printed '$got'"
     ok "under qemu-aarch64: $got"
+    # The archive README's transcripts, with the aarch64 binary under qemu-aarch64 as
+    # `rapidurl` on PATH. qemu-user hangs at a program's first thread on these machines:
+    # scripts/nothreads.c, preloaded, refuses every thread start, and the tool runs on one
+    # thread, which it says on stderr (transcripts.py leaves that note out).
+    command -v aarch64-linux-gnu-gcc >/dev/null || fail "aarch64-linux-gnu-gcc is missing (scripts/aarch64-setup.sh installs it)"
+    mkdir "$work/aarch64-bin"
+    aarch64-linux-gnu-gcc -shared -fPIC -O2 -Wall -Werror -o "$work/aarch64-bin/nothreads.so" scripts/nothreads.c
+    printf '#!/bin/sh\nexec timeout 600 qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_PRELOAD=%q %q "$@"\n' \
+        "$work/aarch64-bin/nothreads.so" "$bin" >"$work/aarch64-bin/rapidurl"
+    chmod +x "$work/aarch64-bin/rapidurl"
+    unpacked_arm="$work/tool-aarch64/rapidurl-$version-aarch64-unknown-linux-gnu"
+    env -i PATH="$work/aarch64-bin:$no_rust_path" HOME="$work/empty" "$PYTHON" scripts/transcripts.py "$unpacked_arm/README.md" --cwd "$unpacked_arm" --threads-refused \
+        || fail "the aarch64 archive README's transcripts failed under qemu-aarch64"
+    ok "the aarch64 archive README's transcripts, under qemu-aarch64"
     echo "aarch64 tool: $(stat -c %s "$bin") bytes"
 fi
 
