@@ -13,8 +13,8 @@
 #                                                     release of duckdb/releases.txt
 #   SHA256SUMS                                        `sha256sum -c SHA256SUMS` in dist/
 #
-#   scripts/release.sh                        # everything (about 40 minutes from cold on 2 cores)
-#   scripts/release.sh --only crates,tool-x86_64   # some parts (what .ci/run builds)
+#   scripts/release.sh                        # everything (about 23 minutes from cold on 2 cores)
+#   scripts/release.sh --only crates,tool-x86_64,wheel-x86_64,duckdb-x86_64   # what .ci/run builds
 #   scripts/release.sh --allow-dirty          # with uncommitted changes (cargo package refuses them)
 #
 # Parts: crates, tool-x86_64, tool-aarch64, wheel-x86_64 (and the sdist), wheel-aarch64,

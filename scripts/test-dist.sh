@@ -21,7 +21,7 @@
 #     the linux_arm64 files are AArch64 and say linux_arm64 in their footer.
 #
 #   scripts/test-dist.sh                          # every part
-#   scripts/test-dist.sh dist --only crates,tool-x86_64
+#   scripts/test-dist.sh dist --only crates,tool-x86_64,wheel-x86_64,duckdb-x86_64   # what .ci/run checks
 #
 # --only names the parts of scripts/release.sh that must be there (default: all); each
 # named part missing from DIR is a failure, not a skip.
