@@ -260,3 +260,63 @@ fn a_compressed_parquet_file_is_refused() {
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("gzip-compressed"), "{}", stderr(&out));
 }
+
+#[test]
+fn an_xz_stream_asking_for_too_much_memory_is_refused_by_name() {
+    // An xz stream whose block header asks for a 4 GiB dictionary (LZMA2's largest), its
+    // header checksum made right: a valid header, refused before anything is allocated.
+    let mut xz = xz_streams(&log(100), 1);
+    // The stream header (12 bytes), then the block header: its size, its flags (no sizes,
+    // one filter), the LZMA2 filter (0x21), one property byte, the dictionary size.
+    let size = (usize::from(xz[12]) + 1) * 4;
+    assert_eq!(xz[13], 0, "block flags");
+    assert_eq!(
+        xz[14..16],
+        [0x21, 0x01],
+        "the LZMA2 filter and its property size"
+    );
+    xz[16] = 40;
+    let mut crc = flate2::Crc::new();
+    crc.update(&xz[12..12 + size - 4]);
+    xz[12 + size - 4..12 + size].copy_from_slice(&crc.sum().to_le_bytes());
+    let file = TempFile::with_extension(&xz, "csv.xz");
+    let out = run(&["parse", "--fields", "hostname", file.path()], b"");
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!(
+            "{}: the xz stream needs more than 256 MiB of memory to decode",
+            file.path()
+        )),
+        "{}",
+        stderr(&out)
+    );
+    // The same header with the dictionary `xz -9` uses (64 MiB: 2 << (28 / 2 + 11)) decodes.
+    xz[16] = 28;
+    let mut crc = flate2::Crc::new();
+    crc.update(&xz[12..12 + size - 4]);
+    xz[12 + size - 4..12 + size].copy_from_slice(&crc.sum().to_le_bytes());
+    let file = TempFile::with_extension(&xz, "csv.xz");
+    let out = run(&["parse", "--fields", "hostname", file.path()], b"");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+#[test]
+fn a_zstd_frame_with_a_window_over_128_mib_is_refused_by_name() {
+    // As the zstd command does without `--long`/`--memory`: a 256 MiB window (window log
+    // 28, as `zstd --long=28` writes) is over the decoder's default limit.
+    let mut e = zstd::stream::Encoder::new(Vec::new(), 3).expect("zstd");
+    e.window_log(28).expect("window log");
+    e.long_distance_matching(true).expect("long");
+    e.write_all(&log(100)).expect("zstd");
+    let file = TempFile::with_extension(&e.finish().expect("zstd"), "csv.zst");
+    let out = run(&["parse", "--fields", "hostname", file.path()], b"");
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!(
+            "{}: the zstd stream needs more than 128 MiB of memory to decode",
+            file.path()
+        )),
+        "{}",
+        stderr(&out)
+    );
+}

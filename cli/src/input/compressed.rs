@@ -366,6 +366,11 @@ struct Decoder {
     members: Option<Members>,
 }
 
+/// The most memory the xz decoder may take: 4 times what `xz -9` streams need (a 64 MiB
+/// dictionary); a stream whose headers ask for more is refused before it is allocated.
+/// (zstd's decoder refuses windows over 128 MiB by itself; gzip and bzip2 need little.)
+pub const XZ_MEMORY: u64 = 256 * 1024 * 1024;
+
 /// Chunks the decoding thread hands on.
 const CHUNK: usize = 256 * 1024;
 /// Chunks decoded ahead of the reader.
@@ -395,9 +400,16 @@ pub fn decompressed(
                 .map_err(|e| format!("{name}: cannot start the zstd decoder: {e}"))?,
         ),
         Codec::Bzip2 => Inner::Bzip2(Box::new(bzip2::bufread::MultiBzDecoder::new(source))),
-        Codec::Xz => Inner::Xz(Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(
-            source,
-        ))),
+        Codec::Xz => {
+            let stream = liblzma::stream::Stream::new_stream_decoder(
+                XZ_MEMORY,
+                liblzma::stream::CONCATENATED,
+            )
+            .map_err(|e| format!("{name}: cannot start the xz decoder: {e}"))?;
+            Inner::Xz(Box::new(liblzma::bufread::XzDecoder::new_stream(
+                source, stream,
+            )))
+        }
     };
     if let Some(members) = &members {
         members.set_compressed();
@@ -444,6 +456,32 @@ impl Decoder {
     }
 }
 
+impl Decoder {
+    /// What a decoder's error says when it refused a stream for the memory it asks for:
+    /// how much the limit is, and what asks for it.
+    fn memory_refused(&self, e: &io::Error) -> Option<String> {
+        match self.codec {
+            Codec::Xz => e
+                .get_ref()
+                .and_then(|inner| inner.downcast_ref::<liblzma::stream::Error>())
+                .is_some_and(|e| matches!(e, liblzma::stream::Error::MemLimit))
+                .then(|| {
+                    format!(
+                        "{} MiB of memory to decode (its dictionary)",
+                        XZ_MEMORY >> 20
+                    )
+                }),
+            // zstd's error name for a window over its limit (`ZSTD_WINDOWLOG_LIMIT_DEFAULT`).
+            Codec::Zstd => e.to_string().contains("too much memory").then(|| {
+                "128 MiB of memory to decode (its window: written with `zstd --long` or a \
+                 window over 128 MiB; `zstd -d --long=31` reads it)"
+                    .to_owned()
+            }),
+            Codec::Gzip | Codec::Bzip2 => None,
+        }
+    }
+}
+
 impl Append for Decoder {}
 
 impl Read for Decoder {
@@ -463,7 +501,9 @@ impl Read for Decoder {
             Err(e) if e.kind() != io::ErrorKind::Interrupted && damaged(&e).is_none() => {
                 let buffered = self.inner.buffered() as u64;
                 let at = self.read.load(Ordering::Relaxed).saturating_sub(buffered);
-                let what = if e.kind() == io::ErrorKind::UnexpectedEof {
+                let what = if let Some(memory) = self.memory_refused(&e) {
+                    format!("needs more than {memory}, found at byte {at} of the file")
+                } else if e.kind() == io::ErrorKind::UnexpectedEof {
                     format!("is cut short at byte {at} of the file")
                 } else {
                     format!("is damaged after byte {at} of the file ({e})")
