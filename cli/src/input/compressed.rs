@@ -4,8 +4,8 @@
 //!
 //! gzip (also several members one after the other, as `cat a.gz b.gz` and BGZF make),
 //! zstd (also several frames), bzip2 and xz (also several streams, as `pbzip2` and `xz
-//! -T` make) are read. A stream that is cut short or damaged ends the input with a message naming
-//! the file and the byte of the compressed file where the decoder stopped
+//! -T` make) are read. A stream that is cut short or damaged ends the input with a
+//! message naming the file and the byte of the compressed file where the decoder stopped
 //! ([`Damaged`]); every whole record decoded before it is read.
 
 use std::io::{self, BufRead, BufReader, Read};
@@ -201,6 +201,19 @@ impl Sniffing {
             ..Sniffing::new(name, reader)
         }
     }
+
+    /// What is read: at the first call, the input's first bytes are read and tell it.
+    fn ready(&mut self) -> io::Result<Option<&mut Box<dyn Append>>> {
+        if let Some(raw) = self.raw.take() {
+            let (head, rest) = peek(raw)?;
+            self.ready = Some(match Codec::sniff(&head) {
+                None => rest,
+                Some(codec) => decompressed(&self.name, codec, rest, self.members.clone())
+                    .map_err(|msg| io::Error::new(io::ErrorKind::InvalidData, Damaged(msg)))?,
+            });
+        }
+        Ok(self.ready.as_mut())
+    }
 }
 
 /// Where the members of a compressed input start, in the decompressed stream and in the
@@ -253,21 +266,6 @@ impl Members {
         if let Ok(mut state) = self.0.lock() {
             state.starts.push_back((decoded, file));
         }
-    }
-}
-
-impl Sniffing {
-    /// What is read: at the first call, the input's first bytes are read and tell it.
-    fn ready(&mut self) -> io::Result<Option<&mut Box<dyn Append>>> {
-        if let Some(raw) = self.raw.take() {
-            let (head, rest) = peek(raw)?;
-            self.ready = Some(match Codec::sniff(&head) {
-                None => rest,
-                Some(codec) => decompressed(&self.name, codec, rest, self.members.clone())
-                    .map_err(|msg| io::Error::new(io::ErrorKind::InvalidData, Damaged(msg)))?,
-            });
-        }
-        Ok(self.ready.as_mut())
     }
 }
 
@@ -427,33 +425,36 @@ pub fn decompressed(
     }))
 }
 
-impl Decoder {
-    /// gzip: the member's bytes; at its end, the next member's (its start noted in
-    /// `members`), if the file goes on.
-    fn read_gzip(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let Inner::Gzip(slot) = &mut self.inner else {
-            unreachable!("read_gzip on another codec")
-        };
-        while let Some(d) = slot {
-            let n = d.read(buf)?;
-            if n > 0 || buf.is_empty() {
-                return Ok(n);
-            }
-            let source = d.get_mut();
-            if source.fill_buf()?.is_empty() {
-                break;
-            }
-            let at = self.read.load(Ordering::Relaxed) - source.buffer().len() as u64;
-            if let Some(members) = &self.members {
-                members.note(self.decoded, at);
-            }
-            *slot = slot
-                .take()
-                .map(|d| Box::new(flate2::bufread::GzDecoder::new(d.into_inner())));
+/// gzip's bytes from the member in `slot`; at its end, the next member's (a new decoder
+/// on the same source, its start noted in `members`: `decoded` bytes into the stream, at
+/// the byte of the file the source has counted to, less what it holds), if the file goes
+/// on; `slot` is emptied at the end of the last.
+fn read_gzip(
+    slot: &mut Option<Box<flate2::bufread::GzDecoder<Source>>>,
+    buf: &mut [u8],
+    read: &AtomicU64,
+    decoded: u64,
+    members: Option<&Members>,
+) -> io::Result<usize> {
+    while let Some(d) = slot {
+        let n = d.read(buf)?;
+        if n > 0 || buf.is_empty() {
+            return Ok(n);
         }
-        *slot = None;
-        Ok(0)
+        let source = d.get_mut();
+        if source.fill_buf()?.is_empty() {
+            break;
+        }
+        let at = read.load(Ordering::Relaxed) - source.buffer().len() as u64;
+        if let Some(members) = members {
+            members.note(decoded, at);
+        }
+        *slot = slot
+            .take()
+            .map(|d| Box::new(flate2::bufread::GzDecoder::new(d.into_inner())));
     }
+    *slot = None;
+    Ok(0)
 }
 
 impl Decoder {
@@ -489,7 +490,9 @@ impl Read for Decoder {
     /// the byte of the compressed file the decoder had reached.
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let result = match &mut self.inner {
-            Inner::Gzip(_) => self.read_gzip(buf),
+            Inner::Gzip(slot) => {
+                read_gzip(slot, buf, &self.read, self.decoded, self.members.as_ref())
+            }
             Inner::Zstd(d) => d.read(buf),
             Inner::Bzip2(d) => d.read(buf),
             Inner::Xz(d) => d.read(buf),
