@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
-use support::{BIN, TempFile};
+use support::{BIN, TempFile, output};
 
 /// The note the tool writes once when a thread cannot be started.
 fn is_note(line: &str) -> bool {
@@ -28,25 +28,6 @@ fn is_note(line: &str) -> bool {
 fn shim() -> &'static Path {
     static SHIM: OnceLock<PathBuf> = OnceLock::new();
     SHIM.get_or_init(|| rapidurl_testkit::threads::shim(Path::new(env!("CARGO_TARGET_TMPDIR"))))
-}
-
-/// Runs `command` with `stdin` and returns what it did.
-fn output(mut command: Command, stdin: &[u8]) -> Output {
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn rapidurl");
-    let mut input = child.stdin.take().expect("stdin");
-    let data = stdin.to_vec();
-    // Written while the output is read, so that neither side waits for the other.
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("wait for rapidurl");
-    writer.join().expect("stdin writer");
-    out
 }
 
 /// Runs the tool with `args`: threads allowed when `shim` is false, refused when true.

@@ -47,8 +47,15 @@ impl Drop for TempFile {
 
 /// Runs the binary with `args` and `stdin`, and returns what it did.
 pub fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
+    let mut command = Command::new(BIN);
+    command.args(args);
+    output(command, stdin)
+}
+
+/// Runs `command` (the binary, or a command that runs it) with `stdin`, and returns what
+/// it did.
+pub fn output(mut command: Command, stdin: &[u8]) -> Output {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -56,6 +63,7 @@ pub fn run(args: &[&str], stdin: &[u8]) -> Output {
         .expect("spawn rapidurl");
     let mut input = child.stdin.take().expect("stdin");
     let data = stdin.to_vec();
+    // Written while the output is read, so that neither side waits for the other.
     let writer = std::thread::spawn(move || {
         let _ = input.write_all(&data);
     });
