@@ -123,16 +123,7 @@ echo "built in $((SECONDS - build_start)) s"
 tool="$CARGO_TARGET_DIR/$TARGET/release/rapidurl"
 qemu=(timeout 600 qemu-aarch64 -L /usr/aarch64-linux-gnu -E "LD_PRELOAD=$shim")
 wrapper="$CARGO_TARGET_DIR/rapidurl-qemu"
-{
-    echo '#!/usr/bin/env bash'
-    echo '# The aarch64 rapidurl under qemu-aarch64, no thread able to start (scripts/nothreads.c);'
-    echo '# its note saying that it runs on one thread is taken out of stderr (merged into stdout).'
-    printf '%q ' "${qemu[@]}" "$tool"
-    echo '"$@" 2>&1 \'
-    echo "    | sed '/^rapidurl: cannot start a thread (.*); running on one thread\$/d'"
-    echo 'exit "${PIPESTATUS[0]}"'
-} >"$wrapper"
-chmod +x "$wrapper"
+scripts/aarch64-tool-wrapper.sh "$shim" "$tool" "$wrapper"
 # One run outside the test: the tool answers, and says once that it runs on one thread.
 version=$("${qemu[@]}" "$tool" --version)
 notes=$("${qemu[@]}" "$tool" check corpora/sample.txt 2>&1 >/dev/null \

@@ -11,10 +11,7 @@ standard error together, as a terminal shows them. As in trycmd, `[..]` in an ex
 line matches any text within the line and a line `...` matches any lines; trailing blank
 lines are not compared.
 
-Usage: transcripts.py DOC --cwd DIR [--threads-refused]
-With --threads-refused (a tool that can start no thread, as under qemu-user with
-scripts/nothreads.c), the tool's one-line note that it runs on one thread is taken out of
-what each command printed, and must be there once for every command that printed rows.
+Usage: transcripts.py DOC --cwd DIR
 Prints one line per command, then "transcripts: N passed, M failed"; exits 1 when any
 failed or the document has none.
 """
@@ -85,10 +82,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("doc")
     ap.add_argument("--cwd", required=True)
-    ap.add_argument("--threads-refused", action="store_true",
-                    help="take the tool's note that it runs on one thread out of the output")
     args = ap.parse_args()
-    note = re.compile(r"rapidurl: cannot start a thread \(.*\); running on one thread")
     with open(args.doc, encoding="utf-8") as f:
         text = f.read()
     env = dict(os.environ, COLUMNS="100", NO_COLOR="1")
@@ -98,13 +92,7 @@ def main() -> int:
             run = subprocess.run(shlex.split(command), cwd=args.cwd, env=env,
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
             actual = trim(run.stdout.decode("utf-8", "replace").splitlines())
-            noted = True
-            if args.threads_refused:
-                notes = [line for line in actual if note.fullmatch(line)]
-                actual = [line for line in actual if not note.fullmatch(line)]
-                # A run that reads rows starts threads: each such run says so once.
-                noted = len(notes) == (1 if actual and "--version" not in command else 0)
-            if run.returncode == status and noted and matches(trim(expected), actual):
+            if run.returncode == status and matches(trim(expected), actual):
                 passed += 1
                 print(f"ok: $ {command}")
             else:
