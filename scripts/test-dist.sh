@@ -101,6 +101,11 @@ if want tool-x86_64; then
     for f in rapidurl README.md LICENSE-MIT LICENSE-APACHE examples/check.txt examples/access.csv; do
         [ -f "$unpacked/$f" ] || fail "$(basename "$archive") has no $f"
     done
+    # Its README's install lines name the archives as they are.
+    for a in x86_64 aarch64; do
+        grep -qF "rapidurl-$version-$a-unknown-linux-gnu.tar.gz" "$unpacked/README.md" \
+            || fail "the archive's README does not name rapidurl-$version-$a-unknown-linux-gnu.tar.gz"
+    done
     bin="$unpacked/rapidurl"
     # ldd: the loader, the vDSO and glibc's own libraries, nothing else.
     libs=$(ldd "$bin" | awk '{ print $1 }')
